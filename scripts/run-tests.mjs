@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Runs every compiled test file (dist/test/**/*.test.js) in its own process, two
+// at a time, each under a timeout: uvu neither times out a test nor forces an
+// exit, so one forgotten handle would otherwise hang the whole run. Adds up
+// uvu's Total/Passed/Skipped lines and ends with `N passed, M failed`.
+//
+//   node scripts/run-tests.mjs [filter ...]   only files whose path contains a filter
+
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { availableParallelism } from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const testDir = join(root, 'dist', 'test');
+const filters = process.argv.slice(2);
+const timeoutMs = Number(process.env.LLMGW_TEST_TIMEOUT_MS ?? 180_000);
+const jobs = Number(process.env.LLMGW_TEST_JOBS ?? Math.min(2, availableParallelism()));
+
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (name.endsWith('.test.js')) out.push(p);
+  }
+  return out;
+}
+
+const files = walk(testDir).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--enable-source-maps', file], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const text = strip(out);
+      const num = (label) => {
+        const m = text.match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'));
+        return m ? Number(m[1]) : null;
+      };
+      const total = num('Total');
+      const passed = num('Passed');
+      const skipped = num('Skipped') ?? 0;
+      resolve({ file, code, timedOut, text, total, passed, skipped, ms: Date.now() - started });
+    });
+  });
+}
+
+let passed = 0, failed = 0, skipped = 0;
+const queue = [...files];
+const results = [];
+async function worker() {
+  for (let f = queue.shift(); f; f = queue.shift()) {
+    const r = await runFile(f);
+    results.push(r);
+    const name = relative(testDir, r.file);
+    let p = r.passed ?? 0;
+    let fl = r.total !== null && r.passed !== null ? r.total - r.passed - r.skipped : 0;
+    // A file that crashed, hung or exited non-zero without a failing count is one failure.
+    if (r.timedOut || r.total === null || (r.code !== 0 && fl === 0)) fl += 1;
+    passed += p; failed += fl; skipped += r.skipped;
+    const why = r.timedOut ? ` (timed out after ${timeoutMs} ms)` : r.total === null ? ' (no uvu summary)' : '';
+    process.stdout.write(`${fl ? 'FAIL' : 'ok  '} ${name}: ${p} passed, ${fl} failed${why} [${r.ms} ms]\n`);
+    if (fl) process.stdout.write(r.text.split('\n').map((l) => '    ' + l).join('\n') + '\n');
+  }
+}
+await Promise.all(Array.from({ length: jobs }, worker));
+if (files.length === 0) { process.stdout.write('no test files found\n'); failed += 1; }
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,6 @@
+import { NotImplementedError } from '../../errors.js';
+import type { Io } from '../io.js';
+
+export async function run(_argv: string[], _io: Io): Promise<number> {
+  throw new NotImplementedError('`llmgw reconcile` is not implemented yet');
+}

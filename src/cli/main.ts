@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// The llmgw command. Kept tiny so `llmgw --help` starts fast: each command's
+// module (and whatever heavy library it needs: ssh2, simple-git) is imported
+// only when that command runs.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { CommandRun, Io } from './io.js';
+import { reportError } from './report-error.js';
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<{ run: CommandRun }>;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
+  validate: { summary: 'check cluster.yaml and models.yaml', load: () => import('./commands/validate.js') },
+  gather: { summary: 'SSH to every node and router; print or write the snapshot', load: () => import('./commands/gather.js') },
+  status: { summary: 'the fleet summary (text, json, or the STATUS.md markdown)', load: () => import('./commands/status.js') },
+  plan: { summary: 'the dry run: what would start and stop, and how STATUS.md would change', load: () => import('./commands/plan.js') },
+  apply: { summary: 'gather, plan, confirm and apply', load: () => import('./commands/apply.js') },
+  reconcile: { summary: 'one GitOps tick: pull, plan, apply, commit and push STATUS.md', load: () => import('./commands/reconcile.js') },
+  run: { summary: 'tick on a cron schedule (and on config changes with --watch)', load: () => import('./commands/run.js') },
+  agent: { summary: 'the reference node agent: agent report | agent apply', load: () => import('./commands/agent.js') },
+  router: { summary: 'the reference router: router serve | usage | endpoints', load: () => import('./commands/router.js') },
+  demo: { summary: 'a whole simulated fleet on this machine, reconciled', load: () => import('./commands/demo.js') },
+};
+
+function version(): string {
+  const pkgPath = fileURLToPath(new URL('../../../package.json', import.meta.url));
+  return (JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string }).version;
+}
+
+function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    'llmgw: the declarative GitOps reconciler for GPU fleets serving LLMs',
+    '',
+    'Usage: llmgw <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Common options:',
+    '  --repo DIR   the config repo (default .)',
+    '  --debug      print stack traces on errors',
+    '  --help       help for a command (llmgw <command> --help)',
+    '  --version    print the version',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const debug = argv.includes('--debug');
+  const args = argv.filter((a) => a !== '--debug');
+  const [name, ...rest] = args;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(help());
+    return name === undefined ? 1 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(version() + '\n');
+    return 0;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
+    io.stderr.write(`llmgw: unknown command '${name}' (see llmgw --help)\n`);
+    return 1;
+  }
+  try {
+    const mod = await entry.load();
+    return await mod.run(rest, { ...io, debug });
+  } catch (err) {
+    return reportError(err, { ...io, debug }, name);
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1]);
+if (isEntry) {
+  const code = await main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    debug: false,
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,17 @@
+import { ConfigError, LlmgwError, formatProblem } from '../errors.js';
+import type { Io } from './io.js';
+
+/** The one top-level catch: one clear line per problem, a stack only with --debug. */
+export function reportError(err: unknown, io: Io, command: string): number {
+  if (err instanceof ConfigError) {
+    for (const p of err.problems) io.stderr.write(formatProblem(p) + '\n');
+    if (err.problems.length === 0) io.stderr.write(`llmgw ${command}: ${err.message}\n`);
+  } else if (err instanceof LlmgwError) {
+    io.stderr.write(`llmgw ${command}: ${err.message}\n`);
+  } else {
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`llmgw ${command}: internal error: ${message}${io.debug ? '' : ' (run with --debug for details)'}\n`);
+  }
+  if (io.debug && err instanceof Error && err.stack) io.stderr.write(err.stack + '\n');
+  return err instanceof LlmgwError ? err.exitCode : 1;
+}

@@ -1,0 +1,74 @@
+// The few error classes llmgw throws. The CLI's one top-level catch maps each
+// class to an exit code and prints one line; nothing matches on message text.
+
+import type { ConfigProblem } from './types/config.js';
+
+export class LlmgwError extends Error {
+  override name = 'LlmgwError';
+  /** Exit code the CLI uses when this reaches the top. */
+  readonly exitCode: number = 1;
+}
+
+/** Bad command-line usage. */
+export class UsageError extends LlmgwError {
+  override name = 'UsageError';
+}
+
+/** A command (or part of one) that is not built yet: says so rather than pretending. */
+export class NotImplementedError extends LlmgwError {
+  override name = 'NotImplementedError';
+}
+
+/** The config repo is invalid; carries every problem, each printed on its own line. */
+export class ConfigError extends LlmgwError {
+  override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly problems: ConfigProblem[] = [],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export type SshErrorKind =
+  | 'unreachable'
+  | 'refused'
+  | 'timeout'
+  | 'auth-failed'
+  | 'host-key-unknown'
+  | 'host-key-changed'
+  | 'command-failed'
+  | 'bad-reply';
+
+/** One host's failure; never fatal to a tick. */
+export class SshError extends LlmgwError {
+  override name = 'SshError';
+  constructor(
+    readonly kind: SshErrorKind,
+    readonly host: string,
+    message: string,
+    options?: { cause?: unknown; exitCode?: number | null; stderr?: string },
+  ) {
+    super(message, options);
+    this.remoteExitCode = options?.exitCode ?? null;
+    this.stderr = options?.stderr ?? '';
+  }
+  readonly remoteExitCode: number | null;
+  readonly stderr: string;
+}
+
+export class GitError extends LlmgwError {
+  override name = 'GitError';
+}
+
+/** A snapshot, state or other llmgw-written file that cannot be read. */
+export class DataError extends LlmgwError {
+  override name = 'DataError';
+}
+
+/** Format a ConfigProblem as CONTRACT §3 prints it. */
+export function formatProblem(p: ConfigProblem): string {
+  const where = p.path ? `${p.path}: ` : '';
+  return `${p.file}:${p.line}:${p.col}: ${where}${p.message}`;
+}

@@ -1,0 +1,141 @@
+// The resolved configuration: what cluster.yaml and models.yaml mean after
+// validation, hostlist expansion, defaults and ${VAR} substitution.
+// Every duration is in milliseconds.
+
+export type StorageKind = 'local' | 'shared';
+
+export interface StorageDecl {
+  path: string;
+  kind: StorageKind;
+  /** Only for kind 'shared': the filer's name, e.g. lustre-a. */
+  filer?: string;
+}
+
+export interface ProxyJump {
+  user: string;
+  host: string;
+  port: number;
+}
+
+export interface SshConfig {
+  user: string;
+  /** Absolute path (~ expanded), or undefined to use the ssh-agent at SSH_AUTH_SOCK. */
+  identityFile?: string;
+  /** Absolute path (~ expanded). */
+  knownHosts: string;
+  port: number;
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  concurrency: number;
+  proxyJump?: ProxyJump;
+}
+
+export interface NodeConfig {
+  /** One expanded hostlist name. */
+  name: string;
+  /** `{name}` already substituted; defaults to the name. */
+  host: string;
+  port: number;
+  fabric: string;
+  cordon: boolean;
+  /** Empty when cluster.yaml tells the node nothing (storage omitted). */
+  storage: StorageDecl[];
+}
+
+export interface RouterConfig {
+  name: string;
+  host: string;
+  port: number;
+}
+
+export interface EngineConfig {
+  name: string;
+  /** argv template with {placeholders} (CONTRACT §2). */
+  command: string[];
+  basePort: number;
+  health: string;
+  startTimeoutMs: number;
+}
+
+export type EventName =
+  | 'node.lost'
+  | 'node.recovered'
+  | 'model.down'
+  | 'model.recovered'
+  | 'model.unplaceable'
+  | 'apply.failed'
+  | 'config.invalid';
+
+export const EVENT_NAMES: readonly EventName[] = [
+  'node.lost',
+  'node.recovered',
+  'model.down',
+  'model.recovered',
+  'model.unplaceable',
+  'apply.failed',
+  'config.invalid',
+];
+
+export interface WebhookConfig {
+  /** ${VAR} substituted. A secret in its own right: never print it. */
+  url: string;
+  secret?: string;
+  /** Undefined = every event. */
+  events?: EventName[];
+}
+
+export interface GpuClassRule {
+  name: string;
+  /** Glob with * and ? over the GPU product name. */
+  glob: string;
+}
+
+export interface ClusterConfig {
+  name: string;
+  ssh: SshConfig;
+  agent: { command: string };
+  router: { command: string };
+  fabrics: string[];
+  gpuClasses: GpuClassRule[];
+  /** Expanded, in file order. */
+  nodes: NodeConfig[];
+  routers: RouterConfig[];
+  engines: Record<string, EngineConfig>;
+  notify: { webhooks: WebhookConfig[] };
+  idleAfterMs: number;
+  lostAfterMs: number;
+  safety: { maxStopFraction: number; minReachableFraction: number };
+}
+
+export interface ModelConfig {
+  name: string;
+  weights: string;
+  engine: string;
+  gpuClass?: string;
+  gpus: number;
+  nodes: number;
+  replicas: number;
+  priority: number;
+  args: string[];
+  /** Position in models.yaml, for the file-order tie-break. */
+  index: number;
+}
+
+export interface Config {
+  cluster: ClusterConfig;
+  models: ModelConfig[];
+}
+
+/** One problem found while loading config; printed as `file:line:col: path: message`. */
+export interface ConfigProblem {
+  file: string;
+  line: number;
+  col: number;
+  /** Path inside the document, e.g. models[2].gpus; '' for the whole document. */
+  path: string;
+  message: string;
+}
+
+export type LoadResult =
+  | { ok: true; config: Config; warnings: ConfigProblem[] }
+  | { ok: false; errors: ConfigProblem[]; warnings: ConfigProblem[] };

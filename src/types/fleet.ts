@@ -1,0 +1,93 @@
+// The fleet model: what every number means (CONTRACT §6), derived purely from
+// (config, snapshot, state, now) by src/fleet. Status, STATUS.md and the planner
+// all read this one model, so they cannot disagree.
+
+import type { AgentReport, ReplicaState } from './snapshot.js';
+import type { Config, NodeConfig } from './config.js';
+
+export type NodeCondition = 'reachable' | 'unreachable' | 'lost';
+
+/** Each GPU is in exactly one bucket, decided in this order. */
+export type GpuBucket = 'unreachable' | 'unhealthy' | 'used' | 'cordoned' | 'free';
+
+export interface FleetGpu {
+  index: number;
+  /** GPU class (CONTRACT §2 derivation). */
+  class: string;
+  /** Product name as reported (untrusted text: escape before rendering). */
+  name: string;
+  healthy: boolean;
+  bucket: GpuBucket;
+  /** The replica holding it, if any. */
+  replica: string | null;
+}
+
+export interface FleetNode {
+  name: string;
+  config: NodeConfig;
+  fabric: string;
+  cordoned: boolean;
+  condition: NodeCondition;
+  /** ISO, or null when reachable or unknown. */
+  unreachableSince: string | null;
+  /** The error of the last failed contact, when not reachable. */
+  error: string | null;
+  /** The report the numbers come from: the current one, or the last one for an unreachable or lost node; null if never seen. */
+  report: AgentReport | null;
+  /** Sorted by index. Empty for a node never seen. */
+  gpus: FleetGpu[];
+  /** Weights this node holds (its own report, only paths cluster.yaml tells it to look in). */
+  holds: ReadonlySet<string>;
+  /** Ids of the replicas with a rank here. */
+  replicas: string[];
+  /** Ports taken by replicas here. */
+  usedPorts: ReadonlySet<number>;
+  /** The class if this is a free whole node (CONTRACT §6), else null. */
+  freeWholeClass: string | null;
+}
+
+export interface ReplicaRank {
+  node: string;
+  rank: number;
+  gpus: number[];
+}
+
+export interface FleetReplica {
+  id: string;
+  model: string;
+  /** Merged over ranks: failed if any failed, else starting if any starting, else running. */
+  state: ReplicaState;
+  /** Rank 0's, or null when unknown. */
+  startedAt: string | null;
+  /** null when the agent reported none (started by an older agent or by hand). */
+  spec: string | null;
+  port: number | null;
+  endpoint: string | null;
+  /** Sorted by rank. */
+  ranks: ReplicaRank[];
+  /** Node names in rank order. */
+  nodes: string[];
+  /** Some rank sits on a lost node: counts as gone. */
+  lost: boolean;
+  /** Some rank sits on an unreachable (not lost) node. */
+  unreachable: boolean;
+  /** Known lower bound of unused time in seconds, or null when unknown. */
+  idleSeconds: number | null;
+  /** ISO time it has been unused since, or null when unknown. */
+  idleSince: string | null;
+}
+
+export interface Fleet {
+  config: Config;
+  /** ISO time used as "now". */
+  now: string;
+  observedAt: string;
+  /** Sorted by name. */
+  nodes: FleetNode[];
+  nodeByName: ReadonlyMap<string, FleetNode>;
+  /** Sorted by id. */
+  replicas: FleetReplica[];
+  replicaById: ReadonlyMap<string, FleetReplica>;
+  /** True when routers are configured and every one answered (idleness can be known). */
+  routersAnswered: boolean;
+}

@@ -1,0 +1,46 @@
+// The plan: plain data, printable and serialisable (CONTRACT §7 plan JSON).
+
+export interface Placement {
+  node: string;
+  gpus: number[];
+}
+
+export type WeightsLocality = 'node' | 'fabric' | 'none';
+
+export interface StartAction {
+  op: 'start';
+  replica: string;
+  model: string;
+  port: number;
+  /** One entry per rank, rank 0 first. */
+  placement: Placement[];
+  weights: WeightsLocality;
+  reason: string;
+}
+
+export interface StopAction {
+  op: 'stop';
+  replica: string;
+  model: string;
+  placement: Placement[];
+  reason: string;
+  /** Replicas that must be running before this stop (a replacement). */
+  waitFor: string[];
+}
+
+export type Action = StartAction | StopAction;
+
+export interface Unplaceable {
+  model: string;
+  missing: number;
+  reason: string;
+}
+
+export interface Plan {
+  version: 1;
+  changes: boolean;
+  /** null, or one sentence naming the safety rule that refuses the plan, with its numbers. */
+  blocked: string | null;
+  actions: Action[];
+  unplaceable: Unplaceable[];
+}
