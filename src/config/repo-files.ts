@@ -1,0 +1,74 @@
+// The files llmgw itself keeps in the config repo (CONTRACT §2), and how they
+// are read and written. A missing state is an empty state; a broken one is a
+// DataError naming the file, never a crash.
+
+import { join } from 'node:path';
+import { DataError } from '../errors.js';
+import { readTextIfExists, stableJson } from '../util/fs.js';
+import { emptyState, type State } from '../types/state.js';
+import type { Snapshot } from '../types/snapshot.js';
+
+export const STATUS_FILE = 'STATUS.md';
+export const OBSERVED_FILE = '.llmgw/observed.json';
+export const STATE_FILE = '.llmgw/state.json';
+/** The generated files, committed together (CONTRACT §2). */
+export const GENERATED_FILES = [STATUS_FILE, OBSERVED_FILE, STATE_FILE] as const;
+export const CONFIG_FILES = ['cluster.yaml', 'models.yaml'] as const;
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new DataError(`${file}: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+}
+
+/** `.llmgw/state.json` of the repo, or an empty state when there is none. */
+export async function readState(repoDir: string): Promise<State> {
+  const file = join(repoDir, STATE_FILE);
+  const text = await readTextIfExists(file);
+  if (text === null) return emptyState();
+  const raw = parseJson(text, file) as Partial<State> | null;
+  if (raw === null || typeof raw !== 'object' || raw.version !== 1) {
+    throw new DataError(`${file}: not an llmgw state file (expected an object with "version": 1)`);
+  }
+  const empty = emptyState();
+  return {
+    version: 1,
+    unreachableSince: raw.unreachableSince ?? empty.unreachableSince,
+    startFailures: raw.startFailures ?? empty.startFailures,
+    notified: raw.notified ?? empty.notified,
+    everRunning: raw.everRunning ?? empty.everRunning,
+  };
+}
+
+/** State as committed: sorted keys and rows, so an unchanged state is unchanged bytes. */
+export function serializeState(state: State): string {
+  const sortRecord = (r: Record<string, string>) =>
+    Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const failures = [...state.startFailures].sort(
+    (a, b) => a.at.localeCompare(b.at) || a.model.localeCompare(b.model) || a.node.localeCompare(b.node),
+  );
+  return stableJson({
+    version: 1,
+    unreachableSince: sortRecord(state.unreachableSince),
+    startFailures: failures,
+    notified: sortRecord(state.notified),
+    everRunning: [...new Set(state.everRunning)].sort(),
+  });
+}
+
+/**
+ * A snapshot file (`--observed FILE` or `.llmgw/observed.json`). Shape checks
+ * against schemas/snapshot.schema.json happen where the schema validator is
+ * loaded; this reads and does the cheap structural check.
+ */
+export async function readSnapshotFile(file: string): Promise<Snapshot> {
+  const text = await readTextIfExists(file);
+  if (text === null) throw new DataError(`${file}: no such file`);
+  const raw = parseJson(text, file) as Partial<Snapshot> | null;
+  if (raw === null || typeof raw !== 'object' || raw.version !== 1 || !Array.isArray(raw.nodes)) {
+    throw new DataError(`${file}: not an llmgw snapshot (expected "version": 1 and "nodes")`);
+  }
+  return { version: 1, observedAt: raw.observedAt ?? '', nodes: raw.nodes, routers: raw.routers ?? [] };
+}
