@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SshConfig } from '../../src/types/config.js';
+import type { Config, SshConfig } from '../../src/types/config.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import type { ExecHandler, SimFleet } from '../../src/sim/fleet.js';
 
@@ -41,3 +41,27 @@ export const cannedHandler: ExecHandler = async ({ host, command }) => {
   if (command.endsWith(' usage')) return { stdout: JSON.stringify({ version: 1, startedAt: '2026-11-29T07:00:00Z', lastUsed: {} }), code: 0 };
   return { stdout: JSON.stringify(cannedReport(host)), code: 0 };
 };
+
+/** A resolved Config whose nodes (and routers) are the fleet's hosts. */
+export function simConfig(fleet: SimFleet, ssh: SshConfig, opts: { routers?: string[]; models?: string[] } = {}): Config {
+  const routerNames = new Set(opts.routers ?? []);
+  const hosts = fleet.hosts.filter((h) => !routerNames.has(h.name));
+  return {
+    cluster: {
+      name: 'sim',
+      ssh,
+      agent: { command: 'llmgw agent' },
+      router: { command: 'llmgw router' },
+      fabrics: ['ib-a'],
+      gpuClasses: [],
+      nodes: hosts.map((h) => ({ name: h.name, host: h.host, port: h.port, fabric: 'ib-a', cordon: false, storage: [{ path: '/models', kind: 'local' }] })),
+      routers: fleet.hosts.filter((h) => routerNames.has(h.name)).map((h) => ({ name: h.name, host: h.host, port: h.port })),
+      engines: {},
+      notify: { webhooks: [] },
+      idleAfterMs: 86_400_000,
+      lostAfterMs: 600_000,
+      safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+    },
+    models: (opts.models ?? []).map((w, index) => ({ name: `m${index}`, weights: w, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index })),
+  };
+}
