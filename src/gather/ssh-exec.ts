@@ -28,7 +28,9 @@ export function execCommand(client: ssh2.Client, target: HostTarget, command: st
       finish(commandTimeoutError(target, command, timeoutMs));
       channel?.close();
     }, timeoutMs);
-    const onClose = (): void => finish(sshError('unreachable', target, `connection lost while running \`${command}\``));
+    // Closed before the session opened: the command never started, so the caller may retry it on a fresh connection.
+    const onClose = (): void =>
+      finish(channel === null ? new ChannelOpenError('connection closed') : sshError('unreachable', target, `connection lost while running \`${command}\``));
     client.once('close', onClose);
     try {
       client.exec(command, (err, stream) => {
