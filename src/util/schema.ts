@@ -31,6 +31,8 @@ export interface SchemaIssue {
   params: Record<string, unknown>;
   /** Where in the schema the check lives, e.g. #/$defs/duration/pattern. */
   schemaPath: string;
+  /** Set when the failing value is a map key (a `propertyNames` check), not the value at instancePath. */
+  propertyName?: string;
 }
 
 export type SchemaResult = { ok: true } | { ok: false; errors: SchemaIssue[] };
@@ -43,15 +45,31 @@ let ajv: Ajv2020 | undefined;
 const added = new Set<string>();
 const cache = new Map<SchemaName, Validator>();
 
+const documents = new Map<string, unknown>();
+
 function schemaFile(stem: string): string {
   return `${stem}.schema.json`;
+}
+
+function readSchemaFile(file: string): unknown {
+  let doc = documents.get(file);
+  if (doc === undefined) {
+    doc = JSON.parse(readFileSync(SCHEMA_DIR + file, 'utf8')) as unknown;
+    documents.set(file, doc);
+  }
+  return doc;
+}
+
+/** The parsed schema document, e.g. to list the keys an object may have. */
+export function schemaDocument(name: SchemaName): unknown {
+  return readSchemaFile(schemaFile(name));
 }
 
 /** Adds a schema and, first, the sibling files it $refs, so ajv can resolve them. */
 function addWithRefs(engine: Ajv2020, file: string): void {
   if (added.has(file)) return;
   added.add(file);
-  const schema = JSON.parse(readFileSync(SCHEMA_DIR + file, 'utf8')) as unknown;
+  const schema = readSchemaFile(file);
   for (const ref of siblingRefs(schema)) addWithRefs(engine, ref);
   engine.addSchema(schema as object);
 }
@@ -68,20 +86,22 @@ function siblingRefs(node: unknown, out = new Set<string>()): Set<string> {
 }
 
 function toIssue(e: ErrorObject): SchemaIssue {
-  return {
+  const issue: SchemaIssue = {
     instancePath: e.instancePath,
     message: e.message ?? `fails ${e.keyword}`,
     keyword: e.keyword,
     params: e.params as Record<string, unknown>,
     schemaPath: e.schemaPath,
   };
+  if (e.propertyName !== undefined) issue.propertyName = e.propertyName;
+  return issue;
 }
 
 /** A validator for one of the schemas of schemas/, compiled on first use. */
 export function getValidator(name: SchemaName): Validator {
   const hit = cache.get(name);
   if (hit) return hit;
-  ajv ??= new Ajv2020({ allErrors: true, strict: false });
+  ajv ??= new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
   const engine = ajv;
   const file = schemaFile(name);
   addWithRefs(engine, file);
