@@ -1,7 +1,7 @@
 // A YAML file with its source positions, so every problem found later (by the
 // schema or by a meaning check) can name `file:line:col` of the node at fault.
 
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { ConfigProblem } from '../types/config.js';
 
 export type PathSegment = string | number;
@@ -29,7 +29,8 @@ export function parseYamlSource(file: string, text: string, expects: string): Pa
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, keepSourceTokens: false });
   const syntax = doc.errors[0];
   if (syntax) {
-    const at = lines.linePos(syntax.pos[0]);
+    // An error "at the end of the input" is shown at the end of the last line, not on a line past it.
+    const at = lines.linePos(Math.min(syntax.pos[0], text.trimEnd().length));
     // yaml's messages carry a code excerpt after the first line; the position says enough.
     const message = syntax.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     return { ok: false, error: { file, line: at.line, col: at.col, path: '', message: `invalid YAML: ${message}` } };
@@ -37,7 +38,23 @@ export function parseYamlSource(file: string, text: string, expects: string): Pa
   if (doc.contents === null) {
     return { ok: false, error: { file, line: 1, col: 1, path: '', message: `the file is empty; expected ${expects}` } };
   }
-  const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  let value: unknown;
+  try {
+    // Throws on an alias with no anchor, or aliases that would expand without bound.
+    value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  } catch (err) {
+    let offset = doc.contents.range[0];
+    visit(doc, {
+      Alias(_key, alias) {
+        if (alias.resolve(doc) !== undefined) return undefined;
+        offset = alias.range?.[0] ?? offset;
+        return visit.BREAK;
+      },
+    });
+    const at = lines.linePos(offset);
+    const message = (err as Error).message.split('\n')[0].replace(/: \S+$/, '');
+    return { ok: false, error: { file, line: at.line, col: at.col, path: '', message: `invalid YAML: ${message}` } };
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const at = lines.linePos(doc.contents.range[0]);
     return {
