@@ -1,15 +1,17 @@
 // "did you mean" for misspelt keys and names.
 
+/** Edit distance counting a swap of two neighbours as one edit (fabirc -> fabric). */
 function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
-    prev = cur;
   }
-  return prev[b.length];
+  return d[a.length][b.length];
 }
 
 /** The known word closest to `word`, if it is close enough to be a typo of it. */
@@ -25,7 +27,9 @@ export function closest(word: string, known: readonly string[]): string | undefi
     }
   }
   const limit = Math.max(1, Math.min(3, Math.floor(word.length / 3)));
-  return bestDist <= limit ? best : undefined;
+  if (bestDist <= limit) return best;
+  // A shortened key (identity for identityFile) is a typo too.
+  return w.length >= 4 ? known.find((k) => k.toLowerCase().startsWith(w)) : undefined;
 }
 
 /** ` (did you mean 'x'?)`, or '' when nothing is close. */

@@ -71,6 +71,16 @@ function tidy(problems: ConfigProblem[], files: string[]): ConfigProblem[] {
   return files.flatMap((f) => unique.filter((p) => p.file === f).sort(byPosition));
 }
 
+/**
+ * Engine names models.yaml may use; undefined (no check) when cluster.yaml has
+ * no engines map to check against, so one missing key is not reported once per model.
+ */
+function declaredEngines(clusterRaw: Record<string, unknown> | undefined): string[] | undefined {
+  const engines = clusterRaw?.engines;
+  if (engines === null || typeof engines !== 'object' || Array.isArray(engines)) return undefined;
+  return Object.keys(engines);
+}
+
 /** The pure core of loadConfig: the two files' texts in, the config or every problem out. */
 export function parseConfig(
   files: { cluster: ConfigFileText; models: ConfigFileText },
@@ -107,7 +117,7 @@ function check(files: { cluster: FileInput; models: FileInput }, opts: LoadOptio
   const cluster = clusterSrc && clusterRaw ? resolveCluster({ src: clusterSrc, env, errors, warnings }, clusterRaw) : undefined;
   const models = modelsSrc
     ? resolveModels(
-        { src: modelsSrc, errors, engines: clusterRaw ? Object.keys(obj(clusterRaw.engines)) : undefined },
+        { src: modelsSrc, errors, engines: declaredEngines(clusterRaw) },
         obj(modelsSrc.value),
       )
     : undefined;
