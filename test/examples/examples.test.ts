@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
 
@@ -51,6 +52,22 @@ test('examples/large: at least 256 nodes in 4 fabrics and 40 models of 1, 2, 4 a
   assert.ok(models.length >= 40);
   assert.equal([...new Set(models.map((m) => m.gpus))].sort(), [1, 2, 4, 8]);
   assert.ok(models.filter((m) => m.nodes === 2).length >= 2);
+});
+
+test('examples/ci: on a pull request the workflow validates, plans against the committed snapshot and comments', () => {
+  const wf = parse(readFileSync(join(examplesDir, 'ci', 'llmgw-plan.yml'), 'utf8')) as {
+    on: Record<string, unknown>;
+    permissions: Record<string, string>;
+    jobs: Record<string, { steps: { run?: string; uses?: string; with?: { script?: string } }[] }>;
+  };
+  assert.ok('pull_request' in wf.on);
+  assert.is(wf.permissions['pull-requests'], 'write');
+  const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+  const runs = steps.map((s) => s.run ?? '').join('\n');
+  assert.match(runs, 'npx llmgw validate');
+  assert.match(runs, 'npx llmgw plan --observed .llmgw/observed.json --format markdown');
+  const comment = steps.find((s) => s.uses?.startsWith('actions/github-script@'));
+  assert.ok(comment?.with?.script?.includes('createComment'));
 });
 
 test.run();
