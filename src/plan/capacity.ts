@@ -41,7 +41,10 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacit
   const nodes: NodeCapacity[] = [];
   const byName = new Map<string, NodeCapacity>();
   const fabricSet = new Set<string>(fleet.config.cluster.fabrics);
-  fleet.nodes.forEach((node, order) => {
+  // The fleet lists nodes by name already; sorting again costs little and makes
+  // the plan independent of any order a caller hands in.
+  const sorted = [...fleet.nodes].sort((a, b) => compareNames(a.name, b.name));
+  sorted.forEach((node, order) => {
     fabricSet.add(node.fabric);
     if (node.condition !== 'reachable' || node.cordoned) return;
     const free = new Map<string, number[]>();
