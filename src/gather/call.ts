@@ -5,16 +5,8 @@
 
 import { SshError } from '../errors.js';
 import type { HostTarget, Transport } from '../types/transport.js';
+import { formatSchemaIssues, getValidator, type SchemaName } from '../util/schema.js';
 import { sshError } from './ssh-errors.js';
-
-// TODO(merge main): replace with getValidator/formatSchemaIssues from src/util/schema.ts.
-export type SchemaName = 'agent-report' | 'agent-apply-reply' | 'router-usage' | 'router-endpoints';
-
-function firstProblem(_schema: SchemaName, value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '/: must be object';
-  if ((value as { version?: unknown }).version !== 1) return '/version: must be equal to constant';
-  return null;
-}
 
 /** A short, printable excerpt of what came back, for the error message. */
 function excerpt(text: string): string {
@@ -37,7 +29,9 @@ export async function callJson<T>(transport: Transport, target: HostTarget, comm
     const what = stdout.trim() === '' ? 'an empty reply' : `a reply that is not JSON: ${excerpt(stdout)}`;
     throw sshError('bad-reply', target, `\`${command}\` gave ${what}`);
   }
-  const problem = firstProblem(schema, value);
-  if (problem !== null) throw sshError('bad-reply', target, `\`${command}\` gave a reply that is not a valid ${schema}: ${problem}`);
+  const result = getValidator(schema)(value);
+  if (!result.ok) {
+    throw sshError('bad-reply', target, `\`${command}\` gave a reply that is not a valid ${schema}: ${formatSchemaIssues(result.errors, 1)}`);
+  }
   return value as T;
 }

@@ -11,9 +11,16 @@ export interface SimKeyPair {
   public: string;
 }
 
+/**
+ * A fresh ed25519 key pair. ssh2's generator drops a leading zero byte of the
+ * key about once in 150 keys, writing a key it cannot read back itself: such a
+ * key is simply generated again.
+ */
 export function generateSimKey(comment: string): SimKeyPair {
-  const k = ssh2.utils.generateKeyPairSync('ed25519', { comment });
-  return { private: k.private, public: k.public };
+  for (;;) {
+    const k = ssh2.utils.generateKeyPairSync('ed25519', { comment });
+    if (!(ssh2.utils.parseKey(k.private) instanceof Error)) return { private: k.private, public: k.public };
+  }
 }
 
 /** One known_hosts line: `[addr]:port ssh-ed25519 AAAA…` (bare addr on port 22). */

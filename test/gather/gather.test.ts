@@ -79,7 +79,7 @@ test('a transport that throws something other than SshError makes an error line,
   assert.equal(snap.nodes.map((n) => [n.name, n.reachable, !n.reachable && n.error]), [
     ['a', false, 'a (a.example:22): boom'],
     ['b', false, 'b (b.example:22): connection refused'],
-    ['c', false, 'c (c.example:22): `env A=1 llmgw agent report` gave a reply that is not a valid agent-report: /version: must be equal to constant'],
+    ['c', false, "c (c.example:22): `env A=1 llmgw agent report` gave a reply that is not a valid agent-report: /: must have required property 'gpus'; and 4 more"],
   ]);
   assert.equal((snap.nodes[1] as { lastReport: AgentReport }).lastReport, report('b'));
 });
