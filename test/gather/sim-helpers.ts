@@ -65,3 +65,31 @@ export function simConfig(fleet: SimFleet, ssh: SshConfig, opts: { routers?: str
     models: (opts.models ?? []).map((w, index) => ({ name: `m${index}`, weights: w, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index })),
   };
 }
+
+/** cluster.yaml text for a sim fleet: one node entry per host, its address and port. */
+export function simClusterYaml(fleet: SimFleet, extra: { timeouts?: string } = {}): string {
+  const nodes = fleet.hosts
+    .map((h) => `  - { name: ${h.name}, host: "${h.host}", port: ${h.port}, fabric: ib-a, storage: [{ path: /models, kind: local }] }`)
+    .join('\n');
+  return `apiVersion: llmgw/v1
+kind: Cluster
+name: sim
+ssh:
+  user: ${fleet.user}
+  identityFile: ${fleet.identityFile}
+  knownHosts: ${fleet.knownHostsPath}
+  ${extra.timeouts ?? 'connectTimeout: 2s\n  commandTimeout: 2s'}
+  concurrency: 8
+fabrics: [ib-a]
+nodes:
+${nodes}
+engines:
+  vllm: { command: [vllm, serve, "{weightsPath}"] }
+`;
+}
+
+export const SIM_MODELS_YAML = `apiVersion: llmgw/v1
+kind: Models
+models:
+  - { name: m, weights: org/m, engine: vllm, gpus: 1 }
+`;
