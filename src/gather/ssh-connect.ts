@@ -49,9 +49,13 @@ export function openConnection(target: HostTarget, opts: ConnectOptions): Promis
     };
     // Our own bound as well as ssh2's readyTimeout: it also covers a stalled bastion stream.
     const timer = setTimeout(() => fail(connectTimeoutError(target, tcpConnected, opts.connectTimeoutMs)), opts.connectTimeoutMs);
-    client.on('connect', () => (tcpConnected = true));
-    client.on('error', (err) => fail(refusal ?? connectError(err, target, tcpConnected, opts.connectTimeoutMs)));
-    client.on('close', () => fail(refusal ?? sshError('unreachable', target, 'connection closed during the SSH handshake')));
+    client.on('connect', () => {
+      tcpConnected = true;
+      // One small request, one small reply: Nagle's algorithm would only add delayed-ACK waits.
+      client.setNoDelay(true);
+    });
+    client.on('error', (err) => settled || fail(refusal ?? connectError(err, target, tcpConnected, opts.connectTimeoutMs)));
+    client.on('close', () => settled || fail(refusal ?? sshError('unreachable', target, 'connection closed during the SSH handshake')));
     client.on('ready', () => {
       if (settled) return;
       settled = true;

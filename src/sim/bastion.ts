@@ -7,7 +7,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
 import { userInfo } from 'node:os';
 import ssh2 from 'ssh2';
-import { generateSimKey, knownHostsLine } from './keys.js';
+import { generateSimKey, knownHostsLine, parsedKey, serverHostKey } from './keys.js';
 import { acceptOnlyKey } from './ssh-host.js';
 
 export interface SimBastion {
@@ -20,13 +20,11 @@ export interface SimBastion {
 }
 
 export async function startSimBastion(opts: { address: string; knownHostsPath: string; identityFile: string }): Promise<SimBastion> {
-  const parsed = ssh2.utils.parseKey(await readFile(opts.identityFile, 'utf8'));
-  if (parsed instanceof Error) throw parsed;
-  const clientKey = Array.isArray(parsed) ? parsed[0] : parsed;
+  const clientKey = parsedKey(await readFile(opts.identityFile, 'utf8'));
   const hostKey = generateSimKey('llmgw-sim-bastion');
   const sockets = new Set<Socket>();
   let forwards = 0;
-  const server = new ssh2.Server({ hostKeys: [hostKey.private] }, (client) => {
+  const server = new ssh2.Server({ hostKeys: [serverHostKey(hostKey)] }, (client) => {
     acceptOnlyKey(client, clientKey);
     client.on('ready', () => {
       client.on('tcpip', (accept, reject, info) => {
@@ -47,6 +45,7 @@ export async function startSimBastion(opts: { address: string; knownHostsPath: s
   });
   const listener = createServer((socket) => {
     sockets.add(socket);
+    socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     server.injectSocket(socket);

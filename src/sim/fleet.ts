@@ -10,8 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { userInfo } from 'node:os';
-import ssh2 from 'ssh2';
-import { generateSimKey } from './keys.js';
+import { generateSimKey, parsedKey } from './keys.js';
 import { SimHost, type ExecHandler, type SimFault } from './ssh-host.js';
 
 export type { ExecHandler, ExecResult, SimFault } from './ssh-host.js';
@@ -59,9 +58,7 @@ export async function startSimFleet(opts: SimFleetOptions): Promise<SimFleet> {
   const clientKey = generateSimKey('llmgw-sim-client');
   const identityFile = join(opts.dir, 'id_ed25519');
   await writeFile(identityFile, clientKey.private, { mode: 0o600 });
-  const parsed = ssh2.utils.parseKey(clientKey.public);
-  if (parsed instanceof Error) throw parsed;
-  const clientParsed = Array.isArray(parsed) ? parsed[0] : parsed;
+  const clientParsed = parsedKey(clientKey.public);
   const wrongKey = generateSimKey('llmgw-sim-impostor');
 
   const hosts = opts.hosts.map(

@@ -3,6 +3,7 @@
 
 import ssh2 from 'ssh2';
 import { knownHostsName } from '../gather/known-hosts.js';
+import { withCachedKeyObjects } from '../gather/key-cache.js';
 
 export interface SimKeyPair {
   /** OpenSSH private key text. */
@@ -27,4 +28,15 @@ export function generateSimKey(comment: string): SimKeyPair {
 export function knownHostsLine(address: string, port: number, key: SimKeyPair): string {
   const [type, blob] = key.public.split(' ');
   return `${knownHostsName(address, port)} ${type} ${blob}`;
+}
+
+/** A private key parsed once for an ssh2 Server's hostKeys: it signs each handshake without re-parsing. */
+export function serverHostKey(key: SimKeyPair): { key: ssh2.ParsedKey } {
+  return { key: parsedKey(key.private) };
+}
+
+export function parsedKey(text: string): ssh2.ParsedKey {
+  const parsed = ssh2.utils.parseKey(text);
+  if (parsed instanceof Error) throw parsed;
+  return withCachedKeyObjects(Array.isArray(parsed) ? parsed[0] : parsed);
 }

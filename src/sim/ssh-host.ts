@@ -5,7 +5,7 @@
 
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import ssh2 from 'ssh2';
-import { knownHostsLine, type SimKeyPair } from './keys.js';
+import { knownHostsLine, serverHostKey, type SimKeyPair } from './keys.js';
 
 export type SimFault = 'refuse' | 'hang' | 'slow' | 'garbage' | 'exit' | 'wrong-hostkey' | null;
 
@@ -59,7 +59,7 @@ export class SimHost {
     this.address = opts.address;
     this.port = opts.port;
     this.fault = opts.fault;
-    this.server = new ssh2.Server({ hostKeys: [opts.hostKey.private] }, (client) => this.onClient(client));
+    this.server = new ssh2.Server({ hostKeys: [serverHostKey(opts.hostKey)] }, (client) => this.onClient(client));
   }
 
   async listen(): Promise<void> {
@@ -106,11 +106,12 @@ export class SimHost {
   private onSocket(socket: Socket): void {
     this.accepted += 1;
     this.sockets.add(socket);
+    socket.setNoDelay(true);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     if (this.fault === 'hang') return; // TCP accepted, not one byte of SSH
     if (this.fault === 'wrong-hostkey') {
-      this.impostor ??= new ssh2.Server({ hostKeys: [this.opts.wrongKey.private] }, (client) => this.onClient(client));
+      this.impostor ??= new ssh2.Server({ hostKeys: [serverHostKey(this.opts.wrongKey)] }, (client) => this.onClient(client));
       this.impostor.injectSocket(socket);
     } else this.server.injectSocket(socket);
   }
