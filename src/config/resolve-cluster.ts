@@ -2,6 +2,7 @@
 // templates, `~`, durations, and the meaning checks of CONTRACT §3 that a
 // schema cannot express (references to fabrics, duplicates after expansion).
 
+import { homedir } from 'node:os';
 import type {
   ClusterConfig,
   ConfigProblem,
@@ -47,8 +48,7 @@ function duration(v: unknown, fallback: string): number {
   return parseDuration(str(v) ?? fallback) ?? (parseDuration(fallback) as number);
 }
 
-function expandHome(path: string, home: string | undefined): string {
-  if (home === undefined) return path;
+function expandHome(path: string, home: string): string {
   if (path === '~') return home;
   if (path.startsWith('~/')) return home.replace(/\/$/, '') + path.slice(1);
   return path;
@@ -187,7 +187,7 @@ function resolveWebhooks(ctx: ResolveContext, raw: Raw): WebhookConfig[] {
 /** `raw` has had `${VAR}`s substituted already. */
 export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
   const ssh = obj(raw.ssh);
-  const home = ctx.env.HOME;
+  const home = ctx.env.HOME ?? homedir();
   const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? 'root';
   const port = int(ssh.port) ?? DEFAULTS.port;
   const identityFile = str(ssh.identityFile);
