@@ -2,23 +2,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { run } from '../../src/cli/commands/gather.js';
-import type { Io } from '../../src/cli/io.js';
+import { captureIo, type CapturedIo } from '../helpers/io.js';
 import { startSimFleet } from '../../src/sim/fleet.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
 import { cannedHandler, cannedReport, SIM_MODELS_YAML, simClusterYaml, tempDir } from './sim-helpers.js';
 
-function capture(cwd: string, tty = false): { io: Io; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const sink = (f: (s: string) => void, isTTY: boolean) =>
-    Object.assign(new Writable({ write(c, _e, cb) { f(String(c)); cb(); } }), { isTTY });
-  return {
-    io: { stdout: sink((s) => (out += s), false), stderr: sink((s) => (err += s), tty), stdin: Readable.from([]), env: {}, cwd, debug: false },
-    out: () => out,
-    err: () => err,
-  };
+/** The shared in-process Io, its stderr a terminal or not. */
+function capture(cwd: string, tty = false): CapturedIo {
+  const c = captureIo({ cwd });
+  Object.assign(c.io.stderr, { isTTY: tty });
+  return c;
 }
 
 test('llmgw gather prints the snapshot, carries unreachableSince and lastReport over, and exits 0 with a host down', async () => {
