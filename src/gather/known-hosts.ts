@@ -6,6 +6,7 @@
 // supported: such lines are skipped with one warning.
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { readTextIfExists } from '../util/fs.js';
 
 export interface KnownHostKey {
@@ -100,6 +101,32 @@ export function parseKnownHosts(text: string, file: string): KnownHosts {
 /** The file's entries; a missing file knows no host (every key is then "unknown"). */
 export async function loadKnownHosts(file: string): Promise<KnownHosts> {
   return parseKnownHosts((await readTextIfExists(file)) ?? '', file);
+}
+
+/**
+ * known_hosts for a long-running process: re-read when the file changes (checked
+ * at most once a second), so a key an operator adds or fixes is used on the next
+ * tick without a restart. Each warning is reported once.
+ */
+export function knownHostsCache(file: string, onWarning?: (msg: string) => void, now: () => number = Date.now): () => Promise<KnownHosts> {
+  let current: Promise<KnownHosts> | null = null;
+  let version = '';
+  let checkedAt = -Infinity;
+  const warned = new Set<string>();
+  return async () => {
+    if (current !== null && now() - checkedAt < 1000) return current;
+    checkedAt = now();
+    const st = await stat(file).catch(() => null);
+    const v = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : 'missing';
+    if (current === null || v !== version) {
+      version = v;
+      current = loadKnownHosts(file).then((kh) => {
+        for (const w of kh.warnings) if (!warned.has(w)) warned.add(w), onWarning?.(w);
+        return kh;
+      });
+    }
+    return current;
+  };
 }
 
 function globToRegExp(glob: string): RegExp {

@@ -13,7 +13,7 @@ import type { SshConfig } from '../types/config.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { withCachedKeyObjects } from './key-cache.js';
-import { loadKnownHosts, type KnownHosts } from './known-hosts.js';
+import { knownHostsCache, type KnownHosts } from './known-hosts.js';
 import { createLimiter } from './limiter.js';
 import { openConnection, type AuthMethod } from './ssh-connect.js';
 import { ChannelOpenError, execCommand } from './ssh-exec.js';
@@ -58,17 +58,17 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
   const limit = createLimiter(ssh.concurrency);
   const pool = new Map<string, ssh2.Client>();
   const open = new Set<ssh2.Client>();
-  let setup: Promise<Setup> | null = null;
   let bastion: Promise<ssh2.Client> | null = null;
   let bastionClient: ssh2.Client | null = null;
   let closed = false;
 
-  const getSetup = (): Promise<Setup> =>
-    (setup ??= (async () => {
-      const [knownHosts, auth] = await Promise.all([loadKnownHosts(ssh.knownHosts), resolveAuth(ssh, env)]);
-      for (const w of knownHosts.warnings) opts.onWarning?.(w);
-      return { knownHosts, auth };
-    })());
+  const knownHosts = knownHostsCache(ssh.knownHosts, opts.onWarning);
+  let auth: Promise<AuthMethod[]> | null = null;
+  const getSetup = async (): Promise<Setup> => {
+    auth ??= resolveAuth(ssh, env);
+    const [kh, methods] = await Promise.all([knownHosts(), auth]);
+    return { knownHosts: kh, auth: methods };
+  };
 
   const track = (client: ssh2.Client): ssh2.Client => {
     open.add(client);

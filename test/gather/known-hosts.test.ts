@@ -1,8 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   checkHostKey,
+  knownHostsCache,
   hostKeyAlgorithms,
   knownHostsName,
   lookupHostKeys,
@@ -116,6 +120,24 @@ test('malformed lines are skipped without throwing', () => {
   const kh = parseKnownHosts(`garbage\n|1|bad ssh-ed25519 ${b64(ED_A)}\nhost ssh-ed25519\n@unknown-marker h ssh-ed25519 ${b64(ED_A)}\ngpu-a01 ssh-ed25519 ${b64(ED_A)}\n`, 'kh');
   assert.is(lookupHostKeys(kh, 'gpu-a01', 22).length, 1);
   assert.is(lookupHostKeys(kh, 'host', 22).length, 0);
+});
+
+test('a long-running process sees a key added to known_hosts without a restart, and warns only once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-khcache-'));
+  const file = join(dir, 'known_hosts');
+  let clock = 0;
+  const warnings: string[] = [];
+  try {
+    writeFileSync(file, `@cert-authority * ssh-ed25519 ${b64(ED_B)}\n`);
+    const get = knownHostsCache(file, (w) => warnings.push(w), () => clock);
+    assert.equal(lookupHostKeys(await get(), 'gpu-a01', 22), []);
+    writeFileSync(file, `@cert-authority * ssh-ed25519 ${b64(ED_B)}\ngpu-a01 ssh-ed25519 ${b64(ED_A)}\n`);
+    clock += 1500;
+    assert.is(lookupHostKeys(await get(), 'gpu-a01', 22).length, 1);
+    assert.is(warnings.length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
