@@ -85,12 +85,3 @@ export async function waitFor(fn: () => Promise<boolean>, timeoutMs = 8000): Pro
   }
   return false;
 }
-
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
