@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../src/agent/process.js';
 import { readRecord } from '../../src/agent/replica-store.js';
 import { probeHealth } from '../../src/agent/health-probe.js';
+import { getValidator } from '../../src/util/schema.js';
 import { freePort, makeNode, stubStart, waitFor, type TestNode } from './helpers.js';
 
 let node: TestNode;
@@ -37,6 +38,9 @@ test('a started replica is starting until its health answers 200, then running, 
   });
   assert.ok(Math.abs(Date.parse(r.startedAt!) - Date.now()) < 5000);
   assert.ok(await waitFor(async () => (await stateOf('life-0')) === 'running'), 'becomes running');
+  const running = await node.report();
+  assert.equal(getValidator('agent-report')(running), { ok: true });
+  assert.equal(getValidator('agent-apply-reply')(reply), { ok: true });
 });
 
 test('the engine gets the request env (CUDA_VISIBLE_DEVICES) and its output goes to a log in the state dir', async () => {

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runAgent } from '../../src/agent/main.js';
+import { getValidator } from '../../src/util/schema.js';
 import { fakeGpuEnv } from '../../src/sim/fake-nvidia-smi.js';
 import { makeNode, type TestNode } from './helpers.js';
 
@@ -15,6 +16,12 @@ test.after(async () => {
 });
 
 const reportReq = JSON.stringify({ version: 1, node: 'n1', storage: [], weights: [] });
+
+test('the report, with GPUs, storage and warnings, passes the agent-report schema', async () => {
+  const r = await node.report([{ path: node.dir, kind: 'shared', filer: 'f1' }], ['org/m', '/abs']);
+  assert.equal(getValidator('agent-report')(r), { ok: true });
+  assert.equal(r.storage, [{ path: node.dir, kind: 'shared', filer: 'f1', weights: [], incomplete: [] }]);
+});
 
 test('report reads GPUs from the fake nvidia-smi named by LLMGW_NVIDIA_SMI', async () => {
   const r = await node.report();
@@ -63,7 +70,10 @@ test('a bad request is exit 1 with one line on stderr, never a throw', async () 
   for (const [input, line] of [
     ['not json', 'llmgw agent: bad report request: request is not JSON\n'],
     ['{"version":2}', 'llmgw agent: bad report request: unsupported request version 2 (this agent speaks 1)\n'],
-    ['{"version":1,"storage":[{"path":"/m","kind":"nfs"}]}', 'llmgw agent: bad report request: storage[0]: needs path, kind local|shared and an optional filer\n'],
+    [
+      '{"version":1,"node":"n1","weights":[],"storage":[{"path":"/m","kind":"nfs"}]}',
+      'llmgw agent: bad report request: /storage/0/kind: must be one of "local", "shared"\n',
+    ],
   ] as const) {
     const out = await runAgent('report', input, node.env);
     assert.equal(out, { stdout: '', stderr: line, code: 1 });
@@ -74,10 +84,11 @@ test('a bad request is exit 1 with one line on stderr, never a throw', async () 
 
 test('a bad apply request changes nothing and names the problem', async () => {
   const out = await runAgent('apply', JSON.stringify({ version: 1, node: 'n1', start: [], stop: ['../etc'] }), node.env);
-  assert.equal(out, { stdout: '', stderr: 'llmgw agent: bad apply request: stop: "../etc" is not a replica id\n', code: 1 });
+  assert.equal(out, { stdout: '', stderr: 'llmgw agent: bad apply request: /stop/0: "../etc" is not a replica id\n', code: 1 });
   const out2 = await runAgent('apply', JSON.stringify({ version: 1, node: 'n1', start: [{ replica: 'm-0' }], stop: [] }), node.env);
   assert.is(out2.code, 1);
-  assert.match(out2.stderr, /^llmgw agent: bad apply request: start\[0\]\.model: must be a string\n$/);
+  assert.match(out2.stderr, /^llmgw agent: bad apply request: \/start\/0: must have required property 'model';/);
+  assert.is(out2.stderr.split('\n').length, 2, 'one line');
 });
 
 test.run();
