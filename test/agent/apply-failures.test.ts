@@ -47,12 +47,12 @@ test('a replica whose process dies is failed, and stays in the report until stop
 });
 
 test('a replica not healthy by startTimeoutSeconds is failed', async () => {
-  await node.apply([stubStart('slow-0', await freePort(), { readyAfter: 60, startTimeoutSeconds: 1 })]);
+  await node.apply([stubStart('slow-0', await freePort(), { readyAfter: 60, startTimeoutSeconds: 2 })]);
   assert.is(await stateOf('slow-0'), 'starting');
-  await new Promise((r) => setTimeout(r, 1200));
+  await new Promise((r) => setTimeout(r, 2200));
   const r = await node.report();
   assert.is(r.replicas[0]?.state, 'failed');
-  assert.ok(r.warnings.includes('replica slow-0 failed: not healthy within startTimeoutSeconds (1 s)'));
+  assert.ok(r.warnings.includes('replica slow-0 failed: not healthy within startTimeoutSeconds (2 s)'));
   await node.apply([], ['slow-0']);
 });
 
@@ -72,8 +72,10 @@ test('stop terminates the whole process group, workers included', async () => {
 });
 
 test('a replica that ignores SIGTERM is killed after the stop timeout', async () => {
-  const command = ['/bin/sh', '-c', 'trap "" TERM; sleep 300 & wait'];
+  const ready = join(node.dir, 'stubborn.ready');
+  const command = ['/bin/sh', '-c', 'trap "" TERM; sleep 300 & touch "$0"; wait', ready];
   await node.apply([stubStart('stubborn-0', await freePort(), { command })]);
+  assert.ok(await waitFor(async () => (await readFile(ready).then(() => true, () => false))), 'SIGTERM is ignored from now on');
   const pid = (await readRecord(node.env, 'stubborn-0'))!.pid;
   const started = Date.now();
   const out = await runAgent('apply', JSON.stringify({ version: 1, node: 'n1', start: [], stop: ['stubborn-0'] }), { ...node.env, LLMGW_AGENT_STOP_TIMEOUT: '0.5' });

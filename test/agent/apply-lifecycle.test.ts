@@ -20,7 +20,7 @@ const stateOf = async (id: string) => (await node.report()).replicas.find((r) =>
 
 test('a started replica is starting until its health answers 200, then running, with what it was started with', async () => {
   const port = await freePort();
-  const reply = await node.apply([stubStart('life-0', port, { readyAfter: 1.5 })]);
+  const reply = await node.apply([stubStart('life-0', port, { readyAfter: 2 })]);
   assert.equal(reply, { version: 1, results: [{ replica: 'life-0', op: 'start', ok: true }] });
   const first = await node.report();
   assert.is(first.replicas.length, 1);
