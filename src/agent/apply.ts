@@ -6,7 +6,7 @@ import type { AgentApplyReply, AgentApplyRequest, ApplyResult, StartRequest } fr
 import type { AgentEnv } from './env.js';
 import { launch } from './launch.js';
 import { isAlive, stopProcessGroup } from './process.js';
-import { readRecord, removeRecord, writeRecord } from './replica-store.js';
+import { listRecords, readRecord, removeRecord, writeRecord } from './replica-store.js';
 
 /** How long a replica gets between SIGTERM and SIGKILL; `LLMGW_AGENT_STOP_TIMEOUT` (seconds) overrides. */
 export const DEFAULT_STOP_GRACE_MS = 10_000;
@@ -76,4 +76,16 @@ export async function apply(req: AgentApplyRequest, env: AgentEnv, now: () => Da
     started.push(await startOne(env, start, now).catch((err: unknown) => ({ replica: start.replica, op: 'start' as const, ok: false, error: describe(err, '') })));
   }
   return { version: 1, results: [...started, ...req.stop.map((id) => stopped.get(id) as ApplyResult)] };
+}
+
+/**
+ * Stops every replica this agent has recorded; for tearing down a simulated
+ * fleet (tests, `llmgw demo`), whose engines are real detached processes.
+ * Returns the ids stopped.
+ */
+export async function stopAllReplicas(env: AgentEnv): Promise<string[]> {
+  const { records } = await listRecords(env);
+  const ids = records.map((r) => r.replica);
+  await apply({ version: 1, node: '', start: [], stop: ids }, env);
+  return ids;
 }

@@ -53,7 +53,7 @@ function healthProblems(cells: Map<string, Cell>): string[] {
   const errors = new Set([...cells.values()].flatMap((c) => (c.kind === 'error' ? [c.text] : [])));
   if (errors.size > 0) problems.push(`nvidia-smi reports it in error: ${[...errors].join(', ')}`);
   const ecc = cells.get('ecc.errors.uncorrected.volatile.total');
-  if (ecc?.kind === 'value' && Number(ecc.text) > 0) problems.push(`${Number(ecc.text)} uncorrectable ECC errors`);
+  if (ecc?.kind === 'value' && Number(ecc.text) > 0) problems.push(`uncorrectable ECC errors: ${Number(ecc.text)}`);
   if (isSet(cells.get('retired_pages.pending'))) problems.push('retired pages pending (needs a GPU reset)');
   if (isSet(cells.get('remapped_rows.failure'))) problems.push('row remapping failed');
   return problems;

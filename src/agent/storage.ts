@@ -105,13 +105,12 @@ export async function scanStorage(req: Pick<AgentReportRequest, 'storage' | 'wei
     if (why === null) wanted.push(w);
     else warnings.push(`ignored weights path ${JSON.stringify(w)}: ${why}`);
   }
-  const storage = await Promise.all(
-    req.storage.map(async (entry): Promise<StorageReport> => {
+  const scanned = await Promise.all(
+    req.storage.map(async (entry): Promise<{ report: StorageReport; warning?: string }> => {
       const report: StorageReport = { path: entry.path, kind: entry.kind, weights: [], incomplete: [] };
       if (entry.filer !== undefined) report.filer = entry.filer;
       if (!(await stat(entry.path).then((s) => s.isDirectory(), () => false))) {
-        warnings.push(`storage path ${JSON.stringify(entry.path)} is missing or unreadable`);
-        return report;
+        return { report, warning: `storage path ${JSON.stringify(entry.path)} is missing or unreadable` };
       }
       const found = await Promise.all(
         wanted.map(async (w) => [w, await weightsStatus(join(entry.path, w)).catch((): WeightsStatus => ({ status: 'incomplete', why: 'unreadable' }))] as const),
@@ -120,8 +119,11 @@ export async function scanStorage(req: Pick<AgentReportRequest, 'storage' | 'wei
         if (s.status === 'complete') report.weights.push(w);
         if (s.status === 'incomplete') report.incomplete.push(w);
       }
-      return report;
+      return { report };
     }),
   );
+  const storage = scanned.map((s) => s.report);
+  // Collected after the parallel scan, so the warnings keep request order.
+  warnings.push(...scanned.flatMap((s) => (s.warning === undefined ? [] : [s.warning])));
   return { storage, warnings };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentEnv } from '../../src/agent/env.js';
 import { runAgent } from '../../src/agent/main.js';
-import { listRecords } from '../../src/agent/replica-store.js';
+import { stopAllReplicas } from '../../src/agent/apply.js';
 import { fakeGpuEnv, writeFakeGpus, type FakeGpu } from '../../src/sim/fake-nvidia-smi.js';
 import type { AgentApplyReply, AgentReport, StartRequest } from '../../src/types/snapshot.js';
 import { stubEngineCommand } from '../../src/sim/stub-engine.js';
@@ -41,8 +41,7 @@ export async function makeNode(gpus: FakeGpu[] = [{ name: 'NVIDIA H100 80GB HBM3
     report: (storage = [], weights = []) => call('report', { version: 1, node: 'n1', storage, weights }),
     apply: (start, stop = []) => call('apply', { version: 1, node: 'n1', start, stop }),
     async cleanup() {
-      const { records } = await listRecords(env);
-      await call('apply', { version: 1, node: 'n1', start: [], stop: records.map((r) => r.replica) });
+      await stopAllReplicas(env);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -21,7 +21,7 @@ test('the query asks for every health field as bare CSV values', () => {
 test('uncorrectable ECC errors make a GPU unhealthy', () => {
   const { gpus } = parseGpuCsv(row(['3', 'GPU-b', 'NVIDIA A100-SXM4-80GB', '81920', '2', 'No', 'No']), GPU_FIELDS);
   assert.is(gpus[0]?.healthy, false);
-  assert.is(gpus[0]?.reason, '2 uncorrectable ECC errors');
+  assert.is(gpus[0]?.reason, 'uncorrectable ECC errors: 2');
 });
 
 test('pending retired pages make a GPU unhealthy', () => {
@@ -51,7 +51,7 @@ test('[N/A] and [Not Supported] mean unknown, not unhealthy', () => {
 
 test('several problems are all named in the reason', () => {
   const { gpus } = parseGpuCsv(row(['0', 'GPU-e', 'NVIDIA H100', '81559', '5', 'Yes', 'Yes']), GPU_FIELDS);
-  assert.is(gpus[0]?.reason, '5 uncorrectable ECC errors; retired pages pending (needs a GPU reset); row remapping failed');
+  assert.is(gpus[0]?.reason, 'uncorrectable ECC errors: 5; retired pages pending (needs a GPU reset); row remapping failed');
 });
 
 test('a line that is not a GPU row is a warning and the other GPUs are still reported', () => {

@@ -29,7 +29,7 @@ test('report reads GPUs from the fake nvidia-smi named by LLMGW_NVIDIA_SMI', asy
     version: 1,
     gpus: [
       { index: 0, uuid: 'GPU-00000000-0000-4000-8000-000000000000', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true },
-      { index: 1, uuid: 'GPU-00000000-0000-4000-8000-000000000001', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: false, reason: '2 uncorrectable ECC errors' },
+      { index: 1, uuid: 'GPU-00000000-0000-4000-8000-000000000001', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: false, reason: 'uncorrectable ECC errors: 2' },
     ],
     replicas: [],
     storage: [],
