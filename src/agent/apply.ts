@@ -42,13 +42,20 @@ async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Pr
     // Recorded but dead: clear what is left of it (orphaned workers too), then start afresh.
     await stopOne(env, start.replica);
   }
+  let launched;
   try {
-    const launched = await launch(start, env);
-    await writeRecord(env, { ...start, ...launched, startedAt: now().toISOString() });
-    return result(true);
+    launched = await launch(start, env);
   } catch (err) {
     return result(false, describe(err, start.command[0] ?? ''));
   }
+  try {
+    await writeRecord(env, { ...start, ...launched, startedAt: now().toISOString() });
+  } catch (err) {
+    // An engine nobody recorded could never be reported or stopped: do not leave it running.
+    await stopProcessGroup(launched.pid, launched.pidStartTime, stopGraceMs(env));
+    return result(false, `cannot record ${start.replica}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return result(true);
 }
 
 /**

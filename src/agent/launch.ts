@@ -9,7 +9,7 @@
 
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StartRequest } from '../types/snapshot.js';
 import { logsDir, stateDir, type AgentEnv } from './env.js';
@@ -38,6 +38,8 @@ export function chooseSupervisor(env: AgentEnv): Supervisor {
 export async function launch(start: StartRequest, env: AgentEnv): Promise<Launched> {
   await mkdir(logsDir(env), { recursive: true });
   const log = join(logsDir(env), `${start.replica}.log`);
+  // Keep the previous run's log: when a replica is restarted after a crash, that log says why.
+  await rename(log, `${log}.1`).catch(() => undefined);
   const childEnv: AgentEnv = { ...env, ...start.env };
   return chooseSupervisor(env) === 'systemd' ? launchSystemd(start, childEnv, log) : launchDetached(start, childEnv, log, stateDir(env));
 }

@@ -84,11 +84,14 @@ test('a replica recorded but dead is started again by start', async () => {
   const port = await freePort();
   await node.apply([stubStart('again-0', port)]);
   const first = (await readRecord(node.env, 'again-0'))!;
+  assert.ok(await waitFor(async () => (await stateOf('again-0')) === 'running'));
   process.kill(-first.pid, 'SIGKILL');
   assert.ok(await waitFor(async () => !(await isAlive(first.pid, first.pidStartTime))));
   assert.equal((await node.apply([stubStart('again-0', port)])).results, [{ replica: 'again-0', op: 'start', ok: true }]);
   const second = (await readRecord(node.env, 'again-0'))!;
   assert.is.not(second.pid, first.pid);
+  const fs = await import('node:fs/promises');
+  assert.match(await fs.readFile(`${second.log}.1`, 'utf8'), /stub engine serving/, 'the crashed run\'s log is kept beside the new one');
   assert.ok(await waitFor(async () => (await stateOf('again-0')) === 'running'), 'the new process is running, not the old failure');
   await node.apply([], ['again-0']);
 });

@@ -37,6 +37,14 @@ test('report reads GPUs from the fake nvidia-smi named by LLMGW_NVIDIA_SMI', asy
   });
 });
 
+test('a request that names no storage (the list absent or empty) reports storage []', async () => {
+  for (const req of [{ version: 1, node: 'n1' }, { version: 1, node: 'n1', storage: [], weights: ['org/m'] }]) {
+    const out = await runAgent('report', JSON.stringify(req), node.env);
+    assert.is(out.code, 0, out.stderr);
+    assert.equal(JSON.parse(out.stdout).storage, []);
+  }
+});
+
 test('without any nvidia-smi the report has no GPUs and says why', async () => {
   const out = await runAgent('report', reportReq, { PATH: '/nonexistent', LLMGW_STATE_DIR: join(node.dir, 'state') });
   assert.is(out.code, 0);
