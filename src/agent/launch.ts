@@ -5,14 +5,16 @@
 // worker it forks. Without systemd, a plain detached process in its own session
 // and process group, with stdio on a log file, survives the session's SIGHUP.
 // Either way the command is argv, never a shell line: nothing from the repo is
-// ever interpreted by a shell on the node.
+// ever interpreted by a shell on the node, and it runs in the agent's working
+// directory (over SSH, the login directory), so relative paths in an engine
+// command mean what they mean to the operator who types `llmgw agent`.
 
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StartRequest } from '../types/snapshot.js';
-import { logsDir, stateDir, type AgentEnv } from './env.js';
+import { logsDir, type AgentEnv } from './env.js';
 import { processStartTime } from './process.js';
 import type { Supervisor } from './replica-store.js';
 
@@ -41,14 +43,14 @@ export async function launch(start: StartRequest, env: AgentEnv): Promise<Launch
   // Keep the previous run's log: when a replica is restarted after a crash, that log says why.
   await rename(log, `${log}.1`).catch(() => undefined);
   const childEnv: AgentEnv = { ...env, ...start.env };
-  return chooseSupervisor(env) === 'systemd' ? launchSystemd(start, childEnv, log) : launchDetached(start, childEnv, log, stateDir(env));
+  return chooseSupervisor(env) === 'systemd' ? launchSystemd(start, childEnv, log) : launchDetached(start, childEnv, log);
 }
 
-async function launchDetached(start: StartRequest, env: AgentEnv, log: string, cwd: string): Promise<Launched> {
+async function launchDetached(start: StartRequest, env: AgentEnv, log: string): Promise<Launched> {
   const file = await open(log, 'w');
   try {
     const [command, ...args] = start.command as [string, ...string[]];
-    const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', file.fd, file.fd] });
+    const child = spawn(command, args, { env, detached: true, stdio: ['ignore', file.fd, file.fd] });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', reject);
@@ -86,6 +88,7 @@ async function launchSystemd(start: StartRequest, env: AgentEnv, log: string): P
       '--collect',
       '--quiet',
       '--property=Type=exec',
+      '--same-dir',
       `--property=StandardOutput=append:${log}`,
       `--property=StandardError=append:${log}`,
       ...setenv,

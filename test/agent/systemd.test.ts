@@ -48,7 +48,7 @@ test('with systemd a replica is a transient unit llmgw-<id> running the argv, wi
   assert.equal((await node.apply([start])).results, [{ replica: 'sd-0', op: 'start', ok: true }]);
   const args = (await readFile(join(node.dir, 'args'), 'utf8')).trimEnd().split('\n');
   const rec = (await readRecord(node.env, 'sd-0'))!;
-  assert.equal(args.slice(0, 4), ['--unit=llmgw-sd-0', '--collect', '--quiet', '--property=Type=exec']);
+  assert.equal(args.slice(0, 5), ['--unit=llmgw-sd-0', '--collect', '--quiet', '--property=Type=exec', '--same-dir']);
   assert.ok(args.includes(`--property=StandardOutput=append:${rec.log}`));
   assert.ok(args.includes('--setenv=CUDA_VISIBLE_DEVICES=0'));
   assert.equal(args.slice(args.indexOf('--') + 1), start.command);
