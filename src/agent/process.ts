@@ -61,12 +61,14 @@ export async function isAlive(pid: number, startTime: string | null): Promise<bo
   return startTime === null || s.startTime === startTime;
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+type Signalled = 'sent' | 'gone' | 'denied';
+
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): Signalled {
   try {
     process.kill(-pgid, signal);
-    return true;
+    return 'sent';
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'denied' : 'gone';
   }
 }
 
@@ -75,25 +77,32 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
  * wait up to graceMs for the group to go, then SIGKILL it. The group is only
  * signalled when its leader is ours or already gone: Linux does not reuse a
  * pid while a group of that id exists, so orphaned workers are still reached,
- * but a pid handed to an unrelated process never is.
+ * but a pid handed to an unrelated process never is. Throws when the group
+ * cannot be signalled or outlives SIGKILL, so its record is not dropped while
+ * it still holds GPUs.
  */
 export async function stopProcessGroup(pid: number, startTime: string | null, graceMs: number): Promise<'stopped' | 'not-running'> {
   const s = await procStat(pid).catch(() => null);
   if (s !== null && s !== 'no-proc' && startTime !== null && s.startTime !== startTime) return 'not-running';
-  if (!signalGroup(pid, 'SIGTERM')) return 'not-running';
+  const term = signalGroup(pid, 'SIGTERM');
+  if (term === 'gone') return 'not-running';
+  if (term === 'denied') throw new Error(`not permitted to signal process group ${pid} (started by another user?)`);
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await sleep(100);
     if (!(await groupLives(pid))) return 'stopped';
   }
   signalGroup(pid, 'SIGKILL');
-  for (let i = 0; i < 50 && (await groupLives(pid)); i++) await sleep(100);
-  return 'stopped';
+  for (let i = 0; i < 50; i++) {
+    if (!(await groupLives(pid))) return 'stopped';
+    await sleep(100);
+  }
+  throw new Error(`process group ${pid} is still there 5 s after SIGKILL`);
 }
 
 /** A group whose only member is its zombie leader is gone for our purposes. */
 async function groupLives(pgid: number): Promise<boolean> {
-  if (!signalGroup(pgid, 0)) return false;
+  if (signalGroup(pgid, 0) === 'gone') return false;
   const s = await procStat(pgid).catch(() => null);
   if (s === null || s === 'no-proc' || s.state !== 'Z') return true;
   // Leader is a zombie: the group lives only if some other member does; SIGKILL is harmless to zombies.
