@@ -53,7 +53,8 @@ function healthProblems(cells: Map<string, Cell>): string[] {
   const errors = new Set([...cells.values()].flatMap((c) => (c.kind === 'error' ? [c.text] : [])));
   if (errors.size > 0) problems.push(`nvidia-smi reports it in error: ${[...errors].join(', ')}`);
   const ecc = cells.get('ecc.errors.uncorrected.volatile.total');
-  if (ecc?.kind === 'value' && Number(ecc.text) > 0) problems.push(`uncorrectable ECC errors: ${Number(ecc.text)}`);
+  const eccCount = ecc?.kind === 'value' ? parseFloat(ecc.text) : 0;
+  if (eccCount > 0) problems.push(`uncorrectable ECC errors: ${eccCount}`);
   if (isSet(cells.get('retired_pages.pending'))) problems.push('retired pages pending (needs a GPU reset)');
   if (isSet(cells.get('remapped_rows.failure'))) problems.push('row remapping failed');
   return problems;
@@ -75,14 +76,17 @@ export function parseGpuCsv(text: string, fields: readonly string[]): { gpus: Gp
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') continue;
     const raw = line.split(',');
-    const index = Number(raw[0]?.trim());
-    if (raw.length !== fields.length || raw[0]?.trim() === '' || !Number.isInteger(index) || index < 0) {
+    const first = raw[0]?.trim() ?? '';
+    if (first === 'index') continue; // a header line, from a wrapper that forgot noheader
+    const index = Number(first);
+    // Fewer columns than asked is read as the leading fields (a fake or wrapper that prints less); more is not a GPU row.
+    if (raw.length < 3 || raw.length > fields.length || first === '' || !Number.isInteger(index) || index < 0) {
       warnings.push(`nvidia-smi: unexpected line: ${shorten(line)}`);
       continue;
     }
-    const cells = new Map(fields.map((f, i) => [f, readCell(raw[i] ?? '')] as const));
+    const cells = new Map(raw.map((c, i) => [fields[i] as string, readCell(c)] as const));
     const uuid = valueOf(cells.get('uuid'));
-    const memory = Number(valueOf(cells.get('memory.total')));
+    const memory = parseFloat(valueOf(cells.get('memory.total')) ?? ''); // "81559", or "81559 MiB" with units
     const problems = healthProblems(cells);
     gpus.push({
       index,

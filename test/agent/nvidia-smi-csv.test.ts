@@ -67,4 +67,14 @@ test('rows are sorted by index and the fallback field list parses without remapp
   assert.equal(gpus.map((g) => [g.index, g.healthy]), [[0, true], [1, true]]);
 });
 
+test('a header line is skipped, units are tolerated, and a short row is read as the leading fields', () => {
+  const text = ['index, uuid, name, memory.total [MiB]', '0, GPU-a, NVIDIA H100 80GB HBM3, 81559 MiB', '1, GPU-b, NVIDIA H100 80GB HBM3'].join('\n');
+  const { gpus, warnings } = parseGpuCsv(text, GPU_FIELDS);
+  assert.equal(gpus, [
+    { index: 0, uuid: 'GPU-a', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true },
+    { index: 1, uuid: 'GPU-b', name: 'NVIDIA H100 80GB HBM3', healthy: true },
+  ]);
+  assert.equal(warnings, []);
+});
+
 test.run();
