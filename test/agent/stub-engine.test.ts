@@ -15,13 +15,14 @@ async function post(url: string, body: unknown): Promise<{ status: number; body:
 }
 
 test('health is 503 until --ready-after has passed, then 200', async () => {
-  const engine = await startStubEngine({ model: 'm', readyAfter: 0.3 });
+  const started = Date.now();
+  const engine = await startStubEngine({ model: 'm', readyAfter: 2 });
   try {
     const base = `http://127.0.0.1:${engine.port}`;
     assert.is((await get(`${base}/health`)).status, 503);
     assert.is((await post(`${base}/v1/chat/completions`, { messages: [] })).status, 503);
-    await new Promise((r) => setTimeout(r, 350));
-    assert.is((await get(`${base}/health`)).status, 200);
+    assert.ok(await waitFor(async () => (await get(`${base}/health`)).status === 200));
+    assert.ok(Date.now() - started >= 2000, 'not before --ready-after');
   } finally {
     await engine.close();
   }

@@ -3,6 +3,7 @@
 
 import { runAgent } from '../../agent/main.js';
 import { UsageError } from '../../errors.js';
+import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw agent report|apply < request.json
@@ -18,12 +19,6 @@ Environment:
   LLMGW_AGENT_SUPERVISOR   process | systemd (default: systemd when booted with it and root)
   LLMGW_AGENT_STOP_TIMEOUT seconds between SIGTERM and SIGKILL on stop (default 10)
 `;
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
