@@ -10,11 +10,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SshError } from '../../src/errors.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { gatherSnapshot } from '../../src/gather/gather.js';
 import { emptyState } from '../../src/types/state.js';
 import type { Config, SshConfig } from '../../src/types/config.js';
+import { fakeGpuEnv, writeFakeGpus } from '../../src/sim/fake-nvidia-smi.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { tempDir } from '../gather/sim-helpers.js';
 
@@ -52,25 +54,18 @@ async function waitForPort(p: number, ms: number): Promise<void> {
   }
 }
 
-const REPORT: AgentReport = {
-  version: 1,
-  gpus: [{ index: 0, uuid: 'GPU-e2e', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }],
-  replicas: [],
-  storage: [],
-  warnings: [],
-};
+const NVIDIA_H100 = 'NVIDIA H100 80GB HBM3';
 
-/** The agent command as an operator would configure it: env prefix, absolute binary. */
+/**
+ * The real agent (`llmgw agent`, this checkout's build) as an operator would
+ * configure it: an env prefix and absolute paths, a fake nvidia-smi over fixture
+ * GPUs, its own state directory.
+ */
 function agentCommand(): string {
-  // TODO(after merge main): the real agent, `env LLMGW_NVIDIA_SMI=… LLMGW_STATE_DIR=… node dist/src/cli/main.js agent`.
-  const script = join(tmp.dir, 'agent.mjs');
-  writeFileSync(
-    script,
-    `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=JSON.parse(s);` +
-      `if(process.argv[2]!=='report'||r.node!=='e2e-node'||process.env.LLMGW_STATE_DIR!==${JSON.stringify(join(tmp.dir, 'state'))})process.exit(2);` +
-      `process.stdout.write(${JSON.stringify(JSON.stringify(REPORT))})});`,
-  );
-  return `env LLMGW_STATE_DIR=${join(tmp.dir, 'state')} ${process.execPath} ${script}`;
+  const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+  const env = { ...fakeGpuEnv(join(tmp.dir, 'gpus.csv')), LLMGW_STATE_DIR: join(tmp.dir, 'state') };
+  const prefix = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ');
+  return `env ${prefix} ${process.execPath} ${cli} agent`;
 }
 
 function sshConfig(knownHosts: string): SshConfig {
@@ -81,10 +76,12 @@ function config(ssh: SshConfig): Config {
   return {
     cluster: {
       name: 'e2e', ssh, agent: { command: agentCommand() }, router: { command: 'llmgw router' }, fabrics: ['f'], gpuClasses: [],
-      nodes: [{ name: 'e2e-node', host: ADDRESS, port, fabric: 'f', cordon: false, storage: [] }],
+      nodes: [{ name: 'e2e-node', host: ADDRESS, port, fabric: 'f', cordon: false, storage: [{ path: join(tmp.dir, 'models'), kind: 'local' }] }],
       routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 1, lostAfterMs: 1, safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
     },
-    models: [],
+    models: ['org/complete', 'org/empty', 'org/absent'].map((weights, index) => ({
+      name: `m${index}`, weights, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index,
+    })),
   };
 }
 
@@ -108,6 +105,10 @@ test.before(async () => {
   keygen('ed25519', join(d, 'host_ed25519'));
   keygen('ecdsa', join(d, 'host_ecdsa'));
   writeFileSync(join(d, 'authorized_keys'), keygen('ed25519', join(d, 'client')) + '\n');
+  await writeFakeGpus(join(d, 'gpus.csv'), [{ name: NVIDIA_H100, uuid: 'GPU-e2e-0' }, { name: NVIDIA_H100, uuid: 'GPU-e2e-1', unhealthy: 'ecc' }]);
+  mkdirSync(join(d, 'models/org/complete'), { recursive: true });
+  mkdirSync(join(d, 'models/org/empty'), { recursive: true });
+  writeFileSync(join(d, 'models/org/complete/model.safetensors'), 'weights');
   port = await freePort();
   writeFileSync(
     join(d, 'sshd_config'),
@@ -136,14 +137,23 @@ const line = (pubFile: string) => {
   return `[${ADDRESS}]:${port} ${type} ${blob}\n`;
 };
 
-test('gathers an agent report from a real OpenSSH server, its key checked against known_hosts', async () => {
+test('gathers the real agent\'s report from a real OpenSSH server, its key checked against known_hosts', async () => {
   const kh = join(tmp.dir, 'known_hosts');
   writeFileSync(kh, line('host_ed25519.pub'));
   const ssh = sshConfig(kh);
   const transport = createSshTransport(ssh);
   try {
     const snap = await gatherSnapshot(config(ssh), { transport, previous: null, state: emptyState(), now: () => new Date() });
-    assert.equal(snap.nodes, [{ name: 'e2e-node', reachable: true, report: REPORT }], JSON.stringify(snap.nodes));
+    assert.is(snap.nodes.length, 1);
+    const node = snap.nodes[0];
+    assert.ok(node.reachable, JSON.stringify(node));
+    const report = (node as { report: AgentReport }).report;
+    assert.equal(
+      report.gpus.map((g) => [g.index, g.uuid, g.name, g.healthy]),
+      [[0, 'GPU-e2e-0', NVIDIA_H100, true], [1, 'GPU-e2e-1', NVIDIA_H100, false]],
+    );
+    assert.equal(report.storage, [{ path: join(tmp.dir, 'models'), kind: 'local', weights: ['org/complete'], incomplete: ['org/empty'] }]);
+    assert.equal(report.replicas, []);
   } finally {
     await transport.close();
   }
