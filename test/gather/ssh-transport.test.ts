@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Server } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { SshError, type SshErrorKind } from '../../src/errors.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
@@ -152,6 +153,24 @@ t('an encrypted key without LLMGW_SSH_PASSPHRASE says so, and the passphrase nev
   } finally {
     await none.close();
     await wrong.close();
+  }
+});
+
+t('without an identityFile, the key is taken from the ssh-agent at SSH_AUTH_SOCK', async () => {
+  const sock = join(tmp.dir, 'agent.sock');
+  const agent = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
+  try {
+    for (let i = 0; i < 100 && !existsSync(sock); i++) await new Promise((r) => setTimeout(r, 20));
+    const added = spawnSync('ssh-add', [fleet.identityFile], { env: { ...process.env, SSH_AUTH_SOCK: sock }, encoding: 'utf8' });
+    assert.is(added.status, 0, added.stderr);
+    const tr = createSshTransport(simSshConfig(fleet, { identityFile: undefined }), { env: { SSH_AUTH_SOCK: sock } });
+    try {
+      assert.is(JSON.parse(await tr.run(target('ok'), 'llmgw agent report', '{}')).version, 1);
+    } finally {
+      await tr.close();
+    }
+  } finally {
+    agent.kill();
   }
 });
 
