@@ -9,10 +9,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sshNativeCrypto } from '../src/gather/ssh-connect.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const sizes = (process.argv[2] ?? '100,500,1000').split(',').map(Number);
-const concurrency = Number(process.argv[3] ?? 32);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const sizes = (positional[0] ?? '100,500,1000').split(',').map(Number);
+const concurrency = Number(positional[1] ?? 32);
+/** --no-native: hide ssh2's optional native crypto binding in every process, as on a machine that could not build it. */
+const noNative = process.argv.includes('--no-native');
 const TARGETS = { wall: 2, cpu: 5, warmMs: 500, rssMB: 300 };
 
 interface Measure {
@@ -47,7 +51,8 @@ function withServerCpu(pid: number | undefined, measure: () => Measure): Measure
  */
 function nodeArgs(script: string, args: string[]): [string, string[]] {
   const raise = 'ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
-  return ['sh', ['-c', raise, 'sh', process.execPath, join(here, script), ...args]];
+  const hide = noNative ? ['--import', join(here, 'no-native.js')] : [];
+  return ['sh', ['-c', raise, 'sh', process.execPath, ...hide, join(here, script), ...args]];
 }
 
 function which(cmd: string): boolean {
@@ -120,7 +125,8 @@ async function main(): Promise<void> {
   const havePssh = ensurePssh();
   const max = Math.max(...sizes);
   console.log(`gather benchmark: ${sizes.join(', ')} simulated nodes (ssh2 servers in a separate process), concurrency ${concurrency}`);
-  console.log('ciphers: aes128-gcm@openssh.com first (fast in pure Node crypto; ssh2\'s native binding is not built)\n');
+  const native = !noNative && sshNativeCrypto();
+  console.log(`ssh2 native crypto binding: ${native ? 'built (aes128-gcm@openssh.com in it)' : `${noNative ? 'hidden (--no-native)' : 'not built'}: Node's own crypto, aes128-ctr`}\n`);
   const fleet = await startFleet(max, dir);
   const rows: string[][] = [['nodes', 'tool', 'wall', 'client CPU', 'peak RSS', 'answered', 'server CPU']];
   const server = (m: Measure) => (m.serverCpuMs === undefined || Number.isNaN(m.serverCpuMs) ? '' : fmt(m.serverCpuMs));
@@ -128,9 +134,11 @@ async function main(): Promise<void> {
   try {
     for (const n of sizes) {
       const cold = withServerCpu(fleet.child.pid, () => llmgw(fleet.file, n, 'cold'));
-      const warm = llmgw(fleet.file, n, 'warm');
+      // The warm client first opens its connections (a cold gather): the servers' share of the warm gather is the difference.
+      const warmRun = withServerCpu(fleet.child.pid, () => llmgw(fleet.file, n, 'warm'));
+      const warm = { ...warmRun, serverCpuMs: (warmRun.serverCpuMs ?? NaN) - (cold.serverCpuMs ?? NaN) };
       rows.push([String(n), 'llmgw cold', fmt(cold.wallMs), fmt(cold.cpuMs), cold.maxRssMB.toFixed(0) + ' MB', `${cold.ok}/${n}`, server(cold)]);
-      rows.push([String(n), 'llmgw warm', fmt(warm.wallMs), fmt(warm.cpuMs), warm.maxRssMB.toFixed(0) + ' MB', `${warm.ok}/${n}`, '']);
+      rows.push([String(n), 'llmgw warm', fmt(warm.wallMs), fmt(warm.cpuMs), warm.maxRssMB.toFixed(0) + ' MB', `${warm.ok}/${n}`, server(warm)]);
       if (havePssh) {
         const p = withServerCpu(fleet.child.pid, () => pssh(fleet, n, dir));
         rows.push([String(n), 'parallel-ssh', fmt(p.wallMs), fmt(p.cpuMs), p.maxRssMB.toFixed(0) + ' MB', `${p.ok}/${n}`, server(p)]);

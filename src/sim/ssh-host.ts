@@ -129,10 +129,14 @@ export class SimHost {
           stream.once('end', () => {
             void this.answer(this.fault, info.command, Buffer.concat(chunks).toString('utf8')).then((r) => {
               if (r === null || stream.destroyed) return;
+              // Reply, exit status, EOF and close leave in one TCP write, as a busy sshd's would.
+              const sock = (client as unknown as { _sock?: Socket })._sock;
+              sock?.cork();
               if (r.stdout) stream.write(r.stdout);
               if (r.stderr) stream.stderr.write(r.stderr);
               stream.exit(r.code);
               stream.end();
+              if (sock) process.nextTick(() => sock.uncork());
             });
           });
         });
