@@ -4,6 +4,7 @@ import { startSimFleet, type SimFault, type SimHostSpec } from '../../src/sim/fl
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { gatherSnapshot } from '../../src/gather/gather.js';
 import { emptyState } from '../../src/types/state.js';
+import { getValidator } from '../../src/util/schema.js';
 import type { AgentReportRequest, NodeObservation } from '../../src/types/snapshot.js';
 import { cannedHandler, cannedReport, simConfig, simSshConfig, tempDir } from './sim-helpers.js';
 
@@ -48,6 +49,7 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
     });
     const elapsed = Date.now() - started;
     assert.is(snap.observedAt, '2026-11-29T08:00:00Z');
+    assert.equal(getValidator('snapshot')(JSON.parse(JSON.stringify(snap))), { ok: true }, 'the snapshot keeps to schemas/snapshot.schema.json');
     assert.is(snap.nodes.length, 50);
     assert.equal(snap.nodes.map((n) => n.name), [...snap.nodes.map((n) => n.name)].sort());
     const bad = snap.nodes.filter((n) => !n.reachable) as Extract<NodeObservation, { reachable: false }>[];
