@@ -25,12 +25,19 @@ export interface SshTransportOptions {
   onWarning?: (msg: string) => void;
 }
 
+interface BastionEntry {
+  client: Promise<ssh2.Client>;
+  failedAt: number | null;
+}
+
 interface Setup {
   knownHosts: KnownHosts;
   auth: AuthMethod[];
 }
 
 const KEEPALIVE_INTERVAL_MS = 15_000;
+/** A bastion that failed is not tried again for this long: every node behind it fails at once, not one connectTimeout each. */
+const BASTION_RETRY_MS = 30_000;
 
 async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefined>): Promise<AuthMethod[]> {
   const username = ssh.user;
@@ -58,8 +65,8 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
   const limit = createLimiter(ssh.concurrency);
   const pool = new Map<string, ssh2.Client>();
   const open = new Set<ssh2.Client>();
-  let bastion: Promise<ssh2.Client> | null = null;
-  let bastionClient: ssh2.Client | null = null;
+  /** The one bastion connection every node's stream goes through; a failure is remembered for BASTION_RETRY_MS. */
+  let bastion: BastionEntry | null = null;
   let closed = false;
 
   const knownHosts = knownHostsCache(ssh.knownHosts, opts.onWarning);
@@ -81,23 +88,26 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     const jump = ssh.proxyJump!;
     const target: HostTarget = { name: `bastion ${jump.user}@${jump.host}:${jump.port}`, host: jump.host, port: jump.port };
     const auth = s.auth.map((a) => ({ ...a, username: jump.user }));
-    const client = track(await openConnection(target, { ...s, auth, connectTimeoutMs: ssh.connectTimeoutMs, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
-    bastionClient = client;
-    client.on('close', () => {
-      if (bastionClient !== client) return;
-      bastionClient = null;
-      bastion = null;
-    });
-    return client;
+    return track(await openConnection(target, { ...s, auth, connectTimeoutMs: ssh.connectTimeoutMs, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
+  };
+
+  const bastionClient = (s: Setup): Promise<ssh2.Client> => {
+    if (bastion?.failedAt != null && Date.now() - bastion.failedAt > BASTION_RETRY_MS) bastion = null;
+    if (bastion) return bastion.client;
+    const entry: BastionEntry = { client: connectBastion(s), failedAt: null };
+    bastion = entry;
+    entry.client.then(
+      (c) => c.on('close', () => bastion === entry && (bastion = null)),
+      () => (entry.failedAt = Date.now()),
+    );
+    return entry.client;
   };
 
   const throughBastion = async (s: Setup, target: HostTarget): Promise<Duplex> => {
-    const attempt = bastion ?? (bastion = connectBastion(s));
     let client: ssh2.Client;
     try {
-      client = await attempt;
+      client = await bastionClient(s);
     } catch (err) {
-      if (bastion === attempt) bastion = null;
       const e = err as SshError;
       throw sshError(e.kind, target, `via ${e.message}`, { cause: err });
     }

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { startSimFleet } from '../../src/sim/fleet.js';
 import { startSimBastion } from '../../src/sim/bastion.js';
@@ -38,6 +39,34 @@ test('proxyJump reaches every node through one bastion connection, and the basti
     await transport.close();
     await unknownBastion.close();
     await bastion.close();
+    await fleet.close();
+    tmp.remove();
+  }
+});
+
+test('a dead bastion costs one connectTimeout for all the nodes behind it, not one each', async () => {
+  const tmp = tempDir('deadbastion');
+  const fleet = await startSimFleet({ dir: tmp.dir, handler: cannedHandler, hosts: ['a', 'b', 'c', 'd'].map((name) => ({ name })) });
+  let accepted = 0;
+  const sockets: Socket[] = [];
+  const silent = createServer((sock) => (accepted++, sockets.push(sock)));
+  await new Promise<void>((r) => silent.listen(0, '127.0.8.2', () => r()));
+  const port = (silent.address() as { port: number }).port;
+  const ssh = simSshConfig(fleet, { connectTimeoutMs: 600, concurrency: 1, proxyJump: { user: 'ops', host: '127.0.8.2', port } });
+  const transport = createSshTransport(ssh);
+  const started = Date.now();
+  try {
+    const snap = await gatherSnapshot(simConfig(fleet, ssh), { transport, previous: null, state: emptyState(), now: () => new Date() });
+    const elapsed = Date.now() - started;
+    for (const n of snap.nodes) {
+      assert.match((n as { error: string }).error, /via bastion ops@127\.0\.8\.2:\d+ \(127\.0\.8\.2:\d+\): no SSH handshake within 0\.6s \(connectTimeout\)$/);
+    }
+    assert.is(accepted, 1);
+    assert.ok(elapsed < 1500, `took ${elapsed} ms`);
+  } finally {
+    await transport.close();
+    for (const s of sockets) s.destroy();
+    silent.close();
     await fleet.close();
     tmp.remove();
   }
