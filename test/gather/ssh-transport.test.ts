@@ -63,14 +63,14 @@ t('a healthy host runs the command with the request on stdin and returns stdout'
 
 const kinds: [string, SshErrorKind, RegExp][] = [
   ['refuse', 'refused', /^refuse \(127\.0\.0\.3:\d+\): connection refused$/],
-  ['hang', 'timeout', /no SSH handshake within 0\.8s \(connectTimeout\)/],
+  ['hang', 'timeout', /no SSH handshake within 1\.5s \(connectTimeout\)/],
   ['slow', 'timeout', /`llmgw agent report` gave no reply within 0\.8s \(commandTimeout\)/],
   ['exit', 'command-failed', /`llmgw agent report` exited with code 3: sim: exit failed on purpose$/],
   ['wrong', 'host-key-changed', /HOST KEY CHANGED: the host offers ssh-ed25519 SHA256:\S+, which is not the key in .*known_hosts:7/],
 ];
 for (const [host, kind, message] of kinds) {
   t(`a host that does "${host}" fails with kind ${kind} and says so`, async () => {
-    const tr = createSshTransport(simSshConfig(fleet, { connectTimeoutMs: 800, commandTimeoutMs: 800 }));
+    const tr = createSshTransport(simSshConfig(fleet, { connectTimeoutMs: 1500, commandTimeoutMs: 800 }));
     try {
       const err = await failure(tr.run(target(host), 'llmgw agent report', '{}'));
       assert.is(err.kind, kind);
