@@ -1,0 +1,172 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openConfigRepo } from '../../src/git/config-repo.js';
+import { GitError } from '../../src/errors.js';
+import { sandbox, type Sandbox } from './fixtures.js';
+
+let sb: Sandbox;
+test.before.each(() => {
+  sb = sandbox();
+});
+test.after.each(() => sb.cleanup());
+
+test('--remote clones into a missing workdir and tracks the branch', async () => {
+  const dir = join(sb.root, 'work');
+  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
+  assert.ok(repo.hasRemote);
+  assert.ok(existsSync(join(dir, 'models.yaml')));
+  assert.is(await repo.head(), sb.git(sb.remote, 'rev-parse', 'main'));
+  // Reused on the next start rather than cloned again.
+  const again = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
+  assert.is(await again.head(), await repo.head());
+});
+
+test('commits only when a generated file changed, as llmgw on a machine with no git identity', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(dir, 'STATUS.md', '# fleet\n');
+  sb.write(dir, '.llmgw/state.json', '{}\n');
+  const paths = ['STATUS.md', '.llmgw/observed.json', '.llmgw/state.json'];
+  const id = await repo.commit(paths, 'llmgw: status');
+  assert.type(id, 'string');
+  assert.is(id, await repo.head());
+  assert.is(sb.git(dir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%s'), 'llmgw <llmgw@localhost>|llmgw <llmgw@localhost>|llmgw: status');
+  assert.is(sb.git(dir, 'show', '--format=', '--name-only', 'HEAD'), '.llmgw/state.json\nSTATUS.md');
+  assert.is(await repo.commit(paths, 'llmgw: status'), null, 'unchanged files make no commit');
+  assert.is(await repo.head(), id);
+});
+
+test('commit takes only the given paths, leaving what a person staged', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(dir, 'models.yaml', 'apiVersion: llmgw/v1\nkind: Models\nmodels: [] # edited\n');
+  sb.git(dir, 'add', 'models.yaml');
+  sb.write(dir, 'STATUS.md', '# fleet\n');
+  await repo.commit(['STATUS.md'], 'llmgw: status');
+  assert.is(sb.git(dir, 'show', '--format=', '--name-only', 'HEAD'), 'STATUS.md');
+  assert.equal(await repo.dirtyConfig(), ['models.yaml']);
+});
+
+test('dirtyConfig names uncommitted, staged and untracked config edits and nothing else', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  assert.equal(await repo.dirtyConfig(), []);
+  sb.write(dir, 'STATUS.md', 'generated\n');
+  assert.equal(await repo.dirtyConfig(), [], 'generated files are not config');
+  writeFileSync(join(dir, 'cluster.yaml'), 'edited\n');
+  assert.equal(await repo.dirtyConfig(), ['cluster.yaml']);
+  sb.git(dir, 'rm', '--quiet', 'models.yaml');
+  assert.equal(await repo.dirtyConfig(), ['cluster.yaml', 'models.yaml']);
+});
+
+test('sync fast-forwards to a change pushed by someone else and keeps an uncommitted edit', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  const other = sb.clone('other');
+  sb.write(other, 'models.yaml', 'apiVersion: llmgw/v1\nkind: Models\nmodels: [] # v2\n');
+  sb.git(other, 'commit', '--quiet', '-am', 'v2');
+  sb.git(other, 'push', '--quiet');
+  writeFileSync(join(dir, 'cluster.yaml'), 'local edit\n');
+  await repo.sync();
+  assert.is(await repo.head(), sb.git(other, 'rev-parse', 'HEAD'));
+  assert.match(readFileSync(join(dir, 'models.yaml'), 'utf8'), /# v2/);
+  assert.is(readFileSync(join(dir, 'cluster.yaml'), 'utf8'), 'local edit\n');
+});
+
+test('sync rebases an unpushed llmgw commit onto the remote', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(dir, 'STATUS.md', 'mine\n');
+  await repo.commit(['STATUS.md'], 'llmgw: status');
+  const other = sb.clone('other');
+  sb.write(other, 'models.yaml', 'v2\n');
+  sb.git(other, 'commit', '--quiet', '-am', 'v2');
+  sb.git(other, 'push', '--quiet');
+  await repo.sync();
+  assert.is(sb.git(dir, 'rev-parse', 'HEAD~1'), sb.git(other, 'rev-parse', 'HEAD'));
+  assert.is(sb.git(dir, 'log', '-1', '--format=%s'), 'llmgw: status');
+});
+
+test('a push race with another writer is fetched, rebased and pushed: nothing lost, no force', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(dir, 'STATUS.md', 'fleet\n');
+  await repo.commit(['STATUS.md'], 'llmgw: status');
+  const other = sb.clone('other');
+  sb.write(other, 'models.yaml', 'v2\n');
+  sb.git(other, 'commit', '--quiet', '-am', 'theirs');
+  sb.git(other, 'push', '--quiet');
+  const theirs = sb.git(other, 'rev-parse', 'HEAD');
+  await repo.push();
+  const log = sb.git(sb.remote, 'log', '--format=%s', 'main');
+  assert.is(log, 'llmgw: status\ntheirs\nseed');
+  // Their commit is an ancestor of the new tip: the branch moved forward only.
+  sb.git(sb.remote, 'merge-base', '--is-ancestor', theirs, 'main');
+  assert.is(sb.git(sb.remote, 'show', 'main:STATUS.md'), 'fleet');
+  assert.is(await repo.head(), sb.git(sb.remote, 'rev-parse', 'main'));
+});
+
+test('a push that cannot be rebased fails with one line and keeps the local commit', async () => {
+  const other = sb.clone('other');
+  sb.write(other, 'STATUS.md', 'old\n');
+  sb.git(other, 'add', 'STATUS.md');
+  sb.git(other, 'commit', '--quiet', '-m', 'status');
+  sb.git(other, 'push', '--quiet');
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(dir, 'STATUS.md', 'fleet\n');
+  const mine = await repo.commit(['STATUS.md'], 'llmgw: status');
+  // They delete the file we modified: a modify/delete clash no strategy option settles.
+  sb.git(other, 'rm', '--quiet', 'STATUS.md');
+  sb.git(other, 'commit', '--quiet', '-m', 'gone');
+  sb.git(other, 'push', '--quiet');
+  const err = await repo.push().then(() => null, (e: unknown) => e);
+  assert.instance(err, GitError);
+  assert.match((err as Error).message, /^cannot rebase llmgw's commit onto origin\/main \(kept locally\): /);
+  assert.not.match((err as Error).message, /\n/);
+  assert.is(await repo.head(), mine);
+  assert.is(sb.git(dir, 'status', '--porcelain'), '', 'the aborted rebase leaves a clean checkout');
+  assert.is(sb.git(sb.remote, 'log', '-1', '--format=%s', 'main'), 'gone');
+});
+
+test('a push refused for another reason is one GitError line, not a retry loop', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(sb.remote, 'hooks/pre-receive', '#!/bin/sh\necho "no pushes today" >&2\nexit 1\n');
+  sb.git(sb.remote, 'config', 'core.hooksPath', join(sb.remote, 'hooks'));
+  chmodSync(join(sb.remote, 'hooks/pre-receive'), 0o755);
+  sb.write(dir, 'STATUS.md', 'fleet\n');
+  await repo.commit(['STATUS.md'], 'llmgw: status');
+  try {
+    await repo.push();
+    assert.unreachable('push should fail');
+  } catch (err) {
+    assert.instance(err, GitError);
+    assert.match((err as Error).message, /^git push to origin main failed: /);
+  }
+});
+
+test('a repo without a remote syncs and pushes as no-ops', async () => {
+  const dir = join(sb.root, 'seed');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  assert.is(repo.hasRemote, false);
+  const head = await repo.head();
+  await repo.sync();
+  await repo.push();
+  assert.is(await repo.head(), head);
+});
+
+test('a directory that is not a checkout is a GitError', async () => {
+  try {
+    await openConfigRepo({ dir: join(sb.root, 'home'), env: sb.env });
+    assert.unreachable();
+  } catch (err) {
+    assert.instance(err, GitError);
+    assert.match((err as Error).message, /is not a git checkout/);
+  }
+});
+
+
+test.run();
