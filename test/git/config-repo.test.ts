@@ -169,4 +169,18 @@ test('a directory that is not a checkout is a GitError', async () => {
 });
 
 
+test('GIT_SSH_COMMAND from the environment reaches git for an SSH remote', async () => {
+  // A stand-in ssh: runs the remote command locally and leaves a mark.
+  const fakeSsh = join(sb.root, 'fake-ssh');
+  const mark = join(sb.root, 'ssh-used');
+  writeFileSync(fakeSsh, `#!/bin/sh\nwhile [ $# -gt 1 ]; do shift; done\necho used >> '${mark}'\nexec sh -c "$1"\n`);
+  chmodSync(fakeSsh, 0o755);
+  const env = { ...sb.env, GIT_SSH_COMMAND: fakeSsh, GIT_DIR: '/nonexistent' };
+  const dir = join(sb.root, 'work');
+  const repo = await openConfigRepo({ dir, remote: `ssh://fleet-git.invalid${sb.remote}`, branch: 'main', env });
+  await repo.sync();
+  assert.ok(existsSync(join(dir, 'cluster.yaml')));
+  assert.ok(readFileSync(mark, 'utf8').split('\n').length >= 3, 'clone and fetch both went through GIT_SSH_COMMAND');
+});
+
 test.run();
