@@ -41,11 +41,15 @@ function oneLine(err: unknown): string {
   return text.split('\n')[0] ?? '';
 }
 
-export function startLoop(opts: LoopOptions): Loop {
-  // Validate before anything starts; node-cron's own error would be a stack.
-  if (!cron.validate(opts.schedule)) {
-    throw new UsageError(`--schedule '${opts.schedule}' is not a cron expression (e.g. '*/5 * * * *': every five minutes)`);
+/** A bad cron expression is a usage error before anything starts, not a stack from node-cron. */
+export function assertSchedule(schedule: string): void {
+  if (!cron.validate(schedule)) {
+    throw new UsageError(`--schedule '${schedule}' is not a cron expression (e.g. '*/5 * * * *': every five minutes)`);
   }
+}
+
+export function startLoop(opts: LoopOptions): Loop {
+  assertSchedule(opts.schedule);
   let stopped = false;
   let inFlight: Promise<void> | null = null;
   let pending: TickReason | null = null;
