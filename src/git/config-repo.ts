@@ -170,7 +170,8 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, pushAttempts: numbe
       if (paths.length === 0) return null;
       const present = paths.filter((p) => existsSync(join(git.dir, p)));
       const missing = paths.filter((p) => !present.includes(p));
-      if (present.length > 0) await git.run(['add', '--all', '--', ...present]);
+      // --force: these files belong in the repo (CONTRACT §2) even where a .gitignore says otherwise.
+      if (present.length > 0) await git.run(['add', '--all', '--force', '--', ...present]);
       if (missing.length > 0) await git.run(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...missing]);
       const changed = (await git.run(['diff', '--cached', '--name-only', '--', ...paths])).split('\n').filter((f) => f !== '');
       if (changed.length === 0) return null;

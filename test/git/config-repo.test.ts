@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { GitError } from '../../src/errors.js';
@@ -36,6 +36,19 @@ test('commits only when a generated file changed, as llmgw on a machine with no 
   assert.is(sb.git(dir, 'show', '--format=', '--name-only', 'HEAD'), '.llmgw/state.json\nSTATUS.md');
   assert.is(await repo.commit(paths, 'llmgw: status'), null, 'unchanged files make no commit');
   assert.is(await repo.head(), id);
+});
+
+test('a generated file that is deleted or gitignored is still committed as it is', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(dir, '.gitignore', '.llmgw/\n');
+  sb.write(dir, '.llmgw/state.json', '{}\n');
+  sb.write(dir, 'STATUS.md', 'x\n');
+  await repo.commit(['STATUS.md', '.llmgw/state.json', '.llmgw/observed.json'], 'one');
+  assert.is(sb.git(dir, 'show', '--format=', '--name-only', 'HEAD'), '.llmgw/state.json\nSTATUS.md');
+  rmSync(join(dir, 'STATUS.md'));
+  await repo.commit(['STATUS.md'], 'two');
+  assert.is(sb.git(dir, 'show', '--format=', '--name-status', 'HEAD'), 'D\tSTATUS.md');
 });
 
 test('commit takes only the given paths, leaving what a person staged', async () => {
