@@ -195,7 +195,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, pushAttempts: numbe
         if ((await count(`HEAD..${tracking}`)) === 0) throw new GitError(`git push to ${target} failed: ${last}`);
         await rebaseOnto(upstream);
       }
-      throw new GitError(`git push to ${target} was rejected ${pushAttempts} times: ${last}`);
+      throw new GitError(`git push to ${target} was rejected ${pushAttempts} time${pushAttempts === 1 ? '' : 's'}: ${last}`);
     },
   };
   if (upstream) internals.set(repo, { git, upstream });

@@ -121,6 +121,23 @@ test('a push race with another writer is fetched, rebased and pushed: nothing lo
   assert.is(await repo.head(), sb.git(sb.remote, 'rev-parse', 'main'));
 });
 
+test('a remote that keeps moving exhausts the bounded attempts: one GitError line, the commit rebased and kept', async () => {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env, pushAttempts: 1 });
+  sb.write(dir, 'STATUS.md', 'fleet\n');
+  await repo.commit(['STATUS.md'], 'llmgw: status');
+  const other = sb.clone('other');
+  sb.write(other, 'models.yaml', 'v2\n');
+  sb.git(other, 'commit', '--quiet', '-am', 'theirs');
+  sb.git(other, 'push', '--quiet');
+  const err = await repo.push().then(() => null, (e: unknown) => e);
+  assert.instance(err, GitError);
+  assert.match((err as Error).message, /^git push to origin main was rejected 1 time: .*(rejected|fetch first)/);
+  assert.is(sb.git(dir, 'log', '--format=%s', '-2'), 'llmgw: status\ntheirs', 'rebased, ready for the next tick');
+  await openConfigRepo({ dir, env: sb.env }).then((r) => r.push());
+  assert.is(sb.git(sb.remote, 'log', '-1', '--format=%s', 'main'), 'llmgw: status');
+});
+
 test('a push that cannot be rebased fails with one line and keeps the local commit', async () => {
   const other = sb.clone('other');
   sb.write(other, 'STATUS.md', 'old\n');
