@@ -59,7 +59,10 @@ export async function openConfigRepo(opts: OpenOptions): Promise<ConfigRepo> {
     if (!existsSync(dir)) throw new GitError(`${dir}: no such directory`);
     upstream = await readUpstream(createGitRunner(dir, env), dir);
   }
-  return makeRepo(createGitRunner(dir, env), upstream, opts.pushAttempts ?? 3);
+  const git = createGitRunner(dir, env);
+  // The config may sit in a subdirectory of its git repo: git status names files from the top.
+  const prefix = await git.run(['rev-parse', '--show-prefix']);
+  return makeRepo(git, upstream, prefix, opts.pushAttempts ?? 3);
 }
 
 async function ensureClone(dir: string, url: string, branch: string, env: Record<string, string | undefined>): Promise<Upstream> {
@@ -101,7 +104,7 @@ async function readUpstream(git: GitRunner, dir: string): Promise<Upstream | nul
   return { remote, branch: ref.slice(remote.length + 1) };
 }
 
-function makeRepo(git: GitRunner, upstream: Upstream | null, pushAttempts: number): ConfigRepo {
+function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pushAttempts: number): ConfigRepo {
   const tracking = upstream ? `refs/remotes/${upstream.remote}/${upstream.branch}` : '';
 
   async function fetch(u: Upstream): Promise<void> {
@@ -117,7 +120,8 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, pushAttempts: numbe
     const touched = (await git.run(['log', '--format=', '--name-only', `${tracking}..HEAD`]))
       .split('\n')
       .filter((f) => f !== '');
-    const foreign = [...new Set(touched)].filter((f) => !(GENERATED_FILES as readonly string[]).includes(f));
+    const ours = new Set(GENERATED_FILES.map((f) => prefix + f));
+    const foreign = [...new Set(touched)].filter((f) => !ours.has(f));
     if (foreign.length > 0) {
       throw new GitError(
         `the local branch ${u.branch} has diverged from ${u.remote}/${u.branch} with unpushed commits to ${foreign.join(', ')}: llmgw only rebases its own generated files, resolve it by hand`,
@@ -159,7 +163,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, pushAttempts: numbe
       // Lines are `XY path` or `XY old -> new`; run() trims the first line's leading blank, so split on spaces.
       for (const line of out.split('\n')) {
         const words = line.trim().split(' ');
-        for (const f of CONFIG_FILES) if (words.slice(1).includes(f)) dirty.add(f);
+        for (const f of CONFIG_FILES) if (words.slice(1).includes(prefix + f)) dirty.add(f);
       }
       return [...dirty].sort();
     },
@@ -173,7 +177,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, pushAttempts: numbe
       // --force: these files belong in the repo (CONTRACT §2) even where a .gitignore says otherwise.
       if (present.length > 0) await git.run(['add', '--all', '--force', '--', ...present]);
       if (missing.length > 0) await git.run(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...missing]);
-      const changed = (await git.run(['diff', '--cached', '--name-only', '--', ...paths])).split('\n').filter((f) => f !== '');
+      const changed = (await git.run(['diff', '--cached', '--name-only', '--relative', '--', ...paths])).split('\n').filter((f) => f !== '');
       if (changed.length === 0) return null;
       // Only these paths: whatever else a person staged in the checkout stays theirs.
       await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed]);

@@ -11,8 +11,9 @@ export const LLMGW_EMAIL = 'llmgw@localhost';
 
 // simple-git strips inherited GIT_* variables (and refuses explicit ones) unless
 // they are named here. These are the ones an operator legitimately sets for a
-// reconciler: how to reach an SSH remote, and never to wait on a prompt.
-const ALLOWED_ENV = ['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_SSH_VARIANT', 'GIT_TERMINAL_PROMPT'];
+// reconciler: how to reach an SSH remote, which CA an HTTPS remote uses, and
+// never to wait on a prompt.
+const ALLOWED_ENV = ['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_SSH_VARIANT', 'GIT_TERMINAL_PROMPT', 'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH'];
 
 export interface GitRunner {
   readonly dir: string;

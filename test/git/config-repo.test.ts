@@ -74,6 +74,21 @@ test('dirtyConfig names uncommitted, staged and untracked config edits and nothi
   assert.equal(await repo.dirtyConfig(), ['cluster.yaml', 'models.yaml']);
 });
 
+test('a config kept in a subdirectory of its repo: dirty files and commits are named from that directory', async () => {
+  const top = join(sb.root, 'mono');
+  sb.git(sb.root, 'init', '--quiet', '--initial-branch=main', top);
+  sb.write(top, 'fleet/models.yaml', 'models: []\n');
+  sb.write(top, 'fleet/cluster.yaml', 'name: t\n');
+  sb.git(top, 'add', '.');
+  sb.git(top, 'commit', '--quiet', '-m', 'seed');
+  const repo = await openConfigRepo({ dir: join(top, 'fleet'), env: sb.env });
+  sb.write(top, 'fleet/models.yaml', 'models: [] # edit\n');
+  assert.equal(await repo.dirtyConfig(), ['models.yaml']);
+  sb.write(top, 'fleet/STATUS.md', 'x\n');
+  assert.type(await repo.commit(['STATUS.md', '.llmgw/state.json'], 'llmgw: status'), 'string');
+  assert.is(sb.git(top, 'show', '--format=', '--name-only', 'HEAD'), 'fleet/STATUS.md');
+});
+
 test('sync fast-forwards to a change pushed by someone else and keeps an uncommitted edit', async () => {
   const dir = sb.clone('work');
   const repo = await openConfigRepo({ dir, env: sb.env });
