@@ -4,6 +4,7 @@
 // secret ever reaches a log line: a hook is named `webhook #N (host)`.
 
 import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebhookConfig } from '../types/config.js';
 import type { NotifyEvent } from './events.js';
 
@@ -58,8 +59,6 @@ async function post(hook: WebhookConfig, body: string, timeoutMs: number): Promi
     return { ok: false, why: e.cause?.code ?? 'request failed', retry: true };
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Deliver each event to each hook that wants it; never throws. Counts are per (hook, event). */
 export async function deliver(
