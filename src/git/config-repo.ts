@@ -185,6 +185,8 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     },
     async push() {
       if (!upstream) return;
+      // Nothing of ours the remote lacks: a steady tick costs no round trip here.
+      if ((await count(`${tracking}..HEAD`)) === 0) return;
       const target = `${upstream.remote} ${upstream.branch}`;
       let last = '';
       for (let attempt = 1; attempt <= pushAttempts; attempt++) {
