@@ -147,6 +147,21 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     } else {
       await rebaseOnto(u);
     }
+    await settleGeneratedClashes();
+  }
+
+  /**
+   * Uncommitted edits travel through an autostash; when one clashes with what came
+   * in, git leaves conflict markers and keeps the edit in the stash. For a
+   * generated file (left by a tick that died before committing) markers would
+   * make it unreadable, and the tick rewrites it anyway: take the incoming one.
+   * A person's file keeps its markers for them to resolve (and the config is
+   * reported invalid until they do).
+   */
+  async function settleGeneratedClashes(): Promise<void> {
+    const unmerged = (await git.run(['diff', '--name-only', '--relative', '--diff-filter=U'])).split('\n').filter((f) => f !== '');
+    const generated = unmerged.filter((f) => (GENERATED_FILES as readonly string[]).includes(f));
+    if (generated.length > 0) await git.run(['checkout', 'HEAD', '--', ...generated]);
   }
 
   const repo: ConfigRepo = {

@@ -26,6 +26,26 @@ test('sync fast-forwards to a change pushed by someone else and keeps an uncommi
   assert.is(readFileSync(join(dir, 'cluster.yaml'), 'utf8'), 'local edit\n');
 });
 
+test('a generated file left uncommitted by a dead tick yields to the incoming one instead of holding conflict markers', async () => {
+  const other = sb.clone('other');
+  sb.write(other, '.llmgw/state.json', '{"v":1}\n');
+  sb.git(other, 'add', '.');
+  sb.git(other, 'commit', '--quiet', '-m', 'state');
+  sb.git(other, 'push', '--quiet');
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  sb.write(dir, '.llmgw/state.json', '{"v":"dead tick"}\n');
+  writeFileSync(join(dir, 'cluster.yaml'), 'a person is editing\n');
+  sb.write(other, '.llmgw/state.json', '{"v":2}\n');
+  sb.git(other, 'commit', '--quiet', '-am', 'state 2');
+  sb.git(other, 'push', '--quiet');
+  await repo.sync();
+  assert.is(readFileSync(join(dir, '.llmgw/state.json'), 'utf8'), '{"v":2}\n');
+  assert.is(readFileSync(join(dir, 'cluster.yaml'), 'utf8'), 'a person is editing\n');
+  assert.equal(await repo.dirtyConfig(), ['cluster.yaml']);
+  assert.not.match(sb.git(dir, 'status', '--porcelain'), 'state.json');
+});
+
 test('sync rebases an unpushed llmgw commit onto the remote', async () => {
   const dir = sb.clone('work');
   const repo = await openConfigRepo({ dir, env: sb.env });
