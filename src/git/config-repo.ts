@@ -2,7 +2,7 @@
 // whether people left uncommitted YAML edits, commit llmgw's generated files, and
 // push without ever forcing the branch (CONTRACT §1, §2, §10).
 
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GitError } from '../errors.js';
 import { CONFIG_FILES, GENERATED_FILES } from '../config/repo-files.js';
@@ -74,6 +74,11 @@ async function ensureClone(dir: string, url: string, branch: string, env: Record
   }
   const git = createGitRunner(dir, env);
   await assertCheckout(git, dir);
+  // A workdir inside some other checkout would have us add remotes to that one.
+  const top = await git.run(['rev-parse', '--show-toplevel']);
+  if (realpathSync(top) !== realpathSync(dir)) {
+    throw new GitError(`${dir} is not a checkout of its own (it lies inside ${top}): give an empty or missing --workdir`);
+  }
   const current = await git.run(['remote', 'get-url', 'origin'], `${dir}: reading its origin`).catch(() => null);
   if (current === null) {
     await git.run(['remote', 'add', 'origin', url]);

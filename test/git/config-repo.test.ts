@@ -23,6 +23,15 @@ test('--remote clones into a missing workdir and tracks the branch', async () =>
   assert.is(await again.head(), await repo.head());
 });
 
+test('--remote refuses a non-empty workdir that lies inside another checkout', async () => {
+  const dir = join(sb.root, 'seed', 'nested');
+  sb.write(dir, 'notes.txt', 'x\n');
+  const err = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env }).then(() => null, (e: unknown) => e);
+  assert.instance(err, GitError);
+  assert.match((err as Error).message, /is not a checkout of its own/);
+  assert.is(sb.git(join(sb.root, 'seed'), 'remote'), '', 'the outer checkout got no remote');
+});
+
 test('commits only when a generated file changed, as llmgw on a machine with no git identity', async () => {
   const dir = sb.clone('work');
   const repo = await openConfigRepo({ dir, env: sb.env });
