@@ -14,10 +14,10 @@ export const REPO_OPTIONS = {
   workdir: { type: 'string' },
 } as const;
 
-export const REPO_OPTIONS_HELP = `  --repo DIR       a checkout of the config repo (default .)
-  --remote URL     clone URL into --workdir (or update it there) and work on that
-  --branch B       the branch of --remote (default main)
-  --workdir DIR    where the checkout of --remote lives
+export const REPO_OPTIONS_HELP = `  --repo DIR            a checkout of the config repo (default .)
+  --remote URL          clone URL into --workdir (or update it there) and work on that
+  --branch B            the branch of --remote (default main)
+  --workdir DIR         where the checkout of --remote lives
 `;
 
 export interface RepoOptionValues {

@@ -24,7 +24,8 @@ commits STATUS.md when it changed, pushes and notifies (see llmgw reconcile).
 Ticks never overlap: triggers that arrive during a tick make one more tick.
   --schedule CRON       node-cron expression, e.g. '*/5 * * * *' (six fields: seconds first)
   --watch               also tick, debounced, when cluster.yaml or models.yaml changes
-${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push
+${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the branch (the lease is still
+                        taken in the remote: it guards the fleet, not the branch)
   --lease-ttl DURATION  how long a tick's lease lasts (default ${DEFAULT_LEASE_TTL}); must exceed a
                         tick plus clock skew. Instances sharing a remote take turns: only
                         the holder of refs/llmgw/lease reconciles, the others stand by.
