@@ -13,16 +13,24 @@ export interface NodeHolding {
   decl: StorageDecl;
 }
 
+/** Calls `visit` for each (weights, declared storage) pair the report backs up. */
+export function forEachHolding(
+  report: AgentReport | null,
+  declared: readonly StorageDecl[],
+  visit: (weights: string, decl: StorageDecl) => void,
+): void {
+  if (report === null || declared.length === 0) return;
+  for (const entry of report.storage) {
+    const decl = declared.find((d) => d.path === entry.path);
+    if (decl === undefined) continue;
+    for (const weights of entry.weights) visit(weights, decl);
+  }
+}
+
 /** Each (weights, declared storage) pair the report backs up. */
 export function nodeHoldings(report: AgentReport | null, declared: readonly StorageDecl[]): NodeHolding[] {
-  if (report === null || declared.length === 0) return [];
-  const byPath = new Map(declared.map((d) => [d.path, d]));
   const out: NodeHolding[] = [];
-  for (const entry of report.storage) {
-    const decl = byPath.get(entry.path);
-    if (decl === undefined) continue;
-    for (const weights of entry.weights) out.push({ weights, decl });
-  }
+  forEachHolding(report, declared, (weights, decl) => out.push({ weights, decl }));
   return out;
 }
 
@@ -58,12 +66,13 @@ function holdingsIndex(fleet: Fleet): HoldingsIndex {
     if (node.condition === 'lost') continue;
     let byWeights = index.get(node.fabric);
     if (!byWeights) index.set(node.fabric, (byWeights = new Map()));
-    for (const h of nodeHoldings(node.report, node.config.storage)) {
-      let acc = byWeights.get(h.weights);
-      if (!acc) byWeights.set(h.weights, (acc = { shared: new Set(), localNodes: new Set() }));
-      if (h.decl.kind === 'shared') acc.shared.add(h.decl.filer ?? h.decl.path);
+    const fabric = byWeights;
+    forEachHolding(node.report, node.config.storage, (weights, decl) => {
+      let acc = fabric.get(weights);
+      if (!acc) fabric.set(weights, (acc = { shared: new Set(), localNodes: new Set() }));
+      if (decl.kind === 'shared') acc.shared.add(decl.filer ?? decl.path);
       else acc.localNodes.add(node.name);
-    }
+    });
   }
   indexCache.set(fleet, index);
   return index;
