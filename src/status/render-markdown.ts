@@ -134,20 +134,32 @@ function holdingCell(h: HoldingRow | undefined): string {
   return parts.join('; ');
 }
 
+/** Past this many fabrics a column per fabric stops fitting a page: list who holds what instead. */
+export const MAX_FABRIC_COLUMNS = 8;
+
+function namesCell(names: string[]): string {
+  if (names.length === 0) return '—';
+  const { shown, more: n } = capList(names, MAX_LIST);
+  return shown.map(md).join(', ') + (n > 0 ? `, and ${n} more` : '');
+}
+
 function holdings(report: StatusReport): string[] {
   if (report.holdings.length === 0) return [];
   const fabricNames = report.fabrics.map((f) => f.name);
-  const byKey = new Map(report.holdings.map((h) => [`${h.model}\0${h.fabric}`, h]));
-  const modelRows = [...new Map(report.holdings.map((h) => [h.model, h.weights])).entries()];
-  const rows = modelRows.map(([model, weights]) => [
-    md(model), md(weights), ...fabricNames.map((f) => holdingCell(byKey.get(`${model}\0${f}`))),
-  ]);
-  return [
-    '## Weights by fabric',
-    '',
-    ...table(['Model', 'Weights', ...fabricNames.map(md)], ['l', 'l', ...fabricNames.map(() => 'l' as const)], rows),
-    '',
-  ];
+  const byModel = new Map<string, HoldingRow[]>();
+  for (const h of report.holdings) byModel.set(h.model, [...(byModel.get(h.model) ?? []), h]);
+  const wide = fabricNames.length > MAX_FABRIC_COLUMNS;
+  const rows = [...byModel.entries()].map(([model, hs]) => {
+    const head = [md(model), md(hs[0].weights)];
+    if (wide) {
+      const held = hs.filter((h) => h.held).map((h) => h.fabric);
+      return [...head, `${held.length} of ${fabricNames.length}`, namesCell(hs.filter((h) => !h.held).map((h) => h.fabric))];
+    }
+    const byFabric = new Map(hs.map((h) => [h.fabric, h]));
+    return [...head, ...fabricNames.map((f) => holdingCell(byFabric.get(f)))];
+  });
+  const head = wide ? ['Model', 'Weights', 'Fabrics holding', 'Not held in'] : ['Model', 'Weights', ...fabricNames.map(md)];
+  return ['## Weights by fabric', '', ...table(head, head.map(() => 'l' as const), rows), ''];
 }
 
 function nodeList(label: string, nodes: NodeSince[] | { node: string }[]): string[] {
