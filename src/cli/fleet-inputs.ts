@@ -38,11 +38,23 @@ export async function readObserved(file: string, shownAs: string): Promise<Snaps
   return snapshot;
 }
 
+/** A promise whose rejection waits to be awaited, instead of going unhandled meanwhile. */
+function settle<T>(p: Promise<T> | undefined): Promise<T> | undefined {
+  p?.catch(() => undefined);
+  return p;
+}
+
 export async function readFleetInputs(opts: { repo: string; observed?: string; now?: string; io: Io }): Promise<FleetInputs> {
   const { io } = opts;
   // Validated first: a typo in --now should not wait for a config load or SSH.
   const now = opts.now === undefined ? new Date().toISOString() : parseNow(opts.now);
   const repoDir = resolve(io.cwd, opts.repo);
+  // The files are read while the config loads; a bad config is still reported first.
+  const fleetFiles = settle(
+    opts.observed === undefined
+      ? undefined
+      : Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), readState(repoDir)]),
+  );
   const loaded = await loadConfig(repoDir, { env: io.env, strictEnv: false, displayDir: opts.repo });
   for (const w of loaded.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
   if (!loaded.ok) throw new ConfigError('the config is invalid', loaded.errors);
@@ -50,6 +62,6 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
     // TODO(coordinator): gather over SSH with gatherSnapshot of src/gather/gather.ts once it lands.
     throw new NotImplementedError('gathering over SSH is not available yet: pass --observed FILE');
   }
-  const [snapshot, state] = await Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), readState(repoDir)]);
+  const [snapshot, state] = (await fleetFiles)!;
   return { config: loaded.config, snapshot, state, now, warnings: loaded.warnings };
 }
