@@ -3,7 +3,7 @@
 // the caller asks for it. Every string from a node goes through plainText().
 
 import { attentionItems } from './attention.js';
-import { BAR_CHARS, BAR_ORDER, barSegments, BAR_WIDTH, type BarBucket } from './bar.js';
+import { BAR_CHARS, BAR_ORDER, barSegments, barText, BAR_WIDTH, type BarBucket } from './bar.js';
 import { plainText as t } from './escape.js';
 import { capList, duration, plural } from './format.js';
 import type { NodeSince, StatusReport } from './types.js';
@@ -26,22 +26,17 @@ function pad(cells: string[][]): string[] {
 
 function capacity(report: StatusReport, paint: Paint): string[] {
   if (report.capacity.length === 0) return ['Capacity: no GPUs observed', ''];
-  const head = ['class', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned'];
-  const rows = report.capacity.map((c) => [t(c.class), ...[c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned].map(String)]);
+  const head = ['class', 'usage', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned'];
+  const plainBars = report.capacity.map((c) => `[${barText(c)}]`);
+  const rows = report.capacity.map((c, i) => [t(c.class), plainBars[i], ...[c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned].map(String)]);
   const padded = pad([head, ...rows]);
-  const bars = report.capacity.map((c) => {
-    const segs = barSegments(c);
-    const drawn = segs.map((s) => paint(COLOR[s.bucket], s.text)).join('');
-    return `[${drawn}${' '.repeat(BAR_WIDTH - segs.reduce((n, s) => n + [...s.text].length, 0))}]`;
+  // Columns are measured on the plain bar; the coloured one replaces it after.
+  const lines = report.capacity.map((c, i) => {
+    const coloured = `[${barSegments(c).map((s) => paint(COLOR[s.bucket], s.text)).join('')}${' '.repeat(BAR_WIDTH - [...barText(c).trimEnd()].length)}]`;
+    return padded[i + 1].replace(plainBars[i], coloured);
   });
   const legend = BAR_ORDER.map((b) => `${paint(COLOR[b], BAR_CHARS[b])} ${b}`).join('  ');
-  return [
-    paint('1', 'Capacity'),
-    `  ${' '.repeat(BAR_WIDTH + 2)}  ${padded[0]}`,
-    ...bars.map((b, i) => `  ${b}  ${padded[i + 1]}`),
-    `  ${legend}`,
-    '',
-  ];
+  return [paint('1', 'Capacity'), `  ${padded[0]}`, ...lines.map((l) => `  ${l}`), `  ${legend}`, ''];
 }
 
 function fabrics(report: StatusReport): string[] {
