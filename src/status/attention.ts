@@ -15,7 +15,9 @@ export function attentionItems(report: StatusReport): string[] {
   if (report.unplaceable.length > 0) items.push(`${plural(report.unplaceable.length, 'model')} cannot be placed`);
   const failed = sum(report.models.map((m) => m.failed));
   if (failed > 0) items.push(`${plural(failed, 'replica')} failed`);
-  const short = report.models.filter((m) => m.desired > 0 && m.running === 0).length;
-  if (short > 0) items.push(`${plural(short, 'model')} with no running replica`);
+  const down = report.models.filter((m) => m.desired > 0 && m.running === 0).length;
+  if (down > 0) items.push(`${plural(down, 'model')} with no running replica`);
+  const short = report.models.filter((m) => m.running + m.starting < m.desired).length;
+  if (short > 0) items.push(`${plural(short, 'model')} with fewer replicas than desired`);
   return items;
 }
