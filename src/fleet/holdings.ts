@@ -5,13 +5,8 @@
 // its local disk look like a filer the whole fabric shares.
 
 import type { StorageDecl } from '../types/config.js';
-import type { Fleet, FleetNode } from '../types/fleet.js';
+import type { Fleet } from '../types/fleet.js';
 import type { AgentReport } from '../types/snapshot.js';
-
-export interface NodeHolding {
-  weights: string;
-  decl: StorageDecl;
-}
 
 /** Calls `visit` for each (weights, declared storage) pair the report backs up. */
 export function forEachHolding(
@@ -25,13 +20,6 @@ export function forEachHolding(
     if (decl === undefined) continue;
     for (const weights of entry.weights) visit(weights, decl);
   }
-}
-
-/** Each (weights, declared storage) pair the report backs up. */
-export function nodeHoldings(report: AgentReport | null, declared: readonly StorageDecl[]): NodeHolding[] {
-  const out: NodeHolding[] = [];
-  forEachHolding(report, declared, (weights, decl) => out.push({ weights, decl }));
-  return out;
 }
 
 /** What one fabric holds of one weights directory. */
@@ -90,7 +78,3 @@ export function fabricHolds(fleet: Fleet, fabric: string, weights: string): bool
   return holdingsIndex(fleet).get(fabric)?.has(weights) ?? false;
 }
 
-/** Whether this node holds `weights` (its own report, declared paths only). */
-export function nodeHolds(node: FleetNode, weights: string): boolean {
-  return node.holds.has(weights);
-}
