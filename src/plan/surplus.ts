@@ -34,6 +34,7 @@ export function stopSurplus(group: ModelReplicas, fleet: Fleet): StopAction[] {
   const desired = group.model.replicas;
   const keptCount = group.kept.length;
   const incomplete = (r: FleetReplica) => !r.unreachable && r.ranks.length < group.model.nodes;
+  if (keptCount <= desired && !group.kept.some(incomplete)) return [];
   const order = surplusOrder(group.model.name);
   const candidates = group.kept
     .filter((r) => !r.unreachable)
