@@ -125,8 +125,11 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
   };
 
   const connect = async (target: HostTarget): Promise<ssh2.Client> => {
-    const s = await getSetup().catch((err: SshError) => {
-      throw sshError(err.kind, target, err.message, { cause: err });
+    const s = await getSetup().catch((err: unknown) => {
+      if (err instanceof SshError) throw sshError(err.kind, target, err.message, { cause: err });
+      // known_hosts exists but cannot be read: no key can be checked, so none is accepted.
+      const code = (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message;
+      throw sshError('host-key-unknown', target, `cannot read known_hosts ${ssh.knownHosts} (${code})`, { cause: err });
     });
     const started = Date.now();
     const sock = ssh.proxyJump ? await throughBastion(s, target) : undefined;

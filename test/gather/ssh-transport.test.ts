@@ -110,6 +110,17 @@ t('a host missing from known_hosts is host-key-unknown, distinct from a changed 
   }
 });
 
+t('a known_hosts that cannot be read accepts no key', async () => {
+  const tr = createSshTransport(simSshConfig(fleet, { knownHosts: tmp.dir }));
+  try {
+    const err = await failure(tr.run(target('ok'), 'x', ''));
+    assert.is(err.kind, 'host-key-unknown');
+    assert.match(err.message, /cannot read known_hosts .* \(EISDIR\)$/);
+  } finally {
+    await tr.close();
+  }
+});
+
 t('a key the host does not accept is auth-failed', async () => {
   const other = join(tmp.dir, 'other_key');
   writeFileSync(other, generateSimKey('stranger').private, { mode: 0o600 });
