@@ -3,16 +3,12 @@
 // the answer, so they still exit 0; only a config that cannot be loaded is 1.
 
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load-config.js';
-import { OBSERVED_FILE, readSnapshotFile, readState } from '../../config/repo-files.js';
-import { DataError, UsageError, formatProblem } from '../../errors.js';
-import { gatherSnapshot } from '../../gather/gather.js';
-import { createProgressLine } from '../../gather/progress.js';
-import { emptyState, type State } from '../../types/state.js';
-import type { Snapshot } from '../../types/snapshot.js';
-import { readTextIfExists, stableJson, writeFileAtomic } from '../../util/fs.js';
+import { UsageError, formatProblem } from '../../errors.js';
+import { observeLive } from '../../gather/observe.js';
+import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw gather [--repo DIR] [--out FILE]
@@ -52,26 +48,6 @@ function options(argv: string[]): Options {
   }
 }
 
-/** The previous snapshot and state; a broken one is a warning, never a reason not to observe. */
-async function previousRun(dir: string, warn: (m: string) => void): Promise<{ previous: Snapshot | null; state: State }> {
-  const file = join(dir, OBSERVED_FILE);
-  let previous: Snapshot | null = null;
-  let state = emptyState();
-  try {
-    if ((await readTextIfExists(file)) !== null) previous = await readSnapshotFile(file);
-  } catch (err) {
-    if (!(err instanceof DataError)) throw err;
-    warn(`${err.message}; unreachable times start afresh`);
-  }
-  try {
-    state = await readState(dir);
-  } catch (err) {
-    if (!(err instanceof DataError)) throw err;
-    warn(err.message);
-  }
-  return { previous, state };
-}
-
 export async function run(argv: string[], io: Io): Promise<number> {
   const opts = options(argv);
   if (opts.help) {
@@ -83,25 +59,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`llmgw gather: ${opts.repo}: no such directory\n`);
     return 1;
   }
-  const warn = (m: string): void => void io.stderr.write(`warning: ${m}\n`);
   const loaded = await loadConfig(dir, { env: io.env, strictEnv: true, displayDir: opts.repo });
   // Config warnings (no webhooks, …) are `llmgw validate`'s to print; gather only observes.
   if (!loaded.ok) {
     for (const e of loaded.errors) io.stderr.write(formatProblem(e) + '\n');
     return 1;
   }
-  const { previous, state } = await previousRun(dir, warn);
-  // Loaded only here: commands that never touch SSH never load ssh2.
-  const { createSshTransport } = await import('../../gather/ssh-transport.js');
-  const transport = createSshTransport(loaded.config.cluster.ssh, { env: io.env, onWarning: warn });
-  const progress = createProgressLine(io.stderr);
-  let snapshot: Snapshot;
-  try {
-    snapshot = await gatherSnapshot(loaded.config, { transport, previous, state, now: () => new Date(), onProgress: (p) => progress.update(p) });
-  } finally {
-    progress.done();
-    await transport.close();
-  }
+  const { snapshot } = await observeLive(loaded.config, dir, io);
   const text = stableJson(snapshot);
   if (opts.out === undefined) io.stdout.write(text);
   else await writeFileAtomic(resolve(io.cwd, opts.out), text);
