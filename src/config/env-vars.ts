@@ -10,7 +10,19 @@ const REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export interface EnvOptions {
   env: Record<string, string | undefined>;
-  strict: boolean;
+  /** An unset variable is an error (true) or a warning (false); a function decides per path (`notify.webhooks[0].url`). */
+  strict: boolean | ((path: string) => boolean);
+}
+
+export interface EnvOutcome {
+  errors: ConfigProblem[];
+  warnings: ConfigProblem[];
+  /**
+   * Paths whose value came whole from set variables. The schema saw `${VAR}`
+   * there, not the value, so these are checked again after substitution: a
+   * proxyJump from the environment must not be dropped silently for being malformed.
+   */
+  substituted?: PathSegment[][];
 }
 
 /** A copy of `value` with every `${VAR}` in its strings replaced ('' when unset). */
@@ -18,18 +30,23 @@ export function substituteEnv(
   src: YamlSource,
   value: unknown,
   opts: EnvOptions,
-  out: { errors: ConfigProblem[]; warnings: ConfigProblem[] },
+  out: EnvOutcome,
   path: PathSegment[] = [],
 ): unknown {
   if (typeof value === 'string') {
     if (!value.includes('${')) return value;
-    return value.replace(REF, (_all, name: string) => {
+    let unset = false;
+    const replaced = value.replace(REF, (_all, name: string) => {
       const v = opts.env[name];
       if (v !== undefined) return v;
+      unset = true;
       const problem = problemAt(src, path, `environment variable ${name} is not set`);
-      (opts.strict ? out.errors : out.warnings).push(problem);
+      const strict = typeof opts.strict === 'function' ? opts.strict(problem.path) : opts.strict;
+      (strict ? out.errors : out.warnings).push(problem);
       return '';
     });
+    if (replaced !== value && !unset) out.substituted?.push(path);
+    return replaced;
   }
   if (Array.isArray(value)) return value.map((v, i) => substituteEnv(src, v, opts, out, [...path, i]));
   if (value !== null && typeof value === 'object') {

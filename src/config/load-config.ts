@@ -11,13 +11,16 @@ import { obj } from './raw.js';
 import { resolveCluster } from './resolve-cluster.js';
 import { resolveModels } from './resolve-models.js';
 import { schemaProblems } from './schema-problems.js';
-import { parseYamlSource, type YamlSource } from './yaml-source.js';
+import { parseYamlSource, type PathSegment, type YamlSource } from './yaml-source.js';
 
 export interface LoadOptions {
   /** Where `${VAR}`, USER and HOME come from. loadConfig: process.env; parseConfig: {} (HOME then falls back to the OS's). */
   env?: Record<string, string | undefined>;
-  /** An unset `${VAR}` is an error (reconcile) rather than a warning (validate, PR CI). */
-  strictEnv?: boolean;
+  /**
+   * An unset `${VAR}` is an error (reconcile) rather than a warning (validate, PR CI);
+   * a function decides by the value's path, so `gather` can need the SSH settings but not the webhook secrets.
+   */
+  strictEnv?: boolean | ((path: string) => boolean);
   /** The repo directory as file names are printed; default: repoDir as given. */
   displayDir?: string;
 }
@@ -72,6 +75,19 @@ function tidy(problems: ConfigProblem[], files: string[]): ConfigProblem[] {
 }
 
 /**
+ * Schema problems of values that came from the environment: the first check saw
+ * `${VAR}`, not the value. Reported where the `${VAR}` is written; the value
+ * itself never appears (it may be a secret).
+ */
+function recheckSubstituted(src: YamlSource, value: Record<string, unknown>, paths: PathSegment[][]): ConfigProblem[] {
+  const result = getValidator('cluster')(value);
+  if (result.ok) return [];
+  const wanted = new Set(paths.map((p) => '/' + p.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')));
+  const issues = result.errors.filter((i) => wanted.has(i.instancePath));
+  return schemaProblems({ ...src, value }, 'cluster', issues).map((p) => ({ ...p, message: `${p.message} (after substituting environment variables)` }));
+}
+
+/**
  * Engine names models.yaml may use; undefined (no check) when cluster.yaml has
  * no engines map to check against, so one missing key is not reported once per model.
  */
@@ -111,9 +127,11 @@ function check(files: { cluster: FileInput; models: FileInput }, opts: LoadOptio
   const clusterSrc = parseAndCheck('cluster', files.cluster, errors);
   const modelsSrc = parseAndCheck('models', files.models, errors);
 
+  const substituted: PathSegment[][] = [];
   const clusterRaw = clusterSrc
-    ? obj(substituteEnv(clusterSrc, clusterSrc.value, { env, strict: opts.strictEnv ?? false }, { errors, warnings }))
+    ? obj(substituteEnv(clusterSrc, clusterSrc.value, { env, strict: opts.strictEnv ?? false }, { errors, warnings, substituted }))
     : undefined;
+  if (clusterSrc && clusterRaw && substituted.length > 0) errors.push(...recheckSubstituted(clusterSrc, clusterRaw, substituted));
   const cluster = clusterSrc && clusterRaw ? resolveCluster({ src: clusterSrc, env, errors, warnings }, clusterRaw) : undefined;
   const models = modelsSrc
     ? resolveModels(

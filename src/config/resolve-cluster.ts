@@ -55,10 +55,16 @@ function expandHome(path: string, home: string): string {
   return path;
 }
 
-function proxyJump(v: string | undefined, user: string): ProxyJump | undefined {
-  const m = v === undefined ? null : /^(?:([^@\s]+)@)?([^@:\s]+)(?::([0-9]+))?$/.exec(v);
+/** `user@host:port`, the grammar of the schema's pattern; a malformed one was reported there. */
+function proxyJump(ctx: ResolveContext, v: string | undefined, user: string): ProxyJump | undefined {
+  const m = v === undefined ? null : /^(?:([^@:/,\s[\]]+)@)?([^@:/,\s[\]]+)(?::([0-9]{1,5}))?$/.exec(v);
   if (!m) return undefined;
-  return { user: m[1] ?? user, host: m[2], port: m[3] ? Number(m[3]) : DEFAULTS.port };
+  const port = m[3] ? Number(m[3]) : DEFAULTS.port;
+  if (port < 1 || port > 65535) {
+    ctx.errors.push(problemAt(ctx.src, ['ssh', 'proxyJump'], `port ${port} is not a TCP port (1..65535)`));
+    return undefined;
+  }
+  return { user: m[1] ?? user, host: m[2], port };
 }
 
 function trimSlash(path: string): string {
@@ -201,7 +207,7 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
   const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? 'root';
   const port = int(ssh.port) ?? DEFAULTS.port;
   const identityFile = str(ssh.identityFile);
-  const jump = proxyJump(str(ssh.proxyJump), user);
+  const jump = proxyJump(ctx, str(ssh.proxyJump), user);
   const fabrics = arr(raw.fabrics).filter((f): f is string => typeof f === 'string');
   const safety = obj(raw.safety);
   return {

@@ -29,8 +29,8 @@ models:
     gpus: 1
 `;
 
-function errorsOf(cluster: string, models: string, opts: { strictEnv?: boolean } = {}): string[] {
-  const r = parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env: { HOME: '/home/op' }, ...opts });
+function errorsOf(cluster: string, models: string, opts: { strictEnv?: boolean; env?: Record<string, string> } = {}): string[] {
+  const r = parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { ...opts, env: { HOME: '/home/op', ...opts.env } });
   return r.ok ? [] : r.errors.map(formatProblem);
 }
 
@@ -57,6 +57,9 @@ const CASES: Case[] = [
   ['a malformed duration is an error at its value', 'cluster', 'name: test', 'name: test\nssh:\n  connectTimeout: 10 s', 'cluster.yaml:5:19: ssh.connectTimeout: must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
   ['durations put the larger unit first', 'cluster', 'name: test', 'name: test\nlostAfter: 30m1h', 'cluster.yaml:4:12: lostAfter: must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
   ['proxyJump must be user@host:port', 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ops@@bastion" }', 'cluster.yaml:4:19: ssh.proxyJump: must be user@host:port (user and port optional)'],
+  ['proxyJump names one bastion, not a list of them', 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ops@b1,ops@b2" }', 'cluster.yaml:4:19: ssh.proxyJump: must be user@host:port (user and port optional)'],
+  ['proxyJump is not an ssh:// URL', 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ssh://ops@b1:22" }', 'cluster.yaml:4:19: ssh.proxyJump: must be user@host:port (user and port optional)'],
+  ["proxyJump's port is a TCP port", 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ops@b1:70000" }', 'cluster.yaml:4:19: ssh.proxyJump: port 70000 is not a TCP port (1..65535)'],
   ['a node on an undeclared fabric is an error with a suggestion', 'cluster', '    fabric: ib-a', '    fabric: ib-c', "cluster.yaml:7:13: nodes[0].fabric: fabric 'ib-c' is not declared in fabrics (did you mean 'ib-a'?)"],
   ['a node entry needs a fabric', 'cluster', '    fabric: ib-a\n', '', "cluster.yaml:6:5: nodes[0]: missing required key 'fabric'"],
   ['a malformed hostlist is an error, not a crash', 'cluster', 'gpu-a[01-02]', 'gpu-a[02-01]', "cluster.yaml:6:11: nodes[0].name: malformed hostlist 'gpu-a[02-01]': range 02-01 runs backwards"],
@@ -115,6 +118,14 @@ test('an unset ${VAR} is an error when env is strict (reconcile), naming only th
   const cluster = replaced(CLUSTER, 'name: test', 'name: test\nnotify:\n  webhooks:\n    - url: ${HOOK_URL}');
   assert.equal(errorsOf(cluster, MODELS, { strictEnv: true }), ['cluster.yaml:6:12: notify.webhooks[0].url: environment variable HOOK_URL is not set']);
   assert.equal(errorsOf(cluster, MODELS, { strictEnv: false }), []);
+});
+
+test('a value from ${VAR} is checked by the schema after substitution, and the value is not printed', () => {
+  const cluster = replaced(CLUSTER, 'name: test', 'name: test\nssh:\n  proxyJump: ${BASTION}');
+  assert.equal(errorsOf(cluster, MODELS, { env: { BASTION: 'ops@b1 ops@b2' } }), [
+    'cluster.yaml:5:14: ssh.proxyJump: must be user@host:port (user and port optional) (after substituting environment variables)',
+  ]);
+  assert.equal(errorsOf(cluster, MODELS, { env: { BASTION: 'ops@b1:2222' } }), []);
 });
 
 test('a config with several mistakes in both files reports every one, each at its line, cluster.yaml first', () => {
