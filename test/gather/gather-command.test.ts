@@ -50,6 +50,58 @@ test('llmgw gather prints the snapshot, carries unreachableSince and lastReport 
   }
 });
 
+test('two gathers through .llmgw/observed.json: a node that goes down is unreachable since the gather that first missed it, with its last report', async () => {
+  const tmp = tempDir('gathertwice');
+  const fleet = await startSimFleet({ dir: join(tmp.dir, 'keys'), handler: cannedHandler, hosts: [{ name: 'n1' }, { name: 'n2' }] });
+  const repo = join(tmp.dir, 'repo');
+  mkdirSync(repo, { recursive: true });
+  writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet));
+  writeFileSync(join(repo, 'models.yaml'), SIM_MODELS_YAML);
+  const gather = async (): Promise<Snapshot> => {
+    assert.is(await run(['--repo', 'repo', '--out', 'repo/.llmgw/observed.json'], capture(tmp.dir).io), 0);
+    return JSON.parse(readFileSync(join(repo, '.llmgw/observed.json'), 'utf8')) as Snapshot;
+  };
+  try {
+    const first = await gather();
+    assert.equal(first.nodes[1], { name: 'n2', reachable: true, report: cannedReport('n2') });
+    await fleet.setFaultAsync('n2', 'refuse');
+    const second = await gather();
+    const down = second.nodes[1] as { unreachableSince: string | null; lastReport: unknown };
+    assert.is(down.unreachableSince, second.observedAt);
+    assert.equal(down.lastReport, cannedReport('n2'));
+    await new Promise((r) => setTimeout(r, 1100)); // a later observedAt
+    const third = await gather();
+    assert.is.not(third.observedAt, second.observedAt);
+    assert.equal({ ...third.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', unreachableSince: second.observedAt, lastReport: cannedReport('n2') });
+  } finally {
+    await fleet.close();
+    tmp.remove();
+  }
+});
+
+test('an unset ${VAR} in notify does not stop gather (it sends nothing), one in ssh does', async () => {
+  const tmp = tempDir('gatherenv');
+  const fleet = await startSimFleet({ dir: join(tmp.dir, 'keys'), handler: cannedHandler, hosts: [{ name: 'n1' }] });
+  const hooks = 'notify:\n  webhooks:\n    - { url: "${HOOK_URL}", secret: "${HOOK_SECRET}" }\n';
+  writeFileSync(join(tmp.dir, 'models.yaml'), SIM_MODELS_YAML);
+  try {
+    writeFileSync(join(tmp.dir, 'cluster.yaml'), simClusterYaml(fleet) + hooks);
+    const ok = capture(tmp.dir);
+    assert.is(await run([], ok.io), 0);
+    assert.is(ok.err(), '');
+    assert.is((JSON.parse(ok.out()) as Snapshot).nodes[0]?.reachable, true);
+
+    writeFileSync(join(tmp.dir, 'cluster.yaml'), simClusterYaml(fleet).replace(/identityFile: .*/, 'identityFile: ${LLMGW_TEST_KEY}'));
+    const bad = capture(tmp.dir);
+    assert.is(await run([], bad.io), 1);
+    assert.match(bad.err(), /^cluster\.yaml:6:17: ssh\.identityFile: environment variable LLMGW_TEST_KEY is not set$/m);
+    assert.is(bad.out(), '');
+  } finally {
+    await fleet.close();
+    tmp.remove();
+  }
+});
+
 test('llmgw gather with an invalid config prints its problems and exits 1 without connecting', async () => {
   const tmp = tempDir('gatherbad');
   writeFileSync(join(tmp.dir, 'cluster.yaml'), 'apiVersion: llmgw/v1\nkind: Cluster\nname: x\nnodes: 3\n');

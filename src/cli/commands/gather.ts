@@ -59,7 +59,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`llmgw gather: ${opts.repo}: no such directory\n`);
     return 1;
   }
-  const loaded = await loadConfig(dir, { env: io.env, strictEnv: true, displayDir: opts.repo });
+  // An unset ${VAR} in what gather uses (ssh, hosts) is an error; in notify it is not gather's business.
+  const loaded = await loadConfig(dir, { env: io.env, strictEnv: (path) => !path.startsWith('notify'), displayDir: opts.repo });
   // Config warnings (no webhooks, …) are `llmgw validate`'s to print; gather only observes.
   if (!loaded.ok) {
     for (const e of loaded.errors) io.stderr.write(formatProblem(e) + '\n');
