@@ -55,7 +55,8 @@ export function unreachableObservation(name: string, error: string, prev: NodeOb
   if (prev?.reachable === true) since = now;
   else if (prev !== undefined) since = prev.unreachableSince ?? state.unreachableSince[name] ?? null;
   else since = state.unreachableSince[name] ?? now;
-  const lastReport = prev === undefined ? null : prev.reachable ? prev.report : prev.lastReport;
+  // `?? null`: a hand-edited previous snapshot may lack the field; the new one never does.
+  const lastReport = (prev === undefined ? null : prev.reachable ? prev.report : prev.lastReport) ?? null;
   return { name, reachable: false, error, unreachableSince: since, lastReport };
 }
 

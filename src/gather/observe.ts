@@ -9,6 +9,7 @@ import { emptyState, type State } from '../types/state.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import { readTextIfExists } from '../util/fs.js';
+import { formatSchemaIssues, getValidator } from '../util/schema.js';
 import { gatherSnapshot } from './gather.js';
 import { createProgressLine } from './progress.js';
 
@@ -19,6 +20,12 @@ export async function previousRun(dir: string, warn: (m: string) => void): Promi
   let state = emptyState();
   try {
     if ((await readTextIfExists(file)) !== null) previous = await readSnapshotFile(file);
+    const checked = previous === null ? null : getValidator('snapshot')(previous);
+    if (checked && !checked.ok) {
+      previous = null;
+      // What it would carry over cannot be trusted: a report from it would go into the new snapshot as is.
+      throw new DataError(`${file}: not a valid snapshot (${formatSchemaIssues(checked.errors, 1)})`);
+    }
   } catch (err) {
     if (!(err instanceof DataError)) throw err;
     warn(`${err.message}; unreachable times start afresh`);

@@ -5,7 +5,11 @@ import { gatherSnapshot, unreachableObservation } from '../../src/gather/gather.
 import { formatProgress } from '../../src/gather/progress.js';
 import { emptyState } from '../../src/types/state.js';
 import type { Config } from '../../src/types/config.js';
-import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
+import type { AgentReport, NodeObservation, Snapshot } from '../../src/types/snapshot.js';
+import { previousRun } from '../../src/gather/observe.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Transport } from '../../src/types/transport.js';
 
 const NOW = '2026-11-29T08:00:00Z';
@@ -57,6 +61,28 @@ test('without a previous snapshot, state.json says since when; without either it
 test('an unknown start stays unknown: a lost node does not turn freshly unreachable', () => {
   const prev = { name: 'a', reachable: false as const, error: 'x', unreachableSince: null, lastReport: null };
   assert.is((unreachableObservation('a', 'e', prev, emptyState(), NOW) as { unreachableSince: null }).unreachableSince, null);
+});
+
+test('a previous entry without lastReport (hand-edited) still gives lastReport null, never a missing field', () => {
+  const prev = { name: 'a', reachable: false, error: 'x', unreachableSince: '2026-11-29T07:00:00Z' } as unknown as NodeObservation;
+  assert.is((unreachableObservation('a', 'e', prev, emptyState(), NOW) as { lastReport: unknown }).lastReport, null);
+});
+
+test('a previous snapshot that breaks the schema is a warning and carries nothing over', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-prev-'));
+  try {
+    mkdirSync(join(dir, '.llmgw'));
+    const bad = { version: 1, observedAt: NOW, nodes: [{ name: 'a', reachable: true, report: { version: 1, gpus: 'many' } }], routers: [] };
+    writeFileSync(join(dir, '.llmgw/observed.json'), JSON.stringify(bad));
+    const warnings: string[] = [];
+    const { previous } = await previousRun(dir, (m) => warnings.push(m));
+    assert.is(previous, null);
+    assert.is(warnings.length, 1);
+    assert.ok(warnings[0]!.startsWith(`${join(dir, '.llmgw/observed.json')}: not a valid snapshot (/nodes/0/report: `), warnings[0]);
+    assert.ok(warnings[0]!.endsWith('; unreachable times start afresh'), warnings[0]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('nodes come out sorted by name, each asked with `<agent.command> report` and nothing else on the line', async () => {
