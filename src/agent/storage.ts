@@ -26,6 +26,8 @@ export function unsafeWeightsPath(weights: string): string | null {
   if (weights.includes('\0')) return 'contains a NUL byte';
   if (weights.startsWith('/') || weights.startsWith('\\') || /^[A-Za-z]:/.test(weights)) return 'absolute';
   if (weights.split(/[/\\]+/).includes('..')) return 'climbs out with ..';
+  // `.` or `./` would judge the storage directory itself, which is never one model's weights.
+  if (weights.split(/[/\\]+/).every((seg) => seg === '.' || seg === '')) return 'names the storage directory itself';
   return null;
 }
 
@@ -109,6 +111,8 @@ export async function scanStorage(req: Pick<AgentReportRequest, 'storage' | 'wei
     req.storage.map(async (entry): Promise<{ report: StorageReport; warning?: string }> => {
       const report: StorageReport = { path: entry.path, kind: entry.kind, weights: [], incomplete: [] };
       if (entry.filer !== undefined) report.filer = entry.filer;
+      // Relative to what? Over SSH it would be the login directory: a guess is not an answer.
+      if (!entry.path.startsWith('/')) return { report, warning: `storage path ${JSON.stringify(entry.path)} is not absolute; not looked in` };
       if (!(await stat(entry.path).then((s) => s.isDirectory(), () => false))) {
         return { report, warning: `storage path ${JSON.stringify(entry.path)} is missing or unreadable` };
       }

@@ -14,8 +14,12 @@ export interface ModelsContext {
   engines: string[] | undefined;
 }
 
-function escapesStorage(weights: string): boolean {
-  return weights.startsWith('/') || weights.split('/').includes('..');
+/** Why `weights` cannot name a directory under a storage path (the agent would ignore it), or null. */
+function weightsProblem(weights: string): string | null {
+  const segments = weights.split('/');
+  if (weights.startsWith('/') || segments.includes('..')) return 'must be a relative directory under a storage path (no leading / and no ..)';
+  if (segments.every((seg) => seg === '.' || seg === '')) return 'must be a directory under a storage path, not the storage path itself';
+  return null;
 }
 
 export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
@@ -42,11 +46,8 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
         ),
       );
     }
-    if (weights !== undefined && escapesStorage(weights)) {
-      ctx.errors.push(
-        problemAt(ctx.src, ['models', i, 'weights'], 'must be a relative directory under a storage path (no leading / and no ..)'),
-      );
-    }
+    const weightsWrong = weights === undefined ? null : weightsProblem(weights);
+    if (weightsWrong !== null) ctx.errors.push(problemAt(ctx.src, ['models', i, 'weights'], weightsWrong));
     arr(m.args).forEach((arg, j) => {
       if (typeof arg !== 'string') return;
       for (const message of unknownPlaceholders(arg, COMMAND_PLACEHOLDERS)) {

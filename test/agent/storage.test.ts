@@ -121,6 +121,21 @@ test('absolute and .. weights paths are ignored and named in warnings', async ()
   assert.is(unsafeWeightsPath('a/..b'), null);
 });
 
+test('weights naming the storage directory itself (".", "./") are ignored and named in warnings', async () => {
+  await modelDir('store3', { 'model.safetensors': 'w' });
+  const store = join(root, 'store3');
+  const r = await scanStorage({ storage: [{ path: store, kind: 'local' }], weights: ['.', './'] });
+  assert.equal(r.storage, [{ path: store, kind: 'local', weights: [], incomplete: [] }]);
+  assert.equal(r.warnings, ['ignored weights path ".": names the storage directory itself', 'ignored weights path "./": names the storage directory itself']);
+  assert.is(unsafeWeightsPath('org/./m'), null);
+});
+
+test('a relative storage path is not looked in (relative to a login directory is a guess) and says so', async () => {
+  const r = await scanStorage({ storage: [{ path: 'models', kind: 'local' }], weights: ['org/done'] });
+  assert.equal(r.storage, [{ path: 'models', kind: 'local', weights: [], incomplete: [] }]);
+  assert.equal(r.warnings, ['storage path "models" is not absolute; not looked in']);
+});
+
 test('a storage path that does not exist reports nothing there and says so', async () => {
   const missing = join(root, 'no-such-mount');
   const r = await scanStorage({ storage: [{ path: missing, kind: 'local' }], weights: ['org/done'] });

@@ -95,6 +95,7 @@ const CASES: Case[] = [
   ['an unknown model key suggests the close one', 'models', 'gpus: 1', 'gpus: 1\n    replica: 2', "models.yaml:8:5: models[0].replica: unknown key 'replica' (did you mean 'replicas'?)"],
   ['an undeclared engine is an error with a suggestion and the declared list', 'models', 'engine: vllm', 'engine: vlm', "models.yaml:6:13: models[0].engine: engine 'vlm' is not declared in cluster.yaml engines (did you mean 'vllm'?) (declared: vllm)"],
   ['weights stay under a storage path: no absolute path', 'models', 'weights: org/m', 'weights: /srv/org/m', 'models.yaml:5:14: models[0].weights: must be a relative directory under a storage path (no leading / and no ..)'],
+  ['weights name a directory under a storage path, not the path itself', 'models', 'weights: org/m', 'weights: ./', 'models.yaml:5:14: models[0].weights: must be a directory under a storage path, not the storage path itself'],
   ['weights stay under a storage path: no ..', 'models', 'weights: org/m', 'weights: org/../../etc', 'models.yaml:5:14: models[0].weights: must be a relative directory under a storage path (no leading / and no ..)'],
   ['replicas is never negative', 'models', 'gpus: 1', 'gpus: 1\n    replicas: -1', 'models.yaml:8:15: models[0].replicas: must be >= 0'],
   ['nodes is at least 1', 'models', 'gpus: 1', 'gpus: 1\n    nodes: 0', 'models.yaml:8:12: models[0].nodes: must be >= 1'],
