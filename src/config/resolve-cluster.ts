@@ -49,6 +49,13 @@ function duration(v: unknown, fallback: string): number {
   return parseDuration(str(v) ?? fallback) ?? (parseDuration(fallback) as number);
 }
 
+/** A timeout of 0 would fail every host at once (or, to ssh2, mean none at all): never what was meant. */
+function timeout(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
+  const ms = duration(v, fallback);
+  if (ms === 0) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s'));
+  return ms;
+}
+
 function expandHome(path: string, home: string): string {
   if (path === '~') return home;
   if (path.startsWith('~/')) return home.replace(/\/$/, '') + path.slice(1);
@@ -176,7 +183,7 @@ function resolveEngines(ctx: ResolveContext, raw: Raw): Record<string, EngineCon
       command: arr(e.command).filter((c): c is string => typeof c === 'string'),
       basePort: int(e.basePort) ?? DEFAULTS.basePort,
       health: str(e.health) ?? DEFAULTS.health,
-      startTimeoutMs: duration(e.startTimeout, DEFAULTS.startTimeout),
+      startTimeoutMs: timeout(ctx, e.startTimeout, DEFAULTS.startTimeout, ['engines', name, 'startTimeout']),
     };
   }
   return engines;
@@ -217,8 +224,8 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
       ...(identityFile !== undefined ? { identityFile: expandHome(identityFile, home) } : {}),
       knownHosts: expandHome(str(ssh.knownHosts) ?? '~/.ssh/known_hosts', home),
       port,
-      connectTimeoutMs: duration(ssh.connectTimeout, DEFAULTS.connectTimeout),
-      commandTimeoutMs: duration(ssh.commandTimeout, DEFAULTS.commandTimeout),
+      connectTimeoutMs: timeout(ctx, ssh.connectTimeout, DEFAULTS.connectTimeout, ['ssh', 'connectTimeout']),
+      commandTimeoutMs: timeout(ctx, ssh.commandTimeout, DEFAULTS.commandTimeout, ['ssh', 'commandTimeout']),
       concurrency: int(ssh.concurrency) ?? DEFAULTS.concurrency,
       ...(jump ? { proxyJump: jump } : {}),
     },

@@ -55,6 +55,8 @@ const CASES: Case[] = [
   ['an unknown key inside ssh is reported at the key', 'cluster', 'name: test', 'name: test\nssh:\n  identity: ~/.ssh/id', "cluster.yaml:5:3: ssh.identity: unknown key 'identity' (did you mean 'identityFile'?)"],
   ['an SSH port must be 1..65535', 'cluster', 'name: test', 'name: test\nssh: { port: 0 }', 'cluster.yaml:4:14: ssh.port: must be >= 1'],
   ['a malformed duration is an error at its value', 'cluster', 'name: test', 'name: test\nssh:\n  connectTimeout: 10 s', 'cluster.yaml:5:19: ssh.connectTimeout: must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
+  ['a timeout of 0s is an error (every host would fail at once)', 'cluster', 'name: test', 'name: test\nssh:\n  commandTimeout: 0m0s', 'cluster.yaml:5:19: ssh.commandTimeout: must be longer than 0s'],
+  ["an engine's startTimeout of 0s is an error", 'cluster', 'command: [vllm, serve]', 'command: [vllm, serve]\n    startTimeout: 0s', 'cluster.yaml:13:19: engines.vllm.startTimeout: must be longer than 0s'],
   ['durations put the larger unit first', 'cluster', 'name: test', 'name: test\nlostAfter: 30m1h', 'cluster.yaml:4:12: lostAfter: must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
   ['proxyJump must be user@host:port', 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ops@@bastion" }', 'cluster.yaml:4:19: ssh.proxyJump: must be user@host:port (user and port optional)'],
   ['proxyJump names one bastion, not a list of them', 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ops@b1,ops@b2" }', 'cluster.yaml:4:19: ssh.proxyJump: must be user@host:port (user and port optional)'],
