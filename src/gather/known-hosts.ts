@@ -154,8 +154,11 @@ function hashedMatch([salt, hash]: [Buffer, Buffer], name: string): boolean {
 /** Every key line for host:port, `@revoked` ones included, in file order. */
 export function lookupHostKeys(kh: KnownHosts, host: string, port: number): KnownHostKey[] {
   const name = knownHostsName(host, port);
-  const hits = [...(kh.byName.get(name.toLowerCase()) ?? [])];
-  for (const e of kh.scanned) if (e.hashed ? hashedMatch(e.hashed, name) : patternsMatch(e.patterns, name)) hits.push(e);
+  const lower = name.toLowerCase();
+  const hits = [...(kh.byName.get(lower) ?? [])];
+  // ssh lowercases the host name before hashing it, so `GPU-A01.example` in cluster.yaml finds what ssh wrote.
+  const hashedHit = (h: [Buffer, Buffer]): boolean => hashedMatch(h, lower) || (lower !== name && hashedMatch(h, name));
+  for (const e of kh.scanned) if (e.hashed ? hashedHit(e.hashed) : patternsMatch(e.patterns, name)) hits.push(e);
   return hits.sort((a, b) => a.line - b.line).map(({ type, blob, line, revoked }) => ({ type, blob, line, revoked }));
 }
 

@@ -69,6 +69,11 @@ test('hashed |1|salt|hash entries match the name they hash, [host]:port included
   assert.equal(lookupHostKeys(kh, '10.0.0.7', 22), []);
 });
 
+test('a hashed entry is found for a host written in capitals, as ssh lowercases the name before hashing', () => {
+  const kh = parseKnownHosts(`${hashed('[gpu-a01.example]:2222')} ssh-ed25519 ${b64(ED_A)}\n`, 'kh');
+  assert.ok(lookupHostKeys(kh, 'GPU-A01.Example', 2222)[0]?.blob.equals(ED_A));
+});
+
 test('a host with several keys offers exactly their algorithms, and any of them is known', () => {
   const kh = parseKnownHosts(
     `gpu-a01 ssh-ed25519 ${b64(ED_A)}\n# a comment\n\ngpu-a01 ssh-rsa ${b64(RSA)}\ngpu-b01 ecdsa-sha2-nistp256 ${b64(ECDSA)}\n`,
