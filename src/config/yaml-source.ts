@@ -1,7 +1,7 @@
 // A YAML file with its source positions, so every problem found later (by the
 // schema or by a meaning check) can name `file:line:col` of the node at fault.
 
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node, type YAMLError } from 'yaml';
 import type { ConfigProblem } from '../types/config.js';
 
 export type PathSegment = string | number;
@@ -23,6 +23,17 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** yaml's message in the words of the file, for the two mistakes people make most; its own otherwise. */
+function syntaxMessage(err: YAMLError, text: string): string {
+  if (err.code === 'DUPLICATE_KEY') {
+    const key = /^[^:\n]*/.exec(text.slice(err.pos[0]))?.[0].trim();
+    return key ? `duplicate key '${key}'` : 'duplicate key';
+  }
+  if (err.code === 'MULTIPLE_DOCS') return 'a second document (after ---): the file must hold one';
+  // yaml's messages carry a code excerpt after the first line; the position says enough.
+  return err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
 /** Parses one config file; a syntax error, an empty file or a non-mapping is one problem. */
 export function parseYamlSource(file: string, text: string, expects: string): ParseResult {
   const lines = new LineCounter();
@@ -32,9 +43,7 @@ export function parseYamlSource(file: string, text: string, expects: string): Pa
   if (syntax) {
     // An error "at the end of the input" is shown at the end of the last line, not on a line past it.
     const at = lines.linePos(Math.min(syntax.pos[0], text.trimEnd().length));
-    // yaml's messages carry a code excerpt after the first line; the position says enough.
-    const message = syntax.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    return { ok: false, error: { file, line: at.line, col: at.col, path: '', message: `invalid YAML: ${message}` } };
+    return { ok: false, error: { file, line: at.line, col: at.col, path: '', message: `invalid YAML: ${syntaxMessage(syntax, text)}` } };
   }
   if (doc.contents === null) {
     return { ok: false, error: { file, line: 1, col: 1, path: '', message: `the file is empty; expected ${expects}` } };
