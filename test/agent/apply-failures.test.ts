@@ -6,17 +6,10 @@ import { runAgent } from '../../src/agent/main.js';
 import { isAlive } from '../../src/agent/process.js';
 import { readRecord } from '../../src/agent/replica-store.js';
 import { stubEngineCommand } from '../../src/sim/stub-engine.js';
-import { freePort, makeNode, stubStart, waitFor, type TestNode } from './helpers.js';
+import { fileNode, freePort, stubStart, waitFor } from './helpers.js';
 
-let node: TestNode;
-test.before(async () => {
-  node = await makeNode();
-});
-test.after(async () => {
-  await node.cleanup();
-});
-
-const stateOf = async (id: string) => (await node.report()).replicas.find((r) => r.id === id)?.state;
+const node = fileNode(test);
+const stateOf = node.stateOf;
 
 test('a start that cannot run (command not found) is ok:false with the reason, and the other ops still happen', async () => {
   const port = await freePort();

@@ -6,17 +6,10 @@ import { isAlive } from '../../src/agent/process.js';
 import { readRecord } from '../../src/agent/replica-store.js';
 import { probeHealth } from '../../src/agent/health-probe.js';
 import { getValidator } from '../../src/util/schema.js';
-import { freePort, makeNode, stubStart, waitFor, type TestNode } from './helpers.js';
+import { fileNode, freePort, stubStart, waitFor } from './helpers.js';
 
-let node: TestNode;
-test.before(async () => {
-  node = await makeNode();
-});
-test.after(async () => {
-  await node.cleanup();
-});
-
-const stateOf = async (id: string) => (await node.report()).replicas.find((r) => r.id === id)?.state;
+const node = fileNode(test);
+const stateOf = node.stateOf;
 
 test('a started replica is starting until its health answers 200, then running, with what it was started with', async () => {
   const port = await freePort();

@@ -47,6 +47,35 @@ export async function makeNode(gpus: FakeGpu[] = [{ name: 'NVIDIA H100 80GB HBM3
   };
 }
 
+/** One node for a whole test file: made before its first test, stopped and removed after its last. */
+export function fileNode(t: { before(fn: () => Promise<void>): void; after(fn: () => Promise<void>): void }): TestNode & {
+  stateOf(id: string): Promise<string | undefined>;
+} {
+  let n: TestNode | undefined;
+  const get = (): TestNode => {
+    if (!n) throw new Error('fileNode used before test.before ran');
+    return n;
+  };
+  t.before(async () => {
+    n = await makeNode();
+  });
+  t.after(async () => {
+    await n?.cleanup();
+  });
+  return {
+    get dir() {
+      return get().dir;
+    },
+    get env() {
+      return get().env;
+    },
+    report: (storage, weights) => get().report(storage, weights),
+    apply: (start, stop) => get().apply(start, stop),
+    cleanup: () => get().cleanup(),
+    stateOf: async (id) => (await get().report()).replicas.find((r) => r.id === id)?.state,
+  };
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
