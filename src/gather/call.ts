@@ -14,6 +14,25 @@ function excerpt(text: string): string {
   return JSON.stringify(flat.length > 40 ? flat.slice(0, 40) + '…' : flat);
 }
 
+/**
+ * The reply's JSON, or undefined. A login shell that prints a banner on stdout
+ * (an rc file's echo, a motd) puts text before the reply: the last line alone
+ * is then the reply, as the agent writes its reply as one line, last.
+ */
+function parseReply(stdout: string): unknown {
+  try {
+    return JSON.parse(stdout) as unknown;
+  } catch {
+    const lines = stdout.trimEnd().split('\n');
+    if (lines.length < 2) return undefined;
+    try {
+      return JSON.parse(lines[lines.length - 1]) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 export async function callJson<T>(transport: Transport, target: HostTarget, command: string, request: unknown, schema: SchemaName): Promise<T> {
   let stdout: string;
   try {
@@ -22,10 +41,8 @@ export async function callJson<T>(transport: Transport, target: HostTarget, comm
     if (err instanceof SshError) throw err;
     throw sshError('unreachable', target, (err as Error)?.message ?? String(err), { cause: err });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(stdout);
-  } catch {
+  const value = parseReply(stdout);
+  if (value === undefined) {
     const what = stdout.trim() === '' ? 'an empty reply' : `a reply that is not JSON: ${excerpt(stdout)}`;
     throw sshError('bad-reply', target, `\`${command}\` gave ${what}`);
   }

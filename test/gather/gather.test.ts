@@ -94,6 +94,16 @@ test('nodes come out sorted by name, each asked with `<agent.command> report` an
   assert.equal(snap.routers, []);
 });
 
+test('a banner a login shell prints before the reply does not spoil it; text with no JSON line is a bad reply', async () => {
+  const t = fake({
+    a: () => `Welcome to gpu-a\nLast login: today\n${JSON.stringify(report('a'))}\n`,
+    b: () => 'Welcome to gpu-b\nno reply here\n',
+  });
+  const snap = await gatherSnapshot(config(['a', 'b']), { transport: t, previous: null, state: emptyState(), now: () => new Date(NOW) });
+  assert.equal(snap.nodes[0], { name: 'a', reachable: true, report: report('a') });
+  assert.equal((snap.nodes[1] as { error: string }).error, 'b (b.example:22): `env A=1 llmgw agent report` gave a reply that is not JSON: "Welcome to gpu-b no reply here"');
+});
+
 test('a transport that throws something other than SshError makes an error line, never a throw', async () => {
   const t = fake({
     a: () => { throw new TypeError('boom'); },
