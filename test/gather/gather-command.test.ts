@@ -102,6 +102,23 @@ test('an unset ${VAR} in notify does not stop gather (it sends nothing), one in 
   }
 });
 
+test('an --out that cannot be written is one line naming the file and exit 1', async () => {
+  const tmp = tempDir('gatherout');
+  const fleet = await startSimFleet({ dir: join(tmp.dir, 'keys'), handler: cannedHandler, hosts: [{ name: 'n1' }] });
+  writeFileSync(join(tmp.dir, 'cluster.yaml'), simClusterYaml(fleet));
+  writeFileSync(join(tmp.dir, 'models.yaml'), SIM_MODELS_YAML);
+  writeFileSync(join(tmp.dir, 'afile'), '');
+  try {
+    const c = capture(tmp.dir);
+    assert.is(await run(['--out', 'afile/snap.json'], c.io), 1);
+    assert.match(c.err(), /^llmgw gather: cannot write afile\/snap\.json \(E[A-Z]+\)\n$/);
+    assert.is(c.out(), '');
+  } finally {
+    await fleet.close();
+    tmp.remove();
+  }
+});
+
 test('llmgw gather with an invalid config prints its problems and exits 1 without connecting', async () => {
   const tmp = tempDir('gatherbad');
   writeFileSync(join(tmp.dir, 'cluster.yaml'), 'apiVersion: llmgw/v1\nkind: Cluster\nname: x\nnodes: 3\n');

@@ -68,7 +68,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const { snapshot } = await observeLive(loaded.config, dir, io);
   const text = stableJson(snapshot);
-  if (opts.out === undefined) io.stdout.write(text);
-  else await writeFileAtomic(resolve(io.cwd, opts.out), text);
+  if (opts.out === undefined) {
+    io.stdout.write(text);
+    return 0;
+  }
+  try {
+    await writeFileAtomic(resolve(io.cwd, opts.out), text);
+  } catch (err) {
+    io.stderr.write(`llmgw gather: cannot write ${opts.out} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`);
+    return 1;
+  }
   return 0;
 }
