@@ -25,6 +25,15 @@ export interface EnvOutcome {
   substituted?: PathSegment[][];
 }
 
+/**
+ * For commands that observe the fleet but send no notifications (gather, and
+ * status/plan gathering live): an unset variable is an error in what they use
+ * (ssh, hosts), a warning in notify, whose secrets they never need.
+ */
+export function strictExceptNotify(path: string): boolean {
+  return !(path === 'notify' || path.startsWith('notify.'));
+}
+
 /** A copy of `value` with every `${VAR}` in its strings replaced ('' when unset). */
 export function substituteEnv(
   src: YamlSource,

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { strictExceptNotify } from '../../config/env-vars.js';
 import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
 import { observeLive } from '../../gather/observe.js';
@@ -59,8 +60,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`llmgw gather: ${opts.repo}: no such directory\n`);
     return 1;
   }
-  // An unset ${VAR} in what gather uses (ssh, hosts) is an error; in notify it is not gather's business.
-  const loaded = await loadConfig(dir, { env: io.env, strictEnv: (path) => !path.startsWith('notify'), displayDir: opts.repo });
+  const loaded = await loadConfig(dir, { env: io.env, strictEnv: strictExceptNotify, displayDir: opts.repo });
   // Config warnings (no webhooks, …) are `llmgw validate`'s to print; gather only observes.
   if (!loaded.ok) {
     for (const e of loaded.errors) io.stderr.write(formatProblem(e) + '\n');
