@@ -57,9 +57,16 @@ export function commandTimeoutError(target: HostTarget, command: string, command
   return sshError('timeout', target, `\`${command}\` gave no reply within ${seconds(commandTimeoutMs)} (commandTimeout)`);
 }
 
-/** The last non-empty line of stderr: usually the one that says why. */
+/**
+ * The last non-empty line of stderr: usually the one that says why. Control
+ * characters are replaced: the line is the host's text, and it reaches
+ * terminals (`llmgw status`) where an escape sequence would be obeyed.
+ */
 export function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd').trim())
+    .filter((l) => l !== '');
   const line = lines.length ? lines[lines.length - 1] : '';
   return line.length > 300 ? line.slice(0, 300) + '…' : line;
 }
