@@ -10,8 +10,14 @@ export function hostLabel(target: HostTarget): string {
   return target.name === target.host ? `${target.host}:${target.port}` : `${target.name} (${target.host}:${target.port})`;
 }
 
+/** Control characters replaced: a host's text (stderr, its SSH banner) must not drive a terminal. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+}
+
+/** One line, whatever the host sent. */
 export function sshError(kind: SshErrorKind, target: HostTarget, what: string, options?: ConstructorParameters<typeof SshError>[3]): SshError {
-  return new SshError(kind, target.name, `${hostLabel(target)}: ${what}`, options);
+  return new SshError(kind, target.name, printable(`${hostLabel(target)}: ${what}`), options);
 }
 
 function seconds(ms: number): string {
@@ -65,7 +71,7 @@ export function commandTimeoutError(target: HostTarget, command: string, command
 export function lastLine(text: string): string {
   const lines = text
     .split(/\r?\n/)
-    .map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd').trim())
+    .map((l) => printable(l).trim())
     .filter((l) => l !== '');
   const line = lines.length ? lines[lines.length - 1] : '';
   return line.length > 300 ? line.slice(0, 300) + '…' : line;
