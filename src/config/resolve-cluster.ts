@@ -15,7 +15,7 @@ import type {
   WebhookConfig,
 } from '../types/config.js';
 import { didYouMean } from './did-you-mean.js';
-import { parseDuration } from './duration.js';
+import { isDurationSyntax, parseDuration } from './duration.js';
 import { expandHostlist } from './hostlist.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
@@ -44,16 +44,29 @@ const DEFAULTS = {
   minReachableFraction: 0.5,
 } as const;
 
-function duration(v: unknown, fallback: string): number {
-  // A malformed duration is reported by the schema (its pattern is this grammar).
-  return parseDuration(str(v) ?? fallback) ?? (parseDuration(fallback) as number);
+/** Node's timers overflow past this (about 24.8 days) and would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A duration in ms. A malformed one is reported by the schema (its pattern is
+ * this grammar); one too large to count in ms is reported here, never replaced
+ * by the default without a word.
+ */
+function duration(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
+  const text = str(v);
+  const ms = text === undefined ? null : parseDuration(text);
+  if (text !== undefined && ms === null && isDurationSyntax(text)) {
+    ctx.errors.push(problemAt(ctx.src, at, 'is too long a duration'));
+  }
+  return ms ?? (parseDuration(fallback) as number);
 }
 
 /** A timeout of 0 would fail every host at once (or, to ssh2, mean none at all): never what was meant. */
 function timeout(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
-  const ms = duration(v, fallback);
+  const ms = duration(ctx, v, fallback, at);
   if (ms === 0) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s'));
-  return ms;
+  if (ms > MAX_TIMER_MS) ctx.errors.push(problemAt(ctx.src, at, 'must be at most 24d'));
+  return Math.min(ms, MAX_TIMER_MS);
 }
 
 function expandHome(path: string, home: string): string {
@@ -239,8 +252,8 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
     routers: resolveRouters(ctx, raw, port),
     engines: resolveEngines(ctx, raw),
     notify: { webhooks: resolveWebhooks(ctx, raw) },
-    idleAfterMs: duration(obj(raw.idle).after, DEFAULTS.idleAfter),
-    lostAfterMs: duration(raw.lostAfter, DEFAULTS.lostAfter),
+    idleAfterMs: duration(ctx, obj(raw.idle).after, DEFAULTS.idleAfter, ['idle', 'after']),
+    lostAfterMs: duration(ctx, raw.lostAfter, DEFAULTS.lostAfter, ['lostAfter']),
     safety: {
       maxStopFraction: num(safety.maxStopFraction) ?? DEFAULTS.maxStopFraction,
       minReachableFraction: num(safety.minReachableFraction) ?? DEFAULTS.minReachableFraction,

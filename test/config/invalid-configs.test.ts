@@ -57,6 +57,8 @@ const CASES: Case[] = [
   ['a malformed duration is an error at its value', 'cluster', 'name: test', 'name: test\nssh:\n  connectTimeout: 10 s', 'cluster.yaml:5:19: ssh.connectTimeout: must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
   ['a timeout of 0s is an error (every host would fail at once)', 'cluster', 'name: test', 'name: test\nssh:\n  commandTimeout: 0m0s', 'cluster.yaml:5:19: ssh.commandTimeout: must be longer than 0s'],
   ["an engine's startTimeout of 0s is an error", 'cluster', 'command: [vllm, serve]', 'command: [vllm, serve]\n    startTimeout: 0s', 'cluster.yaml:13:19: engines.vllm.startTimeout: must be longer than 0s'],
+  ['a timeout past what a timer can count is an error, not an instant timeout', 'cluster', 'name: test', 'name: test\nssh:\n  connectTimeout: 30d', 'cluster.yaml:5:19: ssh.connectTimeout: must be at most 24d'],
+  ['a duration too long to count is an error, never the default in silence', 'cluster', 'name: test', 'name: test\nlostAfter: 99999999999999d', 'cluster.yaml:4:12: lostAfter: is too long a duration'],
   ['durations put the larger unit first', 'cluster', 'name: test', 'name: test\nlostAfter: 30m1h', 'cluster.yaml:4:12: lostAfter: must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
   ['proxyJump must be user@host:port', 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ops@@bastion" }', 'cluster.yaml:4:19: ssh.proxyJump: must be user@host:port (user and port optional)'],
   ['proxyJump names one bastion, not a list of them', 'cluster', 'name: test', 'name: test\nssh: { proxyJump: "ops@b1,ops@b2" }', 'cluster.yaml:4:19: ssh.proxyJump: must be user@host:port (user and port optional)'],
