@@ -1,0 +1,155 @@
+// One reconcile tick (CONTRACT §1): pull, validate, gather, plan, apply, render,
+// commit and push if anything changed, notify. The only async function that
+// wires the pipeline together; every stage it calls is a module of its own,
+// and the pure ones (fleet, plan, status) take `now` from here.
+//
+// STATUS.md is rendered from this tick's observation, before its actions: it
+// says what the fleet was seen to be, never what we hope it became. A start
+// shows up as `starting` or `running` at the next tick, which commits again.
+
+import { join } from 'node:path';
+import { executePlan } from '../apply/executor.js';
+import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
+import { GENERATED_FILES, OBSERVED_FILE, readSnapshotFile, readState } from '../config/repo-files.js';
+import { DataError, GitError } from '../errors.js';
+import type { Config } from '../types/config.js';
+import type { Snapshot } from '../types/snapshot.js';
+import type { Transport } from '../types/transport.js';
+import { writeGenerated } from './generated-files.js';
+import {
+  buildFleet,
+  deliver,
+  detectEvents,
+  gatherSnapshot,
+  loadConfig,
+  planFleet,
+  renderStatusMarkdown,
+  summarize,
+  type ConfigRepo,
+  type NotifyEvent,
+} from './shim-pending.js';
+import { invalidTick, webhooksOfCluster } from './tick-invalid.js';
+import { commitMessage, type TickResult } from './tick-result.js';
+import { updateState } from './state-update.js';
+
+export type { TickResult } from './tick-result.js';
+
+export interface TickOptions {
+  repo: ConfigRepo;
+  transport: Transport;
+  env: Record<string, string | undefined>;
+  now: () => Date;
+  /** Push the commit (reconcile --no-push: false). */
+  push: boolean;
+  log: (line: string) => void;
+  /** Deliver events to the webhooks (default true); they are detected and recorded either way. */
+  notify?: boolean;
+}
+
+async function previousSnapshot(dir: string): Promise<Snapshot | null> {
+  try {
+    return await readSnapshotFile(join(dir, OBSERVED_FILE));
+  } catch (err) {
+    // No snapshot yet, or one we cannot read: gather without history.
+    if (err instanceof DataError) return null;
+    throw err;
+  }
+}
+
+async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<void> {
+  if (opts.notify === false || events.length === 0 || webhooks.length === 0) return;
+  try {
+    await deliver(webhooks, events);
+  } catch (err) {
+    // A webhook down is logged, never a failed tick; the message carries no URL or secret.
+    opts.log(`notify: delivery failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+async function commitAndPush(opts: TickOptions, message: string, result: TickResult): Promise<void> {
+  result.commit = await opts.repo.commit(GENERATED_FILES, message);
+  if (result.commit === null) return;
+  opts.log(`committed ${result.commit.slice(0, 12)}: ${message}`);
+  if (!opts.push || !opts.repo.hasRemote) return;
+  try {
+    await opts.repo.push();
+    result.pushed = true;
+  } catch (err) {
+    if (!(err instanceof GitError)) throw err;
+    // The commit stays; the next tick's sync rebases it and pushes again.
+    result.pushError = err.message;
+    opts.log(`push failed: ${err.message}`);
+  }
+}
+
+function blankResult(): TickResult {
+  return {
+    configInvalid: false, dirtyConfig: [], plan: null, blocked: null, applied: false, outcome: null,
+    events: [], status: '', commit: null, pushed: false, pushError: null,
+  };
+}
+
+export async function runTick(opts: TickOptions): Promise<TickResult> {
+  const { repo, log } = opts;
+  const result = blankResult();
+  await repo.sync();
+  const now = opts.now();
+  const loaded = await loadConfig(repo.dir, { env: opts.env, strictEnv: true, displayDir: '.' });
+  const state = await readState(repo.dir);
+
+  if (!loaded.ok) {
+    result.configInvalid = true;
+    log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
+    const inv = await invalidTick(repo.dir, state, loaded.errors, now);
+    result.status = inv.status;
+    result.events = inv.events.map((e) => e.event);
+    await notifyAll(opts, await webhooksOfCluster(repo.dir, opts.env), inv.events);
+    if (await writeGenerated(repo.dir, { status: inv.status, state: inv.state, snapshot: null })) {
+      await commitAndPush(opts, commitMessage(null, result), result);
+    }
+    return result;
+  }
+
+  const config = loaded.config;
+  result.dirtyConfig = await repo.dirtyConfig();
+  const snapshot = await gatherSnapshot(config, {
+    transport: opts.transport,
+    previous: await previousSnapshot(repo.dir),
+    state,
+    now: opts.now,
+  });
+  const fleet = buildFleet(config, snapshot, state, now.toISOString());
+  const plan = planFleet(fleet, state);
+  result.plan = plan;
+  result.blocked = plan.blocked;
+
+  let outcome: ApplyOutcome = emptyOutcome();
+  if (result.dirtyConfig.length > 0) {
+    log(`uncommitted edits to ${result.dirtyConfig.join(', ')}: planned ${plan.actions.length} action(s), applied nothing (only committed config is applied)`);
+  } else if (plan.blocked !== null) {
+    log(`plan blocked: ${plan.blocked}; applied nothing`);
+  } else {
+    outcome = await executePlan(plan, { config, fleet, transport: opts.transport });
+    result.applied = true;
+    for (const f of outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
+  }
+  result.outcome = outcome;
+
+  const afterApply = updateState(state, { snapshot, outcome, now });
+  const detected = detectEvents(afterApply, {
+    cluster: config.cluster,
+    fleet,
+    plan,
+    applyFailures: outcome.failures,
+    configErrors: null,
+    now: now.toISOString(),
+  });
+  result.events = detected.events.map((e) => e.event);
+  await notifyAll(opts, config.cluster.notify.webhooks, detected.events);
+
+  result.status = renderStatusMarkdown(summarize(fleet, plan.unplaceable));
+  if (await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot })) {
+    await commitAndPush(opts, commitMessage(config.cluster.name, result), result);
+  }
+  return result;
+}
