@@ -67,3 +67,6 @@ export function detectEvents(
 export async function deliver(_webhooks: WebhookConfig[], _events: NotifyEvent[], _opts?: unknown): Promise<unknown> {
   return pending('deliver');
 }
+export function renderPlanText(_plan: Plan): string {
+  return pending('renderPlanText');
+}

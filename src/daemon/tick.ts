@@ -14,8 +14,8 @@ import { GENERATED_FILES, OBSERVED_FILE, readSnapshotFile, readState } from '../
 import { DataError, GitError } from '../errors.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
-import type { Transport } from '../types/transport.js';
 import { writeGenerated } from './generated-files.js';
+import { resolveTransport, type TransportSource } from './transport-for-config.js';
 import {
   buildFleet,
   deliver,
@@ -36,7 +36,8 @@ export type { TickResult } from './tick-result.js';
 
 export interface TickOptions {
   repo: ConfigRepo;
-  transport: Transport;
+  /** A transport, or a function giving one for the config just loaded (see transport-for-config.ts). */
+  transport: TransportSource;
   env: Record<string, string | undefined>;
   now: () => Date;
   /** Push the commit (reconcile --no-push: false). */
@@ -112,8 +113,9 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
 
   const config = loaded.config;
   result.dirtyConfig = await repo.dirtyConfig();
+  const transport = resolveTransport(opts.transport, config);
   const snapshot = await gatherSnapshot(config, {
-    transport: opts.transport,
+    transport,
     previous: await previousSnapshot(repo.dir),
     state,
     now: opts.now,
@@ -129,7 +131,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   } else if (plan.blocked !== null) {
     log(`plan blocked: ${plan.blocked}; applied nothing`);
   } else {
-    outcome = await executePlan(plan, { config, fleet, transport: opts.transport });
+    outcome = await executePlan(plan, { config, fleet, transport });
     result.applied = true;
     for (const f of outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
   }
