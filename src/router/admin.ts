@@ -1,0 +1,80 @@
+// The admin side of the router: a tiny HTTP protocol on a Unix socket (mode 0600,
+// so only the router's own user can read usage or repoint traffic).
+//   GET /usage      -> 200 {"version":1,"startedAt":…,"lastUsed":{…}}
+//   PUT /endpoints  -> 200 {"version":1,"ok":true}, or 400 {"version":1,"ok":false,"errors":[…]}
+
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import net from 'node:net';
+import { chmod, mkdir, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { parseEndpoints } from './endpoints.js';
+import { swapTable, usageOf, type RouterState } from './table.js';
+import { sendJson } from './reply.js';
+import { RouterError } from './router-error.js';
+
+/** A table larger than this is a mistake, not a fleet. */
+const MAX_TABLE_BYTES = 64 * 1024 * 1024;
+
+export function createAdminServer(state: RouterState): http.Server {
+  return http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/usage') return sendJson(res, 200, usageOf(state));
+    if (req.method === 'PUT' && req.url === '/endpoints') return void putEndpoints(state, req, res);
+    sendJson(res, 404, { version: 1, ok: false, errors: [`unknown admin request ${req.method} ${req.url}`] });
+  });
+}
+
+async function putEndpoints(state: RouterState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_TABLE_BYTES) return sendJson(res, 413, { version: 1, ok: false, errors: ['table too large'] }, { connection: 'close' });
+    chunks.push(chunk);
+  }
+  const parsed = parseEndpoints(Buffer.concat(chunks).toString('utf8'));
+  if (!parsed.ok) return sendJson(res, 400, { version: 1, ok: false, errors: parsed.errors });
+  swapTable(state, parsed.value);
+  sendJson(res, 200, { version: 1, ok: true });
+}
+
+/**
+ * Listen on `path` with mode 0600. A socket file left by a router that died is
+ * replaced; one a live router still answers on is not stolen.
+ */
+export async function listenAdmin(server: http.Server, path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  if (await answers(path)) throw new RouterError(`another router is already listening on the admin socket ${path}`);
+  await unlink(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw new RouterError(`cannot replace the stale admin socket ${path}: ${err.message}`);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      // The umask closes the window between bind and chmod in which others could
+      // connect; bind happens inside listen(), synchronously, so it is restored at once.
+      const previous = process.umask(0o177);
+      try {
+        server.listen(path, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      } finally {
+        process.umask(previous);
+      }
+    });
+  } catch (err) {
+    throw new RouterError(`cannot listen on the admin socket ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  await chmod(path, 0o600);
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

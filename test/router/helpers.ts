@@ -1,0 +1,128 @@
+// Small real engines on 127.0.0.1 and a client, for the router's tests.
+
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRouter, type RunningRouter } from '../../src/router/server.js';
+import { runRouterClient } from '../../src/router/client.js';
+import type { RouterEndpoints } from '../../src/types/snapshot.js';
+
+export interface Engine {
+  name: string;
+  url: string;
+  port: number;
+  /** Bodies received, in order of arrival. */
+  received: { path: string; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}
+
+export type EngineHandler = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => void;
+
+/** An engine that answers {"engine":name,"model":…,"seq":…} unless given its own handler. */
+export async function startEngine(name: string, handler?: EngineHandler): Promise<Engine> {
+  const received: Engine['received'] = [];
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (text += c));
+    req.on('end', () => {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      received.push({ path: req.url ?? '', body, headers: req.headers });
+      if (handler) return handler(req, res, body);
+      const out = JSON.stringify({ engine: name, model: body['model'], seq: body['seq'] ?? null });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: any;
+}
+
+export const clientAgent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+
+export function request(port: number, path: string, body: string | object | null, method = 'POST', headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, agent: clientAgent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => {
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(body === null ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+  });
+}
+
+export function chat(port: number, model: string, extra: Record<string, unknown> = {}): Promise<Reply> {
+  return request(port, '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }], ...extra });
+}
+
+export function tempSocket(): { path: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-rt-'));
+  return { path: join(dir, 'admin.sock'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestRouter extends RunningRouter {
+  socket: string;
+  setTable(models: Record<string, { replica: string; url: string }[]>): Promise<void>;
+  usage(): Promise<any>;
+}
+
+export async function withRouter(opts: { socket?: string; maxBodyBytes?: number; now?: () => Date } = {}): Promise<TestRouter> {
+  const socket = opts.socket ?? tempSocket().path;
+  const r = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket: socket, maxBodyBytes: opts.maxBodyBytes, now: opts.now });
+  const env = { LLMGW_ROUTER_SOCKET: socket };
+  return {
+    ...r,
+    socket,
+    async setTable(models) {
+      const table: RouterEndpoints = { version: 1, models };
+      const out = await runRouterClient('endpoints', JSON.stringify(table), env);
+      if (out.code !== 0) throw new Error(out.stderr);
+    },
+    async usage() {
+      const out = await runRouterClient('usage', '', env);
+      if (out.code !== 0) throw new Error(out.stderr);
+      return JSON.parse(out.stdout);
+    },
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Resolves when `check` holds, polling; rejects after `ms`. */
+export async function eventually(check: () => boolean, ms = 2000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await sleep(5);
+  }
+}
