@@ -3,7 +3,7 @@
 // replaced by its real import, and this file deleted, as the stage lands.
 
 import { NotImplementedError } from '../errors.js';
-import type { Config, ConfigProblem, LoadResult, SshConfig, WebhookConfig, ClusterConfig } from '../types/config.js';
+import type { Config, ConfigProblem, SshConfig, WebhookConfig, ClusterConfig } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan, Unplaceable } from '../types/plan.js';
 import type { Snapshot } from '../types/snapshot.js';
@@ -14,20 +14,11 @@ const pending = (what: string): never => {
   throw new NotImplementedError(`${what} is not merged yet`);
 };
 
-export async function loadConfig(_repoDir: string, _opts?: { env?: Record<string, string | undefined>; strictEnv?: boolean; displayDir?: string }): Promise<LoadResult> {
-  return pending('loadConfig');
-}
-export function parseConfig(_files: { cluster: { name: string; text: string }; models: { name: string; text: string } }, _opts?: { env?: Record<string, string | undefined>; strictEnv?: boolean }): LoadResult {
-  return pending('parseConfig');
-}
 export function createSshTransport(_ssh: SshConfig, _opts?: { env?: Record<string, string | undefined>; keepAlive?: boolean }): Transport {
   return pending('createSshTransport');
 }
 export async function gatherSnapshot(_config: Config, _opts: { transport: Transport; previous: Snapshot | null; state: State; now: () => Date }): Promise<Snapshot> {
   return pending('gatherSnapshot');
-}
-export function buildFleet(_config: Config, _snapshot: Snapshot, _state: State, _now: string): Fleet {
-  return pending('buildFleet');
 }
 export type StatusReport = unknown;
 export function summarize(_fleet: Fleet, _unplaceable: Unplaceable[]): StatusReport {
@@ -38,9 +29,6 @@ export function renderStatusMarkdown(_report: StatusReport): string {
 }
 export function renderInvalidConfigBlock(_previous: string | null, _problems: ConfigProblem[]): string {
   return pending('renderInvalidConfigBlock');
-}
-export function planFleet(_fleet: Fleet, _state: State): Plan {
-  return pending('planFleet');
 }
 export interface ConfigRepo {
   readonly dir: string;
@@ -66,7 +54,4 @@ export function detectEvents(
 }
 export async function deliver(_webhooks: WebhookConfig[], _events: NotifyEvent[], _opts?: unknown): Promise<unknown> {
   return pending('deliver');
-}
-export function renderPlanText(_plan: Plan): string {
-  return pending('renderPlanText');
 }

@@ -9,7 +9,8 @@ import { STATUS_FILE } from '../config/repo-files.js';
 import type { ConfigProblem, WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
 import { readTextIfExists } from '../util/fs.js';
-import { detectEvents, parseConfig, renderInvalidConfigBlock, type NotifyEvent } from './shim-pending.js';
+import { parseConfig } from '../config/load-config.js';
+import { detectEvents, renderInvalidConfigBlock, type NotifyEvent } from './shim-pending.js';
 
 const NO_MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n';
 

@@ -16,13 +16,13 @@ import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import { writeGenerated } from './generated-files.js';
 import { resolveTransport, type TransportSource } from './transport-for-config.js';
+import { loadConfig } from '../config/load-config.js';
+import { buildFleet } from '../fleet/index.js';
+import { planFleet } from '../plan/plan-fleet.js';
 import {
-  buildFleet,
   deliver,
   detectEvents,
   gatherSnapshot,
-  loadConfig,
-  planFleet,
   renderStatusMarkdown,
   summarize,
   type ConfigRepo,

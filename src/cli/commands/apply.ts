@@ -11,16 +11,11 @@ import { ConfigError, DataError, UsageError } from '../../errors.js';
 import { updateState } from '../../daemon/state-update.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import type { Io } from '../io.js';
-import {
-  buildFleet,
-  createSshTransport,
-  gatherSnapshot,
-  loadConfig,
-  planFleet,
-  renderPlanText,
-  renderStatusMarkdown,
-  summarize,
-} from '../../daemon/shim-pending.js';
+import { loadConfig } from '../../config/load-config.js';
+import { buildFleet } from '../../fleet/index.js';
+import { planFleet } from '../../plan/plan-fleet.js';
+import { renderPlanText } from '../../plan/render-text.js';
+import { createSshTransport, gatherSnapshot, renderStatusMarkdown, summarize } from '../../daemon/shim-pending.js';
 
 const HELP = `Usage: llmgw apply [--repo DIR] [--yes] [--force]
 
@@ -72,7 +67,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const now = new Date();
     const fleet = buildFleet(config, snapshot, state, now.toISOString());
     const plan = planFleet(fleet, state);
-    io.stdout.write(renderPlanText(plan));
+    io.stdout.write(renderPlanText(plan, '', { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
     if (plan.blocked !== null && !values.force) {
       io.stderr.write(`llmgw apply: the plan is blocked: ${plan.blocked} (--force applies it anyway)\n`);
       return 1;
