@@ -14,7 +14,7 @@ import { schemaProblems } from './schema-problems.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export interface LoadOptions {
-  /** Where `${VAR}`, USER and HOME come from. loadConfig: process.env; parseConfig: {}. */
+  /** Where `${VAR}`, USER and HOME come from. loadConfig: process.env; parseConfig: {} (HOME then falls back to the OS's). */
   env?: Record<string, string | undefined>;
   /** An unset `${VAR}` is an error (reconcile) rather than a warning (validate, PR CI). */
   strictEnv?: boolean;

@@ -2,6 +2,7 @@
 // templates, `~`, durations, and the meaning checks of CONTRACT §3 that a
 // schema cannot express (references to fabrics, duplicates after expansion).
 
+import { homedir } from 'node:os';
 import type {
   ClusterConfig,
   ConfigProblem,
@@ -16,6 +17,7 @@ import type {
 import { didYouMean } from './did-you-mean.js';
 import { parseDuration } from './duration.js';
 import { expandHostlist } from './hostlist.js';
+import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
 import { problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
 
@@ -47,8 +49,7 @@ function duration(v: unknown, fallback: string): number {
   return parseDuration(str(v) ?? fallback) ?? (parseDuration(fallback) as number);
 }
 
-function expandHome(path: string, home: string | undefined): string {
-  if (home === undefined) return path;
+function expandHome(path: string, home: string): string {
   if (path === '~') return home;
   if (path.startsWith('~/')) return home.replace(/\/$/, '') + path.slice(1);
   return path;
@@ -106,6 +107,9 @@ function resolveNodes(ctx: ResolveContext, raw: Raw, fabrics: string[], sshPort:
     }
     const storage = resolveStorage(ctx, n.storage, ['nodes', i, 'storage']);
     const host = str(n.host);
+    if (host !== undefined) {
+      for (const message of unknownPlaceholders(host, ['name'])) ctx.errors.push(problemAt(ctx.src, ['nodes', i, 'host'], message));
+    }
     const port = int(n.port) ?? sshPort;
     const clashes = new Map<number, string[]>();
     for (const name of expanded.names) {
@@ -151,10 +155,16 @@ function resolveRouters(ctx: ResolveContext, raw: Raw, sshPort: number): RouterC
   return routers;
 }
 
-function resolveEngines(raw: Raw): Record<string, EngineConfig> {
+function resolveEngines(ctx: ResolveContext, raw: Raw): Record<string, EngineConfig> {
   const engines: Record<string, EngineConfig> = {};
   for (const [name, value] of Object.entries(obj(raw.engines))) {
     const e = obj(value);
+    arr(e.command).forEach((part, j) => {
+      if (typeof part !== 'string') return;
+      for (const message of unknownPlaceholders(part, COMMAND_PLACEHOLDERS)) {
+        ctx.errors.push(problemAt(ctx.src, ['engines', name, 'command', j], message));
+      }
+    });
     engines[name] = {
       name,
       command: arr(e.command).filter((c): c is string => typeof c === 'string'),
@@ -187,7 +197,7 @@ function resolveWebhooks(ctx: ResolveContext, raw: Raw): WebhookConfig[] {
 /** `raw` has had `${VAR}`s substituted already. */
 export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
   const ssh = obj(raw.ssh);
-  const home = ctx.env.HOME;
+  const home = ctx.env.HOME ?? homedir();
   const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? 'root';
   const port = int(ssh.port) ?? DEFAULTS.port;
   const identityFile = str(ssh.identityFile);
@@ -214,7 +224,7 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
       .map(([name, glob]) => ({ name, glob })),
     nodes: resolveNodes(ctx, raw, fabrics, port),
     routers: resolveRouters(ctx, raw, port),
-    engines: resolveEngines(raw),
+    engines: resolveEngines(ctx, raw),
     notify: { webhooks: resolveWebhooks(ctx, raw) },
     idleAfterMs: duration(obj(raw.idle).after, DEFAULTS.idleAfter),
     lostAfterMs: duration(raw.lostAfter, DEFAULTS.lostAfter),

@@ -3,6 +3,7 @@
 
 import type { ConfigProblem, ModelConfig } from '../types/config.js';
 import { didYouMean } from './did-you-mean.js';
+import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, obj, str, type Raw } from './raw.js';
 import { problemAt, type YamlSource } from './yaml-source.js';
 
@@ -46,6 +47,12 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
         problemAt(ctx.src, ['models', i, 'weights'], 'must be a relative directory under a storage path (no leading / and no ..)'),
       );
     }
+    arr(m.args).forEach((arg, j) => {
+      if (typeof arg !== 'string') return;
+      for (const message of unknownPlaceholders(arg, COMMAND_PLACEHOLDERS)) {
+        ctx.errors.push(problemAt(ctx.src, ['models', i, 'args', j], message));
+      }
+    });
     const gpuClass = str(m.gpuClass);
     models.push({
       name: name ?? '',

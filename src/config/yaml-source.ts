@@ -26,7 +26,8 @@ function describe(value: unknown): string {
 /** Parses one config file; a syntax error, an empty file or a non-mapping is one problem. */
 export function parseYamlSource(file: string, text: string, expects: string): ParseResult {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, keepSourceTokens: false });
+  // merge: `<<: *defaults` lets node entries share their storage lists.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, merge: true });
   const syntax = doc.errors[0];
   if (syntax) {
     // An error "at the end of the input" is shown at the end of the last line, not on a line past it.
@@ -88,7 +89,7 @@ export function locate(src: YamlSource, path: readonly PathSegment[], at: 'value
     let next: unknown;
     let nextKey: unknown;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && (isScalar(p.key) ? p.key.value : p.key) === seg);
+      const pair = node.items.find((p) => isPair(p) && String(isScalar(p.key) ? p.key.value : p.key) === String(seg));
       if (pair) {
         next = pair.value ?? pair.key;
         nextKey = pair.key;

@@ -1,22 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Readable, Writable } from 'node:stream';
 import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/io.js';
+import { captureIo } from '../helpers/io.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'llmgw-validate-'));
 
 function capture(cwd = repoRoot, env: NodeJS.ProcessEnv = { HOME: '/home/op' }) {
-  let out = '';
-  let err = '';
-  const sink = (f: (s: string) => void) => new Writable({ write(c, _e, cb) { f(String(c)); cb(); } });
-  const io: Io = { stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), stdin: Readable.from([]), env, cwd, debug: false };
-  return { io, out: () => out, err: () => err };
+  return captureIo({ cwd, env });
 }
 
 /** A copy of examples/demo in a fresh directory, with models.yaml replaced (or removed). */

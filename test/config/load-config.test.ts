@@ -139,6 +139,23 @@ test('a YAML alias without an anchor is an error at the alias, not a crash', () 
   assert.equal(r.ok ? [] : r.errors.map(formatProblem), ['models.yaml:5:5: invalid YAML: Unresolved alias (the anchor must be set before the alias)']);
 });
 
+test('x- keys hold YAML anchors that node entries reuse with <<', () => {
+  const cluster = MINIMAL_CLUSTER.replace('nodes:\n  - { name: "n[1-2]", fabric: ib-a }', `x-gpu-node: &gpu-node
+  fabric: ib-a
+  storage: [{ path: /models, kind: local }]
+nodes:
+  - <<: *gpu-node
+    name: "n[1-2]"
+  - <<: *gpu-node
+    name: m1
+    cordon: true`);
+  const r = load(cluster);
+  assert.equal(r.ok ? [] : r.errors.map(formatProblem), []);
+  if (r.ok) {
+    assert.equal(r.config.cluster.nodes.map((n) => [n.name, n.fabric, n.cordon, n.storage.length]), [['n1', 'ib-a', false, 1], ['n2', 'ib-a', false, 1], ['m1', 'ib-a', true, 1]]);
+  }
+});
+
 test('a 100,000-node hostlist loads without trouble', () => {
   const r = load(MINIMAL_CLUSTER.replace('"n[1-2]"', '"n[000001-100000]"'));
   assert.ok(r.ok);
