@@ -3,7 +3,7 @@
 // replaced by its real import, and this file deleted, as the stage lands.
 
 import { NotImplementedError } from '../errors.js';
-import type { Config, ConfigProblem, SshConfig, WebhookConfig, ClusterConfig } from '../types/config.js';
+import type { Config, ConfigProblem, EventName, SshConfig, WebhookConfig } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan, Unplaceable } from '../types/plan.js';
 import type { Snapshot } from '../types/snapshot.js';
@@ -17,7 +17,7 @@ const pending = (what: string): never => {
 export function createSshTransport(_ssh: SshConfig, _opts?: { env?: Record<string, string | undefined>; keepAlive?: boolean }): Transport {
   return pending('createSshTransport');
 }
-export async function gatherSnapshot(_config: Config, _opts: { transport: Transport; previous: Snapshot | null; state: State; now: () => Date }): Promise<Snapshot> {
+export async function gatherSnapshot(_config: Config, _opts: { transport: Transport; previous: Snapshot | null; state: State; now: () => Date; onProgress?: (p: unknown) => void }): Promise<Snapshot> {
   return pending('gatherSnapshot');
 }
 export type StatusReport = unknown;
@@ -43,15 +43,19 @@ export async function openConfigRepo(_opts: { dir: string; remote?: string; bran
   return pending('openConfigRepo');
 }
 export interface NotifyEvent {
-  event: string;
+  event: EventName;
+  cluster: string;
+  time: string;
   subject: string;
+  text: string;
+  details: Record<string, unknown>;
 }
 export function detectEvents(
   _prev: State,
-  _input: { cluster: ClusterConfig | null; fleet: Fleet | null; plan: Plan | null; applyFailures: unknown[]; configErrors: ConfigProblem[] | null; now: string },
+  _input: { cluster: string; fleet: Fleet | null; plan: Plan | null; applyFailures: { replica: string; node: string; error: string }[]; configErrors: ConfigProblem[] | null; now: string },
 ): { events: NotifyEvent[]; state: State } {
   return pending('detectEvents');
 }
-export async function deliver(_webhooks: WebhookConfig[], _events: NotifyEvent[], _opts?: unknown): Promise<unknown> {
+export async function deliver(_webhooks: WebhookConfig[], _events: NotifyEvent[], _opts?: { log?: (line: string) => void }): Promise<{ ok: number; failed: number }> {
   return pending('deliver');
 }

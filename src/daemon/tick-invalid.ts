@@ -14,24 +14,25 @@ import { detectEvents, renderInvalidConfigBlock, type NotifyEvent } from './shim
 
 const NO_MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n';
 
-/** cluster.yaml's webhooks when cluster.yaml alone is valid; [] otherwise. */
-export async function webhooksOfCluster(dir: string, env: Record<string, string | undefined>): Promise<WebhookConfig[]> {
+/** cluster.yaml's name and webhooks when cluster.yaml alone is valid; '' and none otherwise. */
+export async function clusterAlone(dir: string, env: Record<string, string | undefined>): Promise<{ name: string; webhooks: WebhookConfig[] }> {
   const text = await readFile(join(dir, 'cluster.yaml'), 'utf8').catch(() => null);
-  if (text === null) return [];
+  if (text === null) return { name: '', webhooks: [] };
   const alone = parseConfig({ cluster: { name: 'cluster.yaml', text }, models: { name: 'models.yaml', text: NO_MODELS } }, { env, strictEnv: true });
-  return alone.ok ? alone.config.cluster.notify.webhooks : [];
+  return alone.ok ? { name: alone.config.cluster.name, webhooks: alone.config.cluster.notify.webhooks } : { name: '', webhooks: [] };
 }
 
 export async function invalidTick(
   dir: string,
   state: State,
   errors: ConfigProblem[],
+  cluster: string,
   now: Date,
 ): Promise<{ status: string; state: State; events: NotifyEvent[] }> {
   const previous = await readTextIfExists(join(dir, STATUS_FILE));
   const status = renderInvalidConfigBlock(previous, errors);
   const detected = detectEvents(state, {
-    cluster: null,
+    cluster,
     fleet: null,
     plan: null,
     applyFailures: [],

@@ -3,9 +3,11 @@
 // wires the pipeline together; every stage it calls is a module of its own,
 // and the pure ones (fleet, plan, status) take `now` from here.
 //
-// STATUS.md is rendered from this tick's observation, before its actions: it
-// says what the fleet was seen to be, never what we hope it became. A start
-// shows up as `starting` or `running` at the next tick, which commits again.
+// STATUS.md and .llmgw/observed.json describe the fleet as this tick leaves
+// it: the observation projected by the actions that succeeded (a started
+// replica `starting`, a stopped one gone; failed and waiting ones as seen).
+// So a PR's `llmgw plan --observed` does not propose again what this tick just
+// did, and the next tick's commit is the one that sees the replicas running.
 
 import { join } from 'node:path';
 import { executePlan } from '../apply/executor.js';
@@ -19,6 +21,7 @@ import { resolveTransport, type TransportSource } from './transport-for-config.j
 import { loadConfig } from '../config/load-config.js';
 import { buildFleet } from '../fleet/index.js';
 import { planFleet } from '../plan/plan-fleet.js';
+import { projectSnapshot } from '../plan/project-snapshot.js';
 import {
   deliver,
   detectEvents,
@@ -28,7 +31,7 @@ import {
   type ConfigRepo,
   type NotifyEvent,
 } from './shim-pending.js';
-import { invalidTick, webhooksOfCluster } from './tick-invalid.js';
+import { clusterAlone, invalidTick } from './tick-invalid.js';
 import { commitMessage, type TickResult } from './tick-result.js';
 import { updateState } from './state-update.js';
 
@@ -59,12 +62,8 @@ async function previousSnapshot(dir: string): Promise<Snapshot | null> {
 
 async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<void> {
   if (opts.notify === false || events.length === 0 || webhooks.length === 0) return;
-  try {
-    await deliver(webhooks, events);
-  } catch (err) {
-    // A webhook down is logged, never a failed tick; the message carries no URL or secret.
-    opts.log(`notify: delivery failed: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  // deliver never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
+  await deliver(webhooks, events, { log: (line) => opts.log(`notify: ${line}`) });
 }
 
 async function commitAndPush(opts: TickOptions, message: string, result: TickResult): Promise<void> {
@@ -101,12 +100,13 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   if (!loaded.ok) {
     result.configInvalid = true;
     log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
-    const inv = await invalidTick(repo.dir, state, loaded.errors, now);
+    const cluster = await clusterAlone(repo.dir, opts.env);
+    const inv = await invalidTick(repo.dir, state, loaded.errors, cluster.name, now);
     result.status = inv.status;
     result.events = inv.events.map((e) => e.event);
-    await notifyAll(opts, await webhooksOfCluster(repo.dir, opts.env), inv.events);
+    await notifyAll(opts, cluster.webhooks, inv.events);
     if (await writeGenerated(repo.dir, { status: inv.status, state: inv.state, snapshot: null })) {
-      await commitAndPush(opts, commitMessage(null, result), result);
+      await commitAndPush(opts, commitMessage(cluster.name || null, result), result);
     }
     return result;
   }
@@ -139,18 +139,22 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
 
   const afterApply = updateState(state, { snapshot, outcome, now });
   const detected = detectEvents(afterApply, {
-    cluster: config.cluster,
+    cluster: config.cluster.name,
     fleet,
     plan,
-    applyFailures: outcome.failures,
+    applyFailures: outcome.failures.flatMap((f) => (f.replica === null ? [] : [{ replica: f.replica, node: f.host, error: f.error }])),
     configErrors: null,
     now: now.toISOString(),
   });
   result.events = detected.events.map((e) => e.event);
   await notifyAll(opts, config.cluster.notify.webhooks, detected.events);
 
-  result.status = renderStatusMarkdown(summarize(fleet, plan.unplaceable));
-  if (await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot })) {
+  const done = new Set(outcome.results.filter((r) => r.status === 'ok').map((r) => `${r.op}:${r.replica}`));
+  const applied = plan.actions.filter((a) => done.has(`${a.op}:${a.replica}`));
+  const after = applied.length === 0 ? snapshot : projectSnapshot(snapshot, { ...plan, actions: applied }, config);
+  const afterFleet = after === snapshot ? fleet : buildFleet(config, after, detected.state, now.toISOString());
+  result.status = renderStatusMarkdown(summarize(afterFleet, plan.unplaceable));
+  if (await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after })) {
     await commitAndPush(opts, commitMessage(config.cluster.name, result), result);
   }
   return result;
