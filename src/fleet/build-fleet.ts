@@ -8,7 +8,7 @@ import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { NodeObservation, Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
-import { nodeHoldings } from './holdings.js';
+import { forEachHolding } from './holdings.js';
 import { answeredRouters, idleness } from './idle.js';
 import { observedCondition } from './node-condition.js';
 import { mergeReplicas, replicaPort } from './replicas.js';
@@ -39,6 +39,8 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     const report = seen.report;
     const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf);
     const replicaIds = report ? [...new Set(report.replicas.map((r) => r.id))].sort() : [];
+    const holds = new Set<string>();
+    forEachHolding(report, nc.storage, (weights) => holds.add(weights));
     const usedPorts = new Set<number>();
     for (const r of report?.replicas ?? []) {
       const port = replicaPort(r);
@@ -54,7 +56,7 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
       error: seen.error,
       report,
       gpus,
-      holds: new Set(nodeHoldings(report, nc.storage).map((h) => h.weights)),
+      holds,
       replicas: replicaIds,
       usedPorts,
       freeWholeClass: freeWholeClassOf(seen.condition, nc.cordon, replicaIds.length, gpus),

@@ -5,25 +5,21 @@
 // its local disk look like a filer the whole fabric shares.
 
 import type { StorageDecl } from '../types/config.js';
-import type { Fleet, FleetNode } from '../types/fleet.js';
+import type { Fleet } from '../types/fleet.js';
 import type { AgentReport } from '../types/snapshot.js';
 
-export interface NodeHolding {
-  weights: string;
-  decl: StorageDecl;
-}
-
-/** Each (weights, declared storage) pair the report backs up. */
-export function nodeHoldings(report: AgentReport | null, declared: readonly StorageDecl[]): NodeHolding[] {
-  if (report === null || declared.length === 0) return [];
-  const byPath = new Map(declared.map((d) => [d.path, d]));
-  const out: NodeHolding[] = [];
+/** Calls `visit` for each (weights, declared storage) pair the report backs up. */
+export function forEachHolding(
+  report: AgentReport | null,
+  declared: readonly StorageDecl[],
+  visit: (weights: string, decl: StorageDecl) => void,
+): void {
+  if (report === null || declared.length === 0) return;
   for (const entry of report.storage) {
-    const decl = byPath.get(entry.path);
+    const decl = declared.find((d) => d.path === entry.path);
     if (decl === undefined) continue;
-    for (const weights of entry.weights) out.push({ weights, decl });
+    for (const weights of entry.weights) visit(weights, decl);
   }
-  return out;
 }
 
 /** What one fabric holds of one weights directory. */
@@ -58,12 +54,13 @@ function holdingsIndex(fleet: Fleet): HoldingsIndex {
     if (node.condition === 'lost') continue;
     let byWeights = index.get(node.fabric);
     if (!byWeights) index.set(node.fabric, (byWeights = new Map()));
-    for (const h of nodeHoldings(node.report, node.config.storage)) {
-      let acc = byWeights.get(h.weights);
-      if (!acc) byWeights.set(h.weights, (acc = { shared: new Set(), localNodes: new Set() }));
-      if (h.decl.kind === 'shared') acc.shared.add(h.decl.filer ?? h.decl.path);
+    const fabric = byWeights;
+    forEachHolding(node.report, node.config.storage, (weights, decl) => {
+      let acc = fabric.get(weights);
+      if (!acc) fabric.set(weights, (acc = { shared: new Set(), localNodes: new Set() }));
+      if (decl.kind === 'shared') acc.shared.add(decl.filer ?? decl.path);
       else acc.localNodes.add(node.name);
-    }
+    });
   }
   indexCache.set(fleet, index);
   return index;
@@ -81,7 +78,3 @@ export function fabricHolds(fleet: Fleet, fabric: string, weights: string): bool
   return holdingsIndex(fleet).get(fabric)?.has(weights) ?? false;
 }
 
-/** Whether this node holds `weights` (its own report, declared paths only). */
-export function nodeHolds(node: FleetNode, weights: string): boolean {
-  return node.holds.has(weights);
-}

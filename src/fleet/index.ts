@@ -2,5 +2,5 @@
 
 export { buildFleet } from './build-fleet.js';
 export { capacityByClass, freeWholeNodes, modelCounts, type BucketCounts, type ClassCapacity, type ModelCounts } from './counts.js';
-export { fabricHoldings, fabricHolds, nodeHolds, nodeHoldings, type FabricHolding, type NodeHolding } from './holdings.js';
+export { fabricHoldings, fabricHolds, forEachHolding, type FabricHolding } from './holdings.js';
 export { replicaPort } from './replicas.js';
