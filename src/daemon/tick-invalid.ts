@@ -10,7 +10,8 @@ import type { ConfigProblem, WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
 import { readTextIfExists } from '../util/fs.js';
 import { parseConfig } from '../config/load-config.js';
-import { detectEvents, renderInvalidConfigBlock, type NotifyEvent } from './shim-pending.js';
+import { detectEvents, type NotifyEvent } from '../notify/events.js';
+import { renderInvalidConfigBlock } from '../status/index.js';
 
 const NO_MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n';
 

@@ -22,15 +22,11 @@ import { loadConfig } from '../config/load-config.js';
 import { buildFleet } from '../fleet/index.js';
 import { planFleet } from '../plan/plan-fleet.js';
 import { projectSnapshot } from '../plan/project-snapshot.js';
-import {
-  deliver,
-  detectEvents,
-  gatherSnapshot,
-  renderStatusMarkdown,
-  summarize,
-  type ConfigRepo,
-  type NotifyEvent,
-} from './shim-pending.js';
+import type { ConfigRepo } from '../git/config-repo.js';
+import { detectEvents, type NotifyEvent } from '../notify/events.js';
+import { deliver } from '../notify/webhook.js';
+import { renderStatusMarkdown, summarize } from '../status/index.js';
+import { gatherSnapshot } from './shim-pending.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
 import { commitMessage, type TickResult } from './tick-result.js';
 import { updateState } from './state-update.js';

@@ -15,7 +15,8 @@ import { loadConfig } from '../../config/load-config.js';
 import { buildFleet } from '../../fleet/index.js';
 import { planFleet } from '../../plan/plan-fleet.js';
 import { renderPlanText } from '../../plan/render-text.js';
-import { createSshTransport, gatherSnapshot, renderStatusMarkdown, summarize } from '../../daemon/shim-pending.js';
+import { createSshTransport, gatherSnapshot } from '../../daemon/shim-pending.js';
+import { renderStatusMarkdown, summarize } from '../../status/index.js';
 
 const HELP = `Usage: llmgw apply [--repo DIR] [--yes] [--force]
 
