@@ -26,8 +26,22 @@ export interface TickResult {
   pushError: string | null;
 }
 
-/** The commit message: what was applied, in one line (`llmgw: started 2, stopped 1 (prod-eu)`). */
-export function commitMessage(cluster: string | null, r: Pick<TickResult, 'configInvalid' | 'dirtyConfig' | 'blocked' | 'outcome'>): string {
+export interface ReplicaCounts {
+  running: number;
+  starting: number;
+  failed: number;
+}
+
+/**
+ * The commit message: what was applied, in one line (`llmgw: started 2,
+ * stopped 1 (prod-eu)`); when nothing was, where the replicas stand
+ * (`llmgw: status: 7 running (prod-eu)`).
+ */
+export function commitMessage(
+  cluster: string | null,
+  r: Pick<TickResult, 'configInvalid' | 'dirtyConfig' | 'blocked' | 'outcome'>,
+  counts?: ReplicaCounts,
+): string {
   const where = cluster ? ` (${cluster})` : '';
   if (r.configInvalid) return `llmgw: config invalid, nothing applied${where}`;
   if (r.dirtyConfig.length > 0) return `llmgw: uncommitted edits to ${r.dirtyConfig.join(', ')}, nothing applied${where}`;
@@ -38,5 +52,7 @@ export function commitMessage(cluster: string | null, r: Pick<TickResult, 'confi
   if (o && o.stopped > 0) parts.push(`stopped ${o.stopped}`);
   if (o && o.failed > 0) parts.push(`${o.failed} failed`);
   if (o && o.deferred > 0) parts.push(`${o.deferred} waiting`);
-  return `llmgw: ${parts.length > 0 ? parts.join(', ') : 'status'}${where}`;
+  if (parts.length > 0) return `llmgw: ${parts.join(', ')}${where}`;
+  const states = counts ? (['running', 'starting', 'failed'] as const).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`) : [];
+  return `llmgw: status${counts ? `: ${states.length > 0 ? states.join(', ') : 'no replicas'}` : ''}${where}`;
 }

@@ -151,7 +151,10 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   const afterFleet = after === snapshot ? fleet : buildFleet(config, after, detected.state, now.toISOString());
   result.status = renderStatusMarkdown(summarize(afterFleet, plan.unplaceable));
   if (await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after })) {
-    await commitAndPush(opts, commitMessage(config.cluster.name, result), result);
+    const live = afterFleet.replicas.filter((x) => !x.lost);
+    const counts = { running: 0, starting: 0, failed: 0 };
+    for (const x of live) counts[x.state] += 1;
+    await commitAndPush(opts, commitMessage(config.cluster.name, result, counts), result);
   }
   return result;
 }

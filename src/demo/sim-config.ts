@@ -7,6 +7,10 @@ import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import type { ClusterConfig, ModelConfig, NodeConfig, StorageDecl } from '../types/config.js';
 
+/** What the simulated hosts answer to: cluster.yaml's agent and router commands. */
+export const SIM_AGENT_COMMAND = 'llmgw agent';
+export const SIM_ROUTER_COMMAND = 'llmgw router';
+
 export interface SimAddress {
   name: string;
   host: string;
@@ -69,8 +73,8 @@ export function simClusterYaml(input: SimClusterInput): string {
       commandTimeout: input.commandTimeout ?? '30s',
       concurrency: c.ssh.concurrency,
     },
-    agent: { command: 'llmgw agent' },
-    router: { command: 'llmgw router' },
+    agent: { command: SIM_AGENT_COMMAND },
+    router: { command: SIM_ROUTER_COMMAND },
     fabrics: c.fabrics,
     ...(c.gpuClasses.length > 0 ? { gpuClasses: Object.fromEntries(c.gpuClasses.map((g) => [g.name, g.glob])) } : {}),
     nodes: c.nodes.map((n) => simNode(input, n)),

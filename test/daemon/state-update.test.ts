@@ -55,6 +55,8 @@ test('the commit message says what was applied, or why nothing was', () => {
   assert.is(commitMessage('prod-eu', base), 'llmgw: started 2, stopped 1 (prod-eu)');
   assert.is(commitMessage('prod-eu', { ...base, outcome: { ...outcome, failed: 1, deferred: 2 } }), 'llmgw: started 2, stopped 1, 1 failed, 2 waiting (prod-eu)');
   assert.is(commitMessage('prod-eu', { ...base, outcome: emptyOutcome() }), 'llmgw: status (prod-eu)');
+  assert.is(commitMessage('prod-eu', { ...base, outcome: emptyOutcome() }, { running: 7, starting: 1, failed: 0 }), 'llmgw: status: 7 running, 1 starting (prod-eu)');
+  assert.is(commitMessage('prod-eu', { ...base, outcome: emptyOutcome() }, { running: 0, starting: 0, failed: 0 }), 'llmgw: status: no replicas (prod-eu)');
   assert.is(commitMessage('prod-eu', { ...base, blocked: 'too many stops' }), 'llmgw: plan blocked, nothing applied (prod-eu)');
   assert.is(commitMessage('prod-eu', { ...base, dirtyConfig: ['models.yaml'] }), 'llmgw: uncommitted edits to models.yaml, nothing applied (prod-eu)');
   assert.is(commitMessage(null, { ...base, configInvalid: true }), 'llmgw: config invalid, nothing applied');
