@@ -4,10 +4,8 @@
 // and the pure ones (fleet, plan, status) take `now` from here.
 //
 // STATUS.md and .llmgw/observed.json describe the fleet as this tick leaves
-// it: the observation projected by the actions that succeeded (a started
-// replica `starting`, a stopped one gone; failed and waiting ones as seen).
-// So a PR's `llmgw plan --observed` does not propose again what this tick just
-// did, and the next tick's commit is the one that sees the replicas running.
+// it (after-apply.ts); the next tick's commit is the one that sees the new
+// replicas running.
 
 import { join } from 'node:path';
 import { executePlan } from '../apply/executor.js';
@@ -16,16 +14,15 @@ import { GENERATED_FILES, OBSERVED_FILE, readSnapshotFile, readState } from '../
 import { DataError, GitError } from '../errors.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
+import { afterApply } from './after-apply.js';
 import { writeGenerated } from './generated-files.js';
 import { resolveTransport, type TransportSource } from './transport-for-config.js';
 import { loadConfig } from '../config/load-config.js';
 import { buildFleet } from '../fleet/index.js';
 import { planFleet } from '../plan/plan-fleet.js';
-import { projectSnapshot } from '../plan/project-snapshot.js';
 import type { ConfigRepo } from '../git/config-repo.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { deliver } from '../notify/webhook.js';
-import { renderStatusMarkdown, summarize } from '../status/index.js';
 import { gatherSnapshot } from './shim-pending.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
 import { commitMessage, type TickResult } from './tick-result.js';
@@ -133,8 +130,8 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   }
   result.outcome = outcome;
 
-  const afterApply = updateState(state, { snapshot, outcome, now });
-  const detected = detectEvents(afterApply, {
+  const updated = updateState(state, { snapshot, outcome, now });
+  const detected = detectEvents(updated, {
     cluster: config.cluster.name,
     fleet,
     plan,
@@ -145,13 +142,10 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   result.events = detected.events.map((e) => e.event);
   await notifyAll(opts, config.cluster.notify.webhooks, detected.events);
 
-  const done = new Set(outcome.results.filter((r) => r.status === 'ok').map((r) => `${r.op}:${r.replica}`));
-  const applied = plan.actions.filter((a) => done.has(`${a.op}:${a.replica}`));
-  const after = applied.length === 0 ? snapshot : projectSnapshot(snapshot, { ...plan, actions: applied }, config);
-  const afterFleet = after === snapshot ? fleet : buildFleet(config, after, detected.state, now.toISOString());
-  result.status = renderStatusMarkdown(summarize(afterFleet, plan.unplaceable));
-  if (await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after })) {
-    const live = afterFleet.replicas.filter((x) => !x.lost);
+  const after = afterApply({ config, snapshot, fleet, plan, outcome, state: detected.state, now: now.toISOString() });
+  result.status = after.status;
+  if (await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after.snapshot })) {
+    const live = after.fleet.replicas.filter((x) => !x.lost);
     const counts = { running: 0, starting: 0, failed: 0 };
     for (const x of live) counts[x.state] += 1;
     await commitAndPush(opts, commitMessage(config.cluster.name, result, counts), result);

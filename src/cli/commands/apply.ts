@@ -7,24 +7,34 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { executePlan } from '../../apply/executor.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, readSnapshotFile, readState, serializeState } from '../../config/repo-files.js';
-import { ConfigError, DataError, UsageError } from '../../errors.js';
+import { ConfigError, DataError, GitError, UsageError } from '../../errors.js';
+import { openConfigRepo } from '../../git/config-repo.js';
 import { updateState } from '../../daemon/state-update.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
-import { buildFleet } from '../../fleet/index.js';
-import { planFleet } from '../../plan/plan-fleet.js';
+import { dryRun } from '../../plan/dry-run.js';
 import { renderPlanText } from '../../plan/render-text.js';
+import { afterApply } from '../../daemon/after-apply.js';
 import { createSshTransport, gatherSnapshot } from '../../daemon/shim-pending.js';
-import { renderStatusMarkdown, summarize } from '../../status/index.js';
 
 const HELP = `Usage: llmgw apply [--repo DIR] [--yes] [--force]
 
 Gather, plan, show the plan, confirm, apply it, and write STATUS.md and
-.llmgw/ (no commit).
+.llmgw/ (no commit). Refuses a checkout whose cluster.yaml or models.yaml has
+uncommitted edits: only committed config is applied.
   --yes     apply without asking (required when stdin is not a terminal)
   --force   apply a plan the safety rules block (CONTRACT §10)
 `;
+
+/** Config files with uncommitted edits (CONTRACT §10); none when the directory is not a git checkout. */
+async function uncommittedConfig(dir: string, env: Record<string, string | undefined>): Promise<string[]> {
+  const repo = await openConfigRepo({ dir, env }).catch((err: unknown) => {
+    if (err instanceof GitError) return null;
+    throw err;
+  });
+  return repo ? repo.dirtyConfig() : [];
+}
 
 async function confirm(io: Io, question: string): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stdout });
@@ -66,9 +76,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
   try {
     const snapshot = await gatherSnapshot(config, { transport, previous, state, now: () => new Date() });
     const now = new Date();
-    const fleet = buildFleet(config, snapshot, state, now.toISOString());
-    const plan = planFleet(fleet, state);
-    io.stdout.write(renderPlanText(plan, '', { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
+    const { fleet, plan, diff } = dryRun(config, snapshot, state, now.toISOString());
+    io.stdout.write(renderPlanText(plan, diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
+    const dirty = await uncommittedConfig(dir, io.env);
+    if (dirty.length > 0) {
+      io.stderr.write(`llmgw apply: uncommitted edits to ${dirty.join(', ')}: only committed config is applied; commit them first\n`);
+      return 1;
+    }
     if (plan.blocked !== null && !values.force) {
       io.stderr.write(`llmgw apply: the plan is blocked: ${plan.blocked} (--force applies it anyway)\n`);
       return 1;
@@ -83,9 +97,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stdout.write(`${r.op} ${r.replica}: ${r.status}${why}\n`);
     }
     for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
-    await writeFileAtomic(join(dir, STATUS_FILE), renderStatusMarkdown(summarize(fleet, plan.unplaceable)));
-    await writeFileAtomic(join(dir, STATE_FILE), serializeState(updateState(state, { snapshot, outcome, now })));
-    await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(snapshot));
+    const nextState = updateState(state, { snapshot, outcome, now });
+    const after = afterApply({ config, snapshot, fleet, plan, outcome, state: nextState, now: now.toISOString() });
+    await writeFileAtomic(join(dir, STATUS_FILE), after.status);
+    await writeFileAtomic(join(dir, STATE_FILE), serializeState(nextState));
+    await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(after.snapshot));
     io.stdout.write(`started ${outcome.started}, stopped ${outcome.stopped}, waiting ${outcome.deferred}, failed ${outcome.failed}; wrote ${STATUS_FILE}\n`);
     return outcome.failed > 0 || outcome.failures.length > 0 ? 1 : 0;
   } finally {
