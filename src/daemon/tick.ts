@@ -20,7 +20,7 @@ import { resolveTransport, type TransportSource } from './transport-for-config.j
 import { loadConfig } from '../config/load-config.js';
 import { buildFleet } from '../fleet/index.js';
 import { planFleet } from '../plan/plan-fleet.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import { repoInternals, type ConfigRepo } from '../git/config-repo.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { deliver } from '../notify/webhook.js';
 import { gatherSnapshot } from './shim-pending.js';
@@ -59,11 +59,25 @@ async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify'
   await deliver(webhooks, events, { log: (line) => opts.log(`notify: ${line}`) });
 }
 
-async function commitAndPush(opts: TickOptions, message: string, result: TickResult): Promise<void> {
-  result.commit = await opts.repo.commit(GENERATED_FILES, message);
-  if (result.commit === null) return;
-  opts.log(`committed ${result.commit.slice(0, 12)}: ${message}`);
+/**
+ * Commits of ours the remote does not have yet: this tick's, or an earlier
+ * tick's whose push failed or was skipped (--no-push). A fake repo without
+ * git internals has none beyond this tick's.
+ */
+async function unpushed(repo: ConfigRepo): Promise<boolean> {
+  const inner = repoInternals(repo);
+  if (!inner) return false;
+  const ref = `refs/remotes/${inner.upstream.remote}/${inner.upstream.branch}`;
+  return Number(await inner.git.run(['rev-list', '--count', `${ref}..HEAD`])) > 0;
+}
+
+async function commitAndPush(opts: TickOptions, message: string | null, result: TickResult): Promise<void> {
+  if (message !== null) {
+    result.commit = await opts.repo.commit(GENERATED_FILES, message);
+    if (result.commit !== null) opts.log(`committed ${result.commit.slice(0, 12)}: ${message}`);
+  }
   if (!opts.push || !opts.repo.hasRemote) return;
+  if (result.commit === null && !(await unpushed(opts.repo))) return;
   try {
     await opts.repo.push();
     result.pushed = true;
@@ -98,9 +112,8 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
     result.status = inv.status;
     result.events = inv.events.map((e) => e.event);
     await notifyAll(opts, cluster.webhooks, inv.events);
-    if (await writeGenerated(repo.dir, { status: inv.status, state: inv.state, snapshot: null })) {
-      await commitAndPush(opts, commitMessage(cluster.name || null, result), result);
-    }
+    const changed = await writeGenerated(repo.dir, { status: inv.status, state: inv.state, snapshot: null });
+    await commitAndPush(opts, changed ? commitMessage(cluster.name || null, result) : null, result);
     return result;
   }
 
@@ -144,11 +157,9 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
 
   const after = afterApply({ config, snapshot, fleet, plan, outcome, state: detected.state, now: now.toISOString() });
   result.status = after.status;
-  if (await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after.snapshot })) {
-    const live = after.fleet.replicas.filter((x) => !x.lost);
-    const counts = { running: 0, starting: 0, failed: 0 };
-    for (const x of live) counts[x.state] += 1;
-    await commitAndPush(opts, commitMessage(config.cluster.name, result, counts), result);
-  }
+  const changed = await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after.snapshot });
+  const counts = { running: 0, starting: 0, failed: 0 };
+  for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
+  await commitAndPush(opts, changed ? commitMessage(config.cluster.name, result, counts) : null, result);
   return result;
 }
