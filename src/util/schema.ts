@@ -116,15 +116,19 @@ function toIssue(e: ErrorObject): SchemaIssue {
   return issue;
 }
 
-/** What scripts/build-schemas.mjs writes: ajv's standalone code, plus the schema texts it was made from. */
-interface Precompiled {
+/** A schema's validate function either way: ajv leaves the errors of the last call on the function. */
+interface Compiled {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
+}
+
+/** What scripts/build-schemas.mjs writes: ajv's standalone code, plus the schema texts it was made from. */
+interface Precompiled extends Compiled {
   sources: Record<string, string>;
 }
 
 /** The build's validator for a schema, or undefined when absent or made from other schema texts. */
-function precompiled(name: SchemaName): ValidateFunction | undefined {
+function precompiled(name: SchemaName): Compiled | undefined {
   const path = `${PRECOMPILED_DIR}${name}.validate.cjs`;
   if (!existsSync(path)) return undefined;
   const mod = require(path) as Precompiled;
@@ -135,11 +139,11 @@ function precompiled(name: SchemaName): ValidateFunction | undefined {
       return false;
     }
   });
-  return current ? (mod as unknown as ValidateFunction) : undefined;
+  return current ? mod : undefined;
 }
 
 /** Compiles a schema at run time: ajv's compiler, loaded only now. */
-function compile(name: SchemaName): ValidateFunction {
+function compile(name: SchemaName): Compiled {
   if (!ajv) {
     const { Ajv2020: Engine } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
     ajv = new Engine(AJV_OPTIONS);
