@@ -5,7 +5,7 @@
 import type { Config, NodeConfig } from '../types/config.js';
 import type { AgentApplyReply, AgentApplyRequest, StartRequest } from '../types/snapshot.js';
 import type { HostTarget, Transport } from '../types/transport.js';
-import { callJson } from './call-shim.js';
+import { callJson } from '../gather/call.js';
 
 export interface NodeBatch {
   node: string;

@@ -7,26 +7,25 @@
 // it (after-apply.ts); the next tick's commit is the one that sees the new
 // replicas running.
 
-import { join } from 'node:path';
 import { executePlan } from '../apply/executor.js';
 import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
-import { GENERATED_FILES, OBSERVED_FILE, readSnapshotFile, readState } from '../config/repo-files.js';
-import { DataError, GitError } from '../errors.js';
-import type { Config } from '../types/config.js';
-import type { Snapshot } from '../types/snapshot.js';
-import { afterApply } from './after-apply.js';
-import { writeGenerated } from './generated-files.js';
-import { resolveTransport, type TransportSource } from './transport-for-config.js';
 import { loadConfig } from '../config/load-config.js';
+import { GENERATED_FILES } from '../config/repo-files.js';
+import { GitError } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
-import { planFleet } from '../plan/plan-fleet.js';
+import { gatherSnapshot } from '../gather/gather.js';
+import { previousRun } from '../gather/observe.js';
 import { repoInternals, type ConfigRepo } from '../git/config-repo.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { deliver } from '../notify/webhook.js';
-import { gatherSnapshot } from './shim-pending.js';
+import { planFleet } from '../plan/plan-fleet.js';
+import type { Config } from '../types/config.js';
+import { afterApply } from './after-apply.js';
+import { writeGenerated } from './generated-files.js';
+import { updateState } from './state-update.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
 import { commitMessage, type TickResult } from './tick-result.js';
-import { updateState } from './state-update.js';
+import { resolveTransport, type TransportSource } from './transport-for-config.js';
 
 export type { TickResult } from './tick-result.js';
 
@@ -41,16 +40,6 @@ export interface TickOptions {
   log: (line: string) => void;
   /** Deliver events to the webhooks (default true); they are detected and recorded either way. */
   notify?: boolean;
-}
-
-async function previousSnapshot(dir: string): Promise<Snapshot | null> {
-  try {
-    return await readSnapshotFile(join(dir, OBSERVED_FILE));
-  } catch (err) {
-    // No snapshot yet, or one we cannot read: gather without history.
-    if (err instanceof DataError) return null;
-    throw err;
-  }
 }
 
 async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<void> {
@@ -102,7 +91,8 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   await repo.sync();
   const now = opts.now();
   const loaded = await loadConfig(repo.dir, { env: opts.env, strictEnv: true, displayDir: '.' });
-  const state = await readState(repo.dir);
+  // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
+  const { previous, state } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
 
   if (!loaded.ok) {
     result.configInvalid = true;
@@ -122,7 +112,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   const transport = resolveTransport(opts.transport, config);
   const snapshot = await gatherSnapshot(config, {
     transport,
-    previous: await previousSnapshot(repo.dir),
+    previous,
     state,
     now: opts.now,
   });

@@ -6,8 +6,8 @@ import { createInterface } from 'node:readline/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { executePlan } from '../../apply/executor.js';
-import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, readSnapshotFile, readState, serializeState } from '../../config/repo-files.js';
-import { ConfigError, DataError, GitError, UsageError } from '../../errors.js';
+import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../../config/repo-files.js';
+import { ConfigError, GitError, UsageError } from '../../errors.js';
 import { openConfigRepo } from '../../git/config-repo.js';
 import { updateState } from '../../daemon/state-update.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
@@ -16,7 +16,9 @@ import { loadConfig } from '../../config/load-config.js';
 import { dryRun } from '../../plan/dry-run.js';
 import { renderPlanText } from '../../plan/render-text.js';
 import { afterApply } from '../../daemon/after-apply.js';
-import { createSshTransport, gatherSnapshot } from '../../daemon/shim-pending.js';
+import { gatherSnapshot } from '../../gather/gather.js';
+import { previousRun } from '../../gather/observe.js';
+import { createSshTransport } from '../../gather/ssh-transport.js';
 
 const HELP = `Usage: llmgw apply [--repo DIR] [--yes] [--force]
 
@@ -67,12 +69,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
   if (!interactive && !values.yes) throw new UsageError('stdin is not a terminal: pass --yes to apply without confirmation');
 
-  const state = await readState(dir);
-  const previous = await readSnapshotFile(join(dir, OBSERVED_FILE)).catch((err) => {
-    if (err instanceof DataError) return null;
-    throw err;
-  });
-  const transport = createSshTransport(config.cluster.ssh, { env: io.env, keepAlive: true });
+  const warn = (m: string): void => void io.stderr.write(`warning: ${m}\n`);
+  const { previous, state } = await previousRun(dir, warn);
+  const transport = createSshTransport(config.cluster.ssh, { env: io.env, keepAlive: true, onWarning: warn });
   try {
     const snapshot = await gatherSnapshot(config, { transport, previous, state, now: () => new Date() });
     const now = new Date();

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { Io } from '../io.js';
 import { runTick } from '../../daemon/tick.js';
 import { cachedTransports } from '../../daemon/transport-for-config.js';
-import { createSshTransport } from '../../daemon/shim-pending.js';
+import { createSshTransport } from '../../gather/ssh-transport.js';
 import { takeLease } from '../../git/lease.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
 import { printTickResult } from '../tick-report.js';
