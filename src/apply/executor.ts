@@ -6,7 +6,9 @@
 //   (4) stops whose waitFor replicas are all running; the rest wait for a later tick
 // Which stops run this tick is known before anything runs (readiness is what
 // this tick observed), so every table push already leaves them out. One node
-// failing never stops the rest; every action gets its own result.
+// failing never stops the rest; every action gets its own result. A router
+// that cannot be reached does not hold the stops back: it is reported, and it
+// gets the whole table again at the next tick.
 
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
