@@ -30,6 +30,7 @@ export function updateState(prev: State, input: { snapshot: Snapshot; outcome: A
   return {
     ...prev,
     unreachableSince: unreachableFromSnapshot(input.snapshot),
-    startFailures: [...kept, ...startFailuresOf(input.outcome, input.now.toISOString())],
+    // Whole seconds, as every other time llmgw commits.
+    startFailures: [...kept, ...startFailuresOf(input.outcome, input.now.toISOString().replace(/\.\d{3}Z$/, 'Z'))],
   };
 }

@@ -44,7 +44,7 @@ test('a failed start is recorded per failing node, and failures older than 30 mi
   const next = updateState(prev, { snapshot, outcome, now: new Date('2026-11-29T08:00:00Z') });
   assert.equal(next.startFailures, [
     { model: 'm', node: 'a', replica: 'm-1', at: '2026-11-29T07:31:00Z', error: 'recent' },
-    { model: 'm', node: 'b', replica: 'm-2', at: '2026-11-29T08:00:00.000Z', error: 'no GPU' },
+    { model: 'm', node: 'b', replica: 'm-2', at: '2026-11-29T08:00:00Z', error: 'no GPU' },
   ]);
   assert.equal(next.notified, prev.notified);
 });
