@@ -88,7 +88,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     out(`${tickSummary(first)}\n\n`);
     if (first.plan) {
       const starts = first.plan.actions.filter((a) => a.op === 'start').length;
-      const up = await waitHealthy(first.plan, world, 15_000);
+      const up = await waitHealthy(first.plan, world, 20_000);
       out(`${up} of ${starts} new replicas answer their health check.\n\n`);
     }
     out('== Tick 2: the replicas are observed running\n');

@@ -68,7 +68,7 @@ export async function startE2E(opts: Omit<SimWorldOptions, 'dir'> & { env?: Reco
       );
       return all.flat().sort((a, b) => a.id.localeCompare(b.id) || a.node.localeCompare(b.node));
     },
-    async waitRunning(count, timeoutMs = 10_000) {
+    async waitRunning(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const running = (await e2e.replicasOnFleet()).filter((r) => r.state === 'running').length;
