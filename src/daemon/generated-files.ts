@@ -4,10 +4,9 @@
 // The test is against HEAD, not only the disk: a tick that crashed after
 // writing and before committing leaves files the next tick must still commit.
 
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../config/repo-files.js';
+import { createGitRunner } from '../git/runner.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { readTextIfExists, stableJson, writeFileAtomic } from '../util/fs.js';
@@ -34,6 +33,5 @@ export async function writeGenerated(dir: string, g: Generated): Promise<boolean
 
 /** STATUS.md or state.json differ from HEAD (uncommitted leftovers of an interrupted tick). */
 async function differFromHead(dir: string): Promise<boolean> {
-  const { stdout } = await promisify(execFile)('git', ['status', '--porcelain=v1', '--', STATUS_FILE, STATE_FILE], { cwd: dir });
-  return stdout.trim() !== '';
+  return (await createGitRunner(dir, process.env).run(['status', '--porcelain=v1', '--', STATUS_FILE, STATE_FILE])) !== '';
 }

@@ -1,17 +1,16 @@
 // A bare git remote on disk, and a second writer pushing to it: what a config
 // repo on a git server and a merged PR look like, without a server.
 
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { createGitRunner } from '../git/runner.js';
 
-const exec = promisify(execFile);
+/** The people side: their commits are not llmgw's. */
 const IDENTITY = ['-c', 'user.name=llmgw demo', '-c', 'user.email=demo@llmgw.invalid', '-c', 'commit.gpgsign=false'];
 
+/** `git <args>` in cwd, as a person would run it; trimmed stdout. */
 export async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await exec('git', [...IDENTITY, ...args], { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-  return stdout.trim();
+  return createGitRunner(cwd, process.env).run([...IDENTITY, ...args]);
 }
 
 /** Commit `files` (repo-relative path -> text) in the checkout `dir` and push its branch. */
