@@ -67,20 +67,11 @@ async function loadExample(dir: string): Promise<Config> {
   return loaded.config;
 }
 
-export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
-  const exampleDir = opts.exampleDir ?? DEMO_EXAMPLE_DIR;
-  const example = await loadExample(exampleDir);
-  const modelsYaml = opts.modelsYaml ?? (await readFile(join(exampleDir, 'models.yaml'), 'utf8'));
-  const block = addressBlock();
-  const nodeNames = example.cluster.nodes.map((n) => n.name);
-  const routerNames = example.cluster.routers.map((r) => r.name);
-  const names = [...nodeNames, ...routerNames];
-  const adminSocket = join(opts.dir, 'router.sock');
-  const router = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket });
-
+/** Each node's agent env: its own state dir and fake GPUs. */
+async function agentEnvs(example: Config, dir: string): Promise<Map<string, Record<string, string | undefined>>> {
   const envs = new Map<string, Record<string, string | undefined>>();
   for (const n of example.cluster.nodes) {
-    const state = join(opts.dir, 'agents', n.name);
+    const state = join(dir, 'agents', n.name);
     const fixture = join(state, 'gpus.csv');
     await writeFakeGpus(fixture, demoGpus(example.cluster, n));
     envs.set(n.name, {
@@ -91,70 +82,97 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
       ...fakeGpuEnv(fixture),
     });
   }
-  const agentEnv = (node: string) => {
-    const env = envs.get(node);
-    if (!env) throw new Error(`no simulated node ${node}`);
-    return env;
-  };
+  return envs;
+}
 
-  const sim = await startSimFleet({
-    dir: join(opts.dir, 'ssh'),
-    hosts: names.map((name, i) => ({ name, address: `127.${block}.${Math.floor(i / 250)}.${(i % 250) + 2}` })),
-    handler: routeCommands({
-      agentCommand: SIM_AGENT_COMMAND,
-      agentEnv,
-      routerCommand: SIM_ROUTER_COMMAND,
-      router: (_name, sub, stdin) => runRouterClient(sub, stdin, { LLMGW_ROUTER_SOCKET: adminSocket }),
-    }),
-  });
-
-  const input: SimClusterInput = {
-    example: example.cluster,
-    hosts: sim.hosts,
-    knownHostsPath: sim.knownHostsPath,
-    identityFile: sim.identityFile,
-    user: sim.user,
-    storageRoot: join(opts.dir, 'storage'),
-    engine: stubEngineCommand(),
-    webhooks: opts.webhooks,
-    lostAfter: opts.lostAfter,
-    commandTimeout: opts.commandTimeout,
-  };
+/** Weights on disk, then the bare remote with the adapted config. */
+async function seedRepo(opts: SimWorldOptions, input: SimClusterInput, example: Config, modelsYaml: string): Promise<{ remote: string; clusterYaml: string }> {
   const clusterYaml = simClusterYaml(input);
   for (const d of demoWeightDirs(input, example.models)) {
     await mkdir(d, { recursive: true });
     await writeFile(join(d, 'model.safetensors'), 'stub weights\n');
   }
   const remote = await createSeededRemote(opts.dir, { 'cluster.yaml': clusterYaml, 'models.yaml': modelsYaml });
+  return { remote, clusterYaml };
+}
 
-  async function stopEngines(): Promise<void> {
-    await Promise.all(
-      nodeNames.map(async (node) => {
-        const req = { version: 1, node, storage: [], weights: [] };
-        const out = await runAgent('report', JSON.stringify(req), agentEnv(node));
-        if (out.code !== 0) return;
-        const ids = (JSON.parse(out.stdout) as AgentReport).replicas.map((r) => r.id);
-        if (ids.length === 0) return;
-        await runAgent('apply', JSON.stringify({ version: 1, node, start: [], stop: ids }), agentEnv(node));
-      }),
-    );
-  }
+/** Stop every replica the agents started: the stub engines are real processes. */
+async function stopAll(nodeNames: string[], agentEnv: (node: string) => Record<string, string | undefined>): Promise<void> {
+  await Promise.all(
+    nodeNames.map(async (node) => {
+      const req = { version: 1, node, storage: [], weights: [] };
+      const out = await runAgent('report', JSON.stringify(req), agentEnv(node));
+      if (out.code !== 0) return;
+      const ids = (JSON.parse(out.stdout) as AgentReport).replicas.map((r) => r.id);
+      if (ids.length > 0) await runAgent('apply', JSON.stringify({ version: 1, node, start: [], stop: ids }), agentEnv(node));
+    }),
+  );
+}
 
-  return {
-    dir: opts.dir,
-    remote,
-    clusterYaml,
-    modelsYaml,
-    sim,
-    hostOf: new Map(sim.hosts.map((h) => [h.name, h.host])),
-    nodeNames,
-    agentEnv,
-    routerPort: router.port,
-    stopEngines,
-    async close() {
-      await stopEngines().catch(() => undefined);
-      await router.close();
-      await sim.close();
-    },
+export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
+  const exampleDir = opts.exampleDir ?? DEMO_EXAMPLE_DIR;
+  const example = await loadExample(exampleDir);
+  const modelsYaml = opts.modelsYaml ?? (await readFile(join(exampleDir, 'models.yaml'), 'utf8'));
+  const block = addressBlock();
+  const nodeNames = example.cluster.nodes.map((n) => n.name);
+  const names = [...nodeNames, ...example.cluster.routers.map((r) => r.name)];
+  const envs = await agentEnvs(example, opts.dir);
+  const agentEnv = (node: string) => {
+    const env = envs.get(node);
+    if (!env) throw new Error(`no simulated node ${node}`);
+    return env;
   };
+  const stopEngines = () => stopAll(nodeNames, agentEnv);
+
+  const adminSocket = join(opts.dir, 'router.sock');
+  const router = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket });
+  let sim: SimFleet | null = null;
+  try {
+    sim = await startSimFleet({
+      dir: join(opts.dir, 'ssh'),
+      hosts: names.map((name, i) => ({ name, address: `127.${block}.${Math.floor(i / 250)}.${(i % 250) + 2}` })),
+      handler: routeCommands({
+        agentCommand: SIM_AGENT_COMMAND,
+        agentEnv,
+        routerCommand: SIM_ROUTER_COMMAND,
+        router: (_name, sub, stdin) => runRouterClient(sub, stdin, { LLMGW_ROUTER_SOCKET: adminSocket }),
+      }),
+    });
+    const input: SimClusterInput = {
+      example: example.cluster,
+      hosts: sim.hosts,
+      knownHostsPath: sim.knownHostsPath,
+      identityFile: sim.identityFile,
+      user: sim.user,
+      storageRoot: join(opts.dir, 'storage'),
+      engine: stubEngineCommand(),
+      webhooks: opts.webhooks,
+      lostAfter: opts.lostAfter,
+      commandTimeout: opts.commandTimeout,
+    };
+    const { remote, clusterYaml } = await seedRepo(opts, input, example, modelsYaml);
+    const running = sim;
+    return {
+      dir: opts.dir,
+      remote,
+      clusterYaml,
+      modelsYaml,
+      sim: running,
+      hostOf: new Map(running.hosts.map((h) => [h.name, h.host])),
+      nodeNames,
+      agentEnv,
+      routerPort: router.port,
+      stopEngines,
+      async close() {
+        await stopEngines().catch(() => undefined);
+        await router.close();
+        await running.close();
+      },
+    };
+  } catch (err) {
+    // Half a world is no world: close what did start, so nothing keeps the process alive.
+    await sim?.close();
+    await router.close();
+    throw err;
+  }
 }
