@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../../src/cli/commands/gather.js';
 import { captureIo, type CapturedIo } from '../helpers/io.js';
-import { startSimFleet } from '../../src/sim/fleet.js';
+import { startSimFleet, type SimFleet, type SimHostSpec } from '../../src/sim/fleet.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
 import { cannedHandler, cannedReport, SIM_MODELS_YAML, simClusterYaml, tempDir } from './sim-helpers.js';
 
@@ -13,6 +13,22 @@ function capture(cwd: string, tty = false): CapturedIo {
   const c = captureIo({ cwd });
   Object.assign(c.io.stderr, { isTTY: tty });
   return c;
+}
+
+/** A sim fleet and a repo (`repo/` under a temp dir, the cwd) for it; both gone after `fn`. */
+async function withSimRepo(prefix: string, hosts: SimHostSpec[], fn: (ctx: { cwd: string; repo: string; fleet: SimFleet }) => Promise<void>): Promise<void> {
+  const tmp = tempDir(prefix);
+  const fleet = await startSimFleet({ dir: join(tmp.dir, 'keys'), handler: cannedHandler, hosts });
+  const repo = join(tmp.dir, 'repo');
+  mkdirSync(join(repo, '.llmgw'), { recursive: true });
+  writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet));
+  writeFileSync(join(repo, 'models.yaml'), SIM_MODELS_YAML);
+  try {
+    await fn({ cwd: tmp.dir, repo, fleet });
+  } finally {
+    await fleet.close();
+    tmp.remove();
+  }
 }
 
 test('llmgw gather prints the snapshot, carries unreachableSince and lastReport over, and exits 0 with a host down', async () => {
@@ -51,17 +67,11 @@ test('llmgw gather prints the snapshot, carries unreachableSince and lastReport 
 });
 
 test('two gathers through .llmgw/observed.json: a node that goes down is unreachable since the gather that first missed it, with its last report', async () => {
-  const tmp = tempDir('gathertwice');
-  const fleet = await startSimFleet({ dir: join(tmp.dir, 'keys'), handler: cannedHandler, hosts: [{ name: 'n1' }, { name: 'n2' }] });
-  const repo = join(tmp.dir, 'repo');
-  mkdirSync(repo, { recursive: true });
-  writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet));
-  writeFileSync(join(repo, 'models.yaml'), SIM_MODELS_YAML);
-  const gather = async (): Promise<Snapshot> => {
-    assert.is(await run(['--repo', 'repo', '--out', 'repo/.llmgw/observed.json'], capture(tmp.dir).io), 0);
-    return JSON.parse(readFileSync(join(repo, '.llmgw/observed.json'), 'utf8')) as Snapshot;
-  };
-  try {
+  await withSimRepo('gathertwice', [{ name: 'n1' }, { name: 'n2' }], async ({ cwd, repo, fleet }) => {
+    const gather = async (): Promise<Snapshot> => {
+      assert.is(await run(['--repo', 'repo', '--out', 'repo/.llmgw/observed.json'], capture(cwd).io), 0);
+      return JSON.parse(readFileSync(join(repo, '.llmgw/observed.json'), 'utf8')) as Snapshot;
+    };
     const first = await gather();
     assert.equal(first.nodes[1], { name: 'n2', reachable: true, report: cannedReport('n2') });
     await fleet.setFaultAsync('n2', 'refuse');
@@ -73,50 +83,34 @@ test('two gathers through .llmgw/observed.json: a node that goes down is unreach
     const third = await gather();
     assert.is.not(third.observedAt, second.observedAt);
     assert.equal({ ...third.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', unreachableSince: second.observedAt, lastReport: cannedReport('n2') });
-  } finally {
-    await fleet.close();
-    tmp.remove();
-  }
+  });
 });
 
 test('an unset ${VAR} in notify does not stop gather (it sends nothing), one in ssh does', async () => {
-  const tmp = tempDir('gatherenv');
-  const fleet = await startSimFleet({ dir: join(tmp.dir, 'keys'), handler: cannedHandler, hosts: [{ name: 'n1' }] });
-  const hooks = 'notify:\n  webhooks:\n    - { url: "${HOOK_URL}", secret: "${HOOK_SECRET}" }\n';
-  writeFileSync(join(tmp.dir, 'models.yaml'), SIM_MODELS_YAML);
-  try {
-    writeFileSync(join(tmp.dir, 'cluster.yaml'), simClusterYaml(fleet) + hooks);
-    const ok = capture(tmp.dir);
-    assert.is(await run([], ok.io), 0);
+  await withSimRepo('gatherenv', [{ name: 'n1' }], async ({ cwd, repo, fleet }) => {
+    const hooks = 'notify:\n  webhooks:\n    - { url: "${HOOK_URL}", secret: "${HOOK_SECRET}" }\n';
+    writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet) + hooks);
+    const ok = capture(cwd);
+    assert.is(await run(['--repo', 'repo'], ok.io), 0);
     assert.is(ok.err(), '');
     assert.is((JSON.parse(ok.out()) as Snapshot).nodes[0]?.reachable, true);
 
-    writeFileSync(join(tmp.dir, 'cluster.yaml'), simClusterYaml(fleet).replace(/identityFile: .*/, 'identityFile: ${LLMGW_TEST_KEY}'));
-    const bad = capture(tmp.dir);
-    assert.is(await run([], bad.io), 1);
-    assert.match(bad.err(), /^cluster\.yaml:6:17: ssh\.identityFile: environment variable LLMGW_TEST_KEY is not set$/m);
+    writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet).replace(/identityFile: .*/, 'identityFile: ${LLMGW_TEST_KEY}'));
+    const bad = capture(cwd);
+    assert.is(await run(['--repo', 'repo'], bad.io), 1);
+    assert.match(bad.err(), /^repo\/cluster\.yaml:6:17: ssh\.identityFile: environment variable LLMGW_TEST_KEY is not set$/m);
     assert.is(bad.out(), '');
-  } finally {
-    await fleet.close();
-    tmp.remove();
-  }
+  });
 });
 
 test('an --out that cannot be written is one line naming the file and exit 1', async () => {
-  const tmp = tempDir('gatherout');
-  const fleet = await startSimFleet({ dir: join(tmp.dir, 'keys'), handler: cannedHandler, hosts: [{ name: 'n1' }] });
-  writeFileSync(join(tmp.dir, 'cluster.yaml'), simClusterYaml(fleet));
-  writeFileSync(join(tmp.dir, 'models.yaml'), SIM_MODELS_YAML);
-  writeFileSync(join(tmp.dir, 'afile'), '');
-  try {
-    const c = capture(tmp.dir);
-    assert.is(await run(['--out', 'afile/snap.json'], c.io), 1);
+  await withSimRepo('gatherout', [{ name: 'n1' }], async ({ cwd }) => {
+    writeFileSync(join(cwd, 'afile'), '');
+    const c = capture(cwd);
+    assert.is(await run(['--repo', 'repo', '--out', 'afile/snap.json'], c.io), 1);
     assert.match(c.err(), /^llmgw gather: cannot write afile\/snap\.json \(E[A-Z]+\)\n$/);
     assert.is(c.out(), '');
-  } finally {
-    await fleet.close();
-    tmp.remove();
-  }
+  });
 });
 
 test('llmgw gather with an invalid config prints its problems and exits 1 without connecting', async () => {
