@@ -8,6 +8,7 @@ import type {
   ConfigProblem,
   EngineConfig,
   EventName,
+  GpuClassRule,
   NodeConfig,
   ProxyJump,
   RouterConfig,
@@ -19,7 +20,7 @@ import { isDurationSyntax, parseDuration } from './duration.js';
 import { expandHostlist } from './hostlist.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
-import { problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
+import { keysInFileOrder, problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
 
 export interface ResolveContext {
   src: YamlSource;
@@ -220,6 +221,18 @@ function resolveWebhooks(ctx: ResolveContext, raw: Raw): WebhookConfig[] {
   return hooks;
 }
 
+/** In file order: the first matching glob wins, so the order is the rule. */
+function gpuClassRules(ctx: ResolveContext, raw: Raw): GpuClassRule[] {
+  const globs = obj(raw.gpuClasses);
+  const written = keysInFileOrder(ctx.src, ['gpuClasses']).filter((k) => Object.hasOwn(globs, k));
+  // Keys from a `<<:` merge are not written in the map itself: they follow.
+  const names = [...new Set([...written, ...Object.keys(globs)])];
+  return names.flatMap((name) => {
+    const glob = globs[name];
+    return typeof glob === 'string' ? [{ name, glob }] : [];
+  });
+}
+
 /** `raw` has had `${VAR}`s substituted already. */
 export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
   const ssh = obj(raw.ssh);
@@ -245,9 +258,7 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
     agent: { command: str(obj(raw.agent).command) ?? DEFAULTS.agentCommand },
     router: { command: str(obj(raw.router).command) ?? DEFAULTS.routerCommand },
     fabrics,
-    gpuClasses: Object.entries(obj(raw.gpuClasses))
-      .filter((e): e is [string, string] => typeof e[1] === 'string')
-      .map(([name, glob]) => ({ name, glob })),
+    gpuClasses: gpuClassRules(ctx, raw),
     nodes: resolveNodes(ctx, raw, fabrics, port),
     routers: resolveRouters(ctx, raw, port),
     engines: resolveEngines(ctx, raw),

@@ -117,6 +117,16 @@ export function locate(src: YamlSource, path: readonly PathSegment[], at: 'value
   return src.lines.linePos(offset);
 }
 
+/**
+ * The keys of the mapping at `path` in the order the file writes them. A JS
+ * object puts integer-like keys (a class named 4090) first, whatever the file says.
+ */
+export function keysInFileOrder(src: YamlSource, path: readonly PathSegment[]): string[] {
+  const node = src.doc.getIn(path, true);
+  if (!isMap(node)) return [];
+  return node.items.flatMap((p) => (isPair(p) ? [String(isScalar(p.key) ? p.key.value : p.key)] : []));
+}
+
 /** A problem at `path` of `src`. */
 export function problemAt(
   src: YamlSource,

@@ -102,6 +102,12 @@ test('gpuClasses keep file order, so the first matching glob wins', () => {
   if (r.ok) assert.equal(r.config.cluster.gpuClasses.map((g) => g.name), ['H100-PCIe', 'H100']);
 });
 
+test('a class named with digits only keeps its place in the file too (a JS object would move it first)', () => {
+  const r = load(MINIMAL_CLUSTER + 'gpuClasses:\n  H100: "NVIDIA H100*"\n  "4090": "*"\n');
+  assert.ok(r.ok);
+  if (r.ok) assert.equal(r.config.cluster.gpuClasses, [{ name: 'H100', glob: 'NVIDIA H100*' }, { name: '4090', glob: '*' }]);
+});
+
 test('models keep their file order as index, and models: [] is valid', () => {
   const two = MINIMAL_MODELS + '  - { name: z, weights: org/z, engine: vllm, gpus: 1, nodes: 2, replicas: 0, priority: 5, args: [--x] }\n';
   const r = load(MINIMAL_CLUSTER, two);
