@@ -209,7 +209,8 @@ function resolveWebhooks(ctx: ResolveContext, raw: Raw): WebhookConfig[] {
     const w = obj(item);
     const hook: WebhookConfig = { url: str(w.url) ?? '' };
     const secret = str(w.secret);
-    if (secret !== undefined) hook.secret = secret;
+    // '' is an unset ${VAR} (a warning, not an error, outside reconcile): an HMAC keyed with nothing signs nothing.
+    if (secret) hook.secret = secret;
     if (Array.isArray(w.events)) hook.events = w.events.filter((e): e is EventName => typeof e === 'string');
     return hook;
   });
