@@ -2,7 +2,7 @@
 // templates, `~`, durations, and the meaning checks of CONTRACT §3 that a
 // schema cannot express (references to fabrics, duplicates after expansion).
 
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import type {
   ClusterConfig,
   ConfigProblem,
@@ -68,6 +68,15 @@ function timeout(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegm
   if (ms === 0) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s'));
   if (ms > MAX_TIMER_MS) ctx.errors.push(problemAt(ctx.src, at, 'must be at most 24d'));
   return Math.min(ms, MAX_TIMER_MS);
+}
+
+/** The user llmgw runs as, as ssh itself finds it (the password database), when the environment does not say. */
+function processUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'root';
+  }
 }
 
 function expandHome(path: string, home: string): string {
@@ -238,7 +247,7 @@ function gpuClassRules(ctx: ResolveContext, raw: Raw): GpuClassRule[] {
 export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
   const ssh = obj(raw.ssh);
   const home = ctx.env.HOME ?? homedir();
-  const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? 'root';
+  const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? processUser();
   const port = int(ssh.port) ?? DEFAULTS.port;
   const identityFile = str(ssh.identityFile);
   const jump = proxyJump(ctx, str(ssh.proxyJump), user);

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
@@ -50,9 +50,14 @@ test('every default of CONTRACT §2 is filled in', () => {
   assert.equal(r.config.models, [{ name: 'm', weights: 'org/m', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: [], index: 0 }]);
 });
 
-test('ssh.user defaults to root when USER is unset', () => {
-  const r = load(MINIMAL_CLUSTER, MINIMAL_MODELS, { HOME: '/root' });
-  assert.ok(r.ok && r.config.cluster.ssh.user === 'root');
+test('ssh.user defaults to the user llmgw runs as: USER, else LOGNAME, else the password database (never a guess of root)', () => {
+  const user = (env: Record<string, string>) => {
+    const r = load(MINIMAL_CLUSTER, MINIMAL_MODELS, { HOME: '/h', ...env });
+    return r.ok ? r.config.cluster.ssh.user : undefined;
+  };
+  assert.is(user({ USER: 'op', LOGNAME: 'other' }), 'op');
+  assert.is(user({ LOGNAME: 'other' }), 'other');
+  assert.is(user({}), userInfo().username);
 });
 
 test('no webhooks is a warning, not an error', () => {
