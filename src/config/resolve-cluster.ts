@@ -2,7 +2,6 @@
 // templates, `~`, durations, and the meaning checks of CONTRACT §3 that a
 // schema cannot express (references to fabrics, duplicates after expansion).
 
-import { homedir, userInfo } from 'node:os';
 import type {
   ClusterConfig,
   ConfigProblem,
@@ -10,16 +9,15 @@ import type {
   EventName,
   GpuClassRule,
   NodeConfig,
-  ProxyJump,
   RouterConfig,
   StorageDecl,
   WebhookConfig,
 } from '../types/config.js';
 import { didYouMean } from './did-you-mean.js';
-import { isDurationSyntax, parseDuration } from './duration.js';
 import { expandHostlist } from './hostlist.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
+import { durationAt, resolveSsh, timeoutAt } from './resolve-ssh.js';
 import { keysInFileOrder, problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
 
 export interface ResolveContext {
@@ -30,10 +28,6 @@ export interface ResolveContext {
 }
 
 const DEFAULTS = {
-  port: 22,
-  connectTimeout: '10s',
-  commandTimeout: '60s',
-  concurrency: 64,
   agentCommand: 'llmgw agent',
   routerCommand: 'llmgw router',
   basePort: 8000,
@@ -44,58 +38,6 @@ const DEFAULTS = {
   maxStopFraction: 0.5,
   minReachableFraction: 0.5,
 } as const;
-
-/** Node's timers overflow past this (about 24.8 days) and would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * A duration in ms. A malformed one is reported by the schema (its pattern is
- * this grammar); one too large to count in ms is reported here, never replaced
- * by the default without a word.
- */
-function duration(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
-  const text = str(v);
-  const ms = text === undefined ? null : parseDuration(text);
-  if (text !== undefined && ms === null && isDurationSyntax(text)) {
-    ctx.errors.push(problemAt(ctx.src, at, 'is too long a duration'));
-  }
-  return ms ?? (parseDuration(fallback) as number);
-}
-
-/** A timeout of 0 would fail every host at once (or, to ssh2, mean none at all): never what was meant. */
-function timeout(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
-  const ms = duration(ctx, v, fallback, at);
-  if (ms === 0) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s'));
-  if (ms > MAX_TIMER_MS) ctx.errors.push(problemAt(ctx.src, at, 'must be at most 24d'));
-  return Math.min(ms, MAX_TIMER_MS);
-}
-
-/** The user llmgw runs as, as ssh itself finds it (the password database), when the environment does not say. */
-function processUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return 'root';
-  }
-}
-
-function expandHome(path: string, home: string): string {
-  if (path === '~') return home;
-  if (path.startsWith('~/')) return home.replace(/\/$/, '') + path.slice(1);
-  return path;
-}
-
-/** `user@host:port`, the grammar of the schema's pattern; a malformed one was reported there. */
-function proxyJump(ctx: ResolveContext, v: string | undefined, user: string): ProxyJump | undefined {
-  const m = v === undefined ? null : /^(?:([^@:/,\s[\]]+)@)?([^@:/,\s[\]]+)(?::([0-9]{1,5}))?$/.exec(v);
-  if (!m) return undefined;
-  const port = m[3] ? Number(m[3]) : DEFAULTS.port;
-  if (port < 1 || port > 65535) {
-    ctx.errors.push(problemAt(ctx.src, ['ssh', 'proxyJump'], `port ${port} is not a TCP port (1..65535)`));
-    return undefined;
-  }
-  return { user: m[1] ?? user, host: m[2], port };
-}
 
 function trimSlash(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
@@ -206,7 +148,7 @@ function resolveEngines(ctx: ResolveContext, raw: Raw): Record<string, EngineCon
       command: arr(e.command).filter((c): c is string => typeof c === 'string'),
       basePort: int(e.basePort) ?? DEFAULTS.basePort,
       health: str(e.health) ?? DEFAULTS.health,
-      startTimeoutMs: timeout(ctx, e.startTimeout, DEFAULTS.startTimeout, ['engines', name, 'startTimeout']),
+      startTimeoutMs: timeoutAt(ctx, e.startTimeout, DEFAULTS.startTimeout, ['engines', name, 'startTimeout']),
     };
   }
   return engines;
@@ -245,36 +187,22 @@ function gpuClassRules(ctx: ResolveContext, raw: Raw): GpuClassRule[] {
 
 /** `raw` has had `${VAR}`s substituted already. */
 export function resolveCluster(ctx: ResolveContext, raw: Raw): ClusterConfig {
-  const ssh = obj(raw.ssh);
-  const home = ctx.env.HOME ?? homedir();
-  const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? processUser();
-  const port = int(ssh.port) ?? DEFAULTS.port;
-  const identityFile = str(ssh.identityFile);
-  const jump = proxyJump(ctx, str(ssh.proxyJump), user);
+  const ssh = resolveSsh(ctx, obj(raw.ssh));
   const fabrics = arr(raw.fabrics).filter((f): f is string => typeof f === 'string');
   const safety = obj(raw.safety);
   return {
     name: str(raw.name) ?? '',
-    ssh: {
-      user,
-      ...(identityFile !== undefined ? { identityFile: expandHome(identityFile, home) } : {}),
-      knownHosts: expandHome(str(ssh.knownHosts) ?? '~/.ssh/known_hosts', home),
-      port,
-      connectTimeoutMs: timeout(ctx, ssh.connectTimeout, DEFAULTS.connectTimeout, ['ssh', 'connectTimeout']),
-      commandTimeoutMs: timeout(ctx, ssh.commandTimeout, DEFAULTS.commandTimeout, ['ssh', 'commandTimeout']),
-      concurrency: int(ssh.concurrency) ?? DEFAULTS.concurrency,
-      ...(jump ? { proxyJump: jump } : {}),
-    },
+    ssh,
     agent: { command: str(obj(raw.agent).command) ?? DEFAULTS.agentCommand },
     router: { command: str(obj(raw.router).command) ?? DEFAULTS.routerCommand },
     fabrics,
     gpuClasses: gpuClassRules(ctx, raw),
-    nodes: resolveNodes(ctx, raw, fabrics, port),
-    routers: resolveRouters(ctx, raw, port),
+    nodes: resolveNodes(ctx, raw, fabrics, ssh.port),
+    routers: resolveRouters(ctx, raw, ssh.port),
     engines: resolveEngines(ctx, raw),
     notify: { webhooks: resolveWebhooks(ctx, raw) },
-    idleAfterMs: duration(ctx, obj(raw.idle).after, DEFAULTS.idleAfter, ['idle', 'after']),
-    lostAfterMs: duration(ctx, raw.lostAfter, DEFAULTS.lostAfter, ['lostAfter']),
+    idleAfterMs: durationAt(ctx, obj(raw.idle).after, DEFAULTS.idleAfter, ['idle', 'after']),
+    lostAfterMs: durationAt(ctx, raw.lostAfter, DEFAULTS.lostAfter, ['lostAfter']),
     safety: {
       maxStopFraction: num(safety.maxStopFraction) ?? DEFAULTS.maxStopFraction,
       minReachableFraction: num(safety.minReachableFraction) ?? DEFAULTS.minReachableFraction,

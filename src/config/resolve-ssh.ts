@@ -1,0 +1,87 @@
+// cluster.yaml's `ssh:` -> SshConfig: the user, key, known_hosts, timeouts and
+// bastion llmgw connects with, and the duration rules every timeout shares.
+
+import { homedir, userInfo } from 'node:os';
+import type { ProxyJump, SshConfig } from '../types/config.js';
+import { isDurationSyntax, parseDuration } from './duration.js';
+import { int, str, type Raw } from './raw.js';
+import type { ResolveContext } from './resolve-cluster.js';
+import { problemAt, type PathSegment } from './yaml-source.js';
+
+const DEFAULTS = {
+  port: 22,
+  connectTimeout: '10s',
+  commandTimeout: '60s',
+  concurrency: 64,
+  knownHosts: '~/.ssh/known_hosts',
+} as const;
+
+/** Node's timers overflow past this (about 24.8 days) and would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A duration in ms. A malformed one is reported by the schema (its pattern is
+ * this grammar); one too large to count in ms is reported here, never replaced
+ * by the default without a word.
+ */
+export function durationAt(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
+  const text = str(v);
+  const ms = text === undefined ? null : parseDuration(text);
+  if (text !== undefined && ms === null && isDurationSyntax(text)) {
+    ctx.errors.push(problemAt(ctx.src, at, 'is too long a duration'));
+  }
+  return ms ?? (parseDuration(fallback) as number);
+}
+
+/** A timeout of 0 would fail every host at once (or, to ssh2, mean none at all): never what was meant. */
+export function timeoutAt(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
+  const ms = durationAt(ctx, v, fallback, at);
+  if (ms === 0) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s'));
+  if (ms > MAX_TIMER_MS) ctx.errors.push(problemAt(ctx.src, at, 'must be at most 24d'));
+  return Math.min(ms, MAX_TIMER_MS);
+}
+
+/** The user llmgw runs as, as ssh itself finds it (the password database), when the environment does not say. */
+function processUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'root';
+  }
+}
+
+function expandHome(path: string, home: string): string {
+  if (path === '~') return home;
+  if (path.startsWith('~/')) return home.replace(/\/$/, '') + path.slice(1);
+  return path;
+}
+
+/** `user@host:port`, the grammar of the schema's pattern; a malformed one was reported there. */
+function proxyJump(ctx: ResolveContext, v: string | undefined, user: string): ProxyJump | undefined {
+  const m = v === undefined ? null : /^(?:([^@:/,\s[\]]+)@)?([^@:/,\s[\]]+)(?::([0-9]{1,5}))?$/.exec(v);
+  if (!m) return undefined;
+  const port = m[3] ? Number(m[3]) : DEFAULTS.port;
+  if (port < 1 || port > 65535) {
+    ctx.errors.push(problemAt(ctx.src, ['ssh', 'proxyJump'], `port ${port} is not a TCP port (1..65535)`));
+    return undefined;
+  }
+  return { user: m[1] ?? user, host: m[2], port };
+}
+
+/** `ssh` is cluster.yaml's `ssh:` mapping, `${VAR}`s substituted. */
+export function resolveSsh(ctx: ResolveContext, ssh: Raw): SshConfig {
+  const home = ctx.env.HOME ?? homedir();
+  const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? processUser();
+  const identityFile = str(ssh.identityFile);
+  const jump = proxyJump(ctx, str(ssh.proxyJump), user);
+  return {
+    user,
+    ...(identityFile !== undefined ? { identityFile: expandHome(identityFile, home) } : {}),
+    knownHosts: expandHome(str(ssh.knownHosts) ?? DEFAULTS.knownHosts, home),
+    port: int(ssh.port) ?? DEFAULTS.port,
+    connectTimeoutMs: timeoutAt(ctx, ssh.connectTimeout, DEFAULTS.connectTimeout, ['ssh', 'connectTimeout']),
+    commandTimeoutMs: timeoutAt(ctx, ssh.commandTimeout, DEFAULTS.commandTimeout, ['ssh', 'commandTimeout']),
+    concurrency: int(ssh.concurrency) ?? DEFAULTS.concurrency,
+    ...(jump ? { proxyJump: jump } : {}),
+  };
+}
