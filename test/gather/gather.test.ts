@@ -104,6 +104,13 @@ test('a banner a login shell prints before the reply does not spoil it; text wit
   assert.equal((snap.nodes[1] as { error: string }).error, 'b (b.example:22): `env A=1 llmgw agent report` gave a reply that is not JSON: "Welcome to gpu-b no reply here"');
 });
 
+test('a replica reported without startedAt (an agent that cannot tell) is accepted as is, not a bad reply', async () => {
+  const replica = { id: 'm-0', model: 'm', gpus: [0], state: 'running' as const };
+  const withReplica: AgentReport = { ...report('a'), replicas: [replica] };
+  const snap = await gatherSnapshot(config(['a']), { transport: fake({ a: () => JSON.stringify(withReplica) }), previous: null, state: emptyState(), now: () => new Date(NOW) });
+  assert.equal(snap.nodes[0], { name: 'a', reachable: true, report: withReplica });
+});
+
 test('a transport that throws something other than SshError makes an error line, never a throw', async () => {
   const t = fake({
     a: () => { throw new TypeError('boom'); },
