@@ -70,5 +70,10 @@ export async function readSnapshotFile(file: string): Promise<Snapshot> {
   if (raw === null || typeof raw !== 'object' || raw.version !== 1 || !Array.isArray(raw.nodes)) {
     throw new DataError(`${file}: not an llmgw snapshot (expected "version": 1 and "nodes")`);
   }
-  return { version: 1, observedAt: raw.observedAt ?? '', nodes: raw.nodes, routers: raw.routers ?? [] };
+  // A hand-written snapshot may leave out when an unreachable node went away
+  // and what it last said: both read as unknown.
+  const nodes = raw.nodes.map((n) =>
+    n.reachable ? n : { ...n, unreachableSince: n.unreachableSince ?? null, lastReport: n.lastReport ?? null },
+  );
+  return { version: 1, observedAt: raw.observedAt ?? '', nodes, routers: raw.routers ?? [] };
 }

@@ -13,6 +13,7 @@ import { updateState } from '../../daemon/state-update.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
+import { strictExceptNotify } from '../../config/env-vars.js';
 import { dryRun } from '../../plan/dry-run.js';
 import { renderPlanText } from '../../plan/render-text.js';
 import { afterApply } from '../../daemon/after-apply.js';
@@ -63,7 +64,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const dir = resolve(io.cwd, values.repo);
-  const loaded = await loadConfig(dir, { env: io.env, strictEnv: true, displayDir: values.repo });
+  const loaded = await loadConfig(dir, { env: io.env, strictEnv: strictExceptNotify, displayDir: values.repo });
   if (!loaded.ok) throw new ConfigError('the config is invalid: nothing applied', loaded.errors);
   const config = loaded.config;
   const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
