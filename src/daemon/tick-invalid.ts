@@ -3,7 +3,6 @@
 // tell somebody. The webhooks come from cluster.yaml when it is valid on its
 // own, so the usual case (a broken models.yaml) still notifies.
 
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STATUS_FILE } from '../config/repo-files.js';
 import type { ConfigProblem, WebhookConfig } from '../types/config.js';
@@ -15,9 +14,8 @@ import { renderInvalidConfigBlock } from '../status/index.js';
 
 const NO_MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n';
 
-/** cluster.yaml's name and webhooks when cluster.yaml alone is valid; '' and none otherwise. */
-export async function clusterAlone(dir: string, env: Record<string, string | undefined>): Promise<{ name: string; webhooks: WebhookConfig[] }> {
-  const text = await readFile(join(dir, 'cluster.yaml'), 'utf8').catch(() => null);
+/** cluster.yaml's name and webhooks when cluster.yaml (its text) alone is valid; '' and none otherwise. */
+export function clusterAlone(text: string | null, env: Record<string, string | undefined>): { name: string; webhooks: WebhookConfig[] } {
   if (text === null) return { name: '', webhooks: [] };
   const alone = parseConfig({ cluster: { name: 'cluster.yaml', text }, models: { name: 'models.yaml', text: NO_MODELS } }, { env, strictEnv: true });
   return alone.ok ? { name: alone.config.cluster.name, webhooks: alone.config.cluster.notify.webhooks } : { name: '', webhooks: [] };

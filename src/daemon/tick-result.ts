@@ -7,9 +7,9 @@ import type { Plan } from '../types/plan.js';
 export interface TickResult {
   /** The config on the branch is invalid: nothing was gathered, planned or applied. */
   configInvalid: boolean;
-  /** Config files with uncommitted edits: planned, nothing applied. */
+  /** Config files with uncommitted edits: checked and planned, nothing applied; STATUS.md and events follow the committed config. */
   dirtyConfig: string[];
-  /** null when the config is invalid. */
+  /** The plan; with uncommitted edits, the plan of those edits (null when they are invalid). null when the committed config is invalid. */
   plan: Plan | null;
   blocked: string | null;
   /** Whether the plan was executed (not blocked, no uncommitted edits, valid config). */

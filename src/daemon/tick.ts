@@ -9,9 +9,8 @@
 
 import { executePlan } from '../apply/executor.js';
 import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
-import { loadConfig } from '../config/load-config.js';
 import { GENERATED_FILES } from '../config/repo-files.js';
-import { GitError } from '../errors.js';
+import { GitError, formatProblem } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
 import { gatherSnapshot } from '../gather/gather.js';
 import { previousRun } from '../gather/observe.js';
@@ -19,8 +18,10 @@ import { repoInternals, type ConfigRepo } from '../git/config-repo.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { deliver } from '../notify/webhook.js';
 import { planFleet } from '../plan/plan-fleet.js';
-import type { Config } from '../types/config.js';
+import type { Config, LoadResult } from '../types/config.js';
+import type { Plan } from '../types/plan.js';
 import { afterApply } from './after-apply.js';
+import { branchConfig } from './branch-config.js';
 import { writeGenerated } from './generated-files.js';
 import { updateState } from './state-update.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
@@ -85,19 +86,33 @@ function blankResult(): TickResult {
   };
 }
 
+/** Uncommitted edits are checked and planned for the log, never applied (CONTRACT §1). */
+function reportDraft(draft: LoadResult, fleetOf: (config: Config) => Plan, result: TickResult, log: (line: string) => void): void {
+  const files = result.dirtyConfig.join(', ');
+  if (!draft.ok) {
+    log(`uncommitted edits to ${files} are invalid (${draft.errors.length} problem${draft.errors.length === 1 ? '' : 's'}); applied nothing (only committed config is applied)`);
+    for (const p of draft.errors) log(`  ${formatProblem(p)}`);
+    return;
+  }
+  result.plan = fleetOf(draft.config);
+  result.blocked = result.plan.blocked;
+  log(`uncommitted edits to ${files}: planned ${result.plan.actions.length} action(s), applied nothing (only committed config is applied)`);
+}
+
 export async function runTick(opts: TickOptions): Promise<TickResult> {
   const { repo, log } = opts;
   const result = blankResult();
   await repo.sync();
   const now = opts.now();
-  const loaded = await loadConfig(repo.dir, { env: opts.env, strictEnv: true, displayDir: '.' });
+  result.dirtyConfig = await repo.dirtyConfig();
+  const { loaded, clusterText, draft } = await branchConfig(repo, result.dirtyConfig, opts.env);
   // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
   const { previous, state } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
 
   if (!loaded.ok) {
     result.configInvalid = true;
     log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
-    const cluster = await clusterAlone(repo.dir, opts.env);
+    const cluster = clusterAlone(clusterText, opts.env);
     const inv = await invalidTick(repo.dir, state, loaded.errors, cluster.name, now);
     result.status = inv.status;
     result.events = inv.events.map((e) => e.event);
@@ -108,7 +123,6 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   }
 
   const config = loaded.config;
-  result.dirtyConfig = await repo.dirtyConfig();
   const transport = resolveTransport(opts.transport, config);
   const snapshot = await gatherSnapshot(config, {
     transport,
@@ -122,8 +136,10 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   result.blocked = plan.blocked;
 
   let outcome: ApplyOutcome = emptyOutcome();
-  if (result.dirtyConfig.length > 0) {
-    log(`uncommitted edits to ${result.dirtyConfig.join(', ')}: planned ${plan.actions.length} action(s), applied nothing (only committed config is applied)`);
+  if (draft !== null) {
+    result.plan = null;
+    result.blocked = null;
+    reportDraft(draft, (c) => planFleet(buildFleet(c, snapshot, state, now.toISOString()), state), result, log);
   } else if (plan.blocked !== null) {
     log(`plan blocked: ${plan.blocked}; applied nothing`);
   } else {

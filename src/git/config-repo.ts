@@ -16,6 +16,8 @@ export interface ConfigRepo {
   /** Which of cluster.yaml / models.yaml have uncommitted changes (staged, unstaged or untracked). */
   dirtyConfig(): Promise<string[]>;
   head(): Promise<string>;
+  /** A repo-relative file as committed at HEAD, byte for byte; null when HEAD has no such file. */
+  committedFile(path: string): Promise<string | null>;
   /** Stage exactly these repo-relative paths and commit them if anything changed, author and committer `llmgw <llmgw@localhost>`. Returns the new commit id, or null when nothing changed. */
   commit(paths: readonly string[], message: string): Promise<string | null>;
   /** Push the branch. Never force: on rejection fetch, rebase (llmgw only touches generated files), retry a bounded number of times; a conflict that cannot be rebased → GitError naming the cause, the local commit kept. */
@@ -189,6 +191,10 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     },
     async head() {
       return git.run(['rev-parse', 'HEAD']);
+    },
+    async committedFile(path) {
+      const shown = await git.tryRun(['show', `HEAD:${prefix}${path}`], { raw: true });
+      return shown.ok ? shown.out : null;
     },
     async commit(paths, message) {
       if (paths.length === 0) return null;

@@ -19,8 +19,8 @@ export interface GitRunner {
   readonly dir: string;
   /** Run `git <args>` in dir; resolves with trimmed stdout, rejects with GitError. */
   run(args: string[], what?: string): Promise<string>;
-  /** Like run, but a failure is a value: its most telling line. */
-  tryRun(args: string[]): Promise<{ ok: true; out: string } | { ok: false; detail: string }>;
+  /** Like run, but a failure is a value: its most telling line. `raw` keeps stdout as is (a file's text, whose line numbers matter). */
+  tryRun(args: string[], opts?: { raw?: boolean }): Promise<{ ok: true; out: string } | { ok: false; detail: string }>;
 }
 
 /** Blank out `user:token@` in URLs: remotes often carry a token. */
@@ -67,9 +67,10 @@ export function createGitRunner(dir: string, env: Record<string, string | undefi
       return new Error(`exit code ${result.exitCode}`);
     },
   }).env(gitEnv(env));
-  async function tryRun(args: string[]): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {
+  async function tryRun(args: string[], opts: { raw?: boolean } = {}): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {
     try {
-      return { ok: true, out: (await git.raw(args)).trim() };
+      const out = await git.raw(args);
+      return { ok: true, out: opts.raw ? out : out.trim() };
     } catch (err) {
       return { ok: false, detail: firstLine(err instanceof Error ? err.message : String(err)) };
     }

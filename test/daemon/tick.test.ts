@@ -90,6 +90,33 @@ test('uncommitted edits to models.yaml are planned but nothing is applied, and t
   await rm(dir, { recursive: true, force: true });
 });
 
+test('uncommitted edits never reach the committed STATUS.md: it keeps the committed desired count, and a steady fleet commits nothing', async () => {
+  const { dir, canned, tick } = await setup();
+  await tick();
+  await tick();
+  const head = await git(dir, ['rev-parse', 'HEAD']);
+  const before = applies(canned).length;
+  await writeFile(join(dir, 'models.yaml'), models(3));
+  const r = await tick();
+  assert.equal([r.dirtyConfig, r.applied, r.plan!.actions.map((a) => a.op), r.commit], [['models.yaml'], false, ['start'], null]);
+  assert.is(await git(dir, ['rev-parse', 'HEAD']), head);
+  assert.match(await readFile(join(dir, 'STATUS.md'), 'utf8'), /\| m \| 2 \| 2 \| 0 \| 0 \|/);
+  assert.is(applies(canned).length, before);
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('invalid uncommitted edits are reported line by line, never turned into the invalid-config block nor config.invalid', async () => {
+  const { dir, tick, lines } = await setup();
+  await tick();
+  await writeFile(join(dir, 'models.yaml'), models(2).replace('gpus: 8', 'gpus: 0'));
+  const r = await tick();
+  assert.equal([r.configInvalid, r.applied, r.plan, r.events.includes('config.invalid')], [false, false, null, false]);
+  assert.ok(lines.some((l) => /^ {2}models\.yaml:4:\d+: models\[0\]\.gpus: must be >= 1$/.test(l)), lines.join('\n'));
+  assert.not.match(await git(dir, ['show', 'HEAD:STATUS.md']), /invalid/i);
+  assert.not.match(await readFile(join(dir, '.llmgw/state.json'), 'utf8'), /config\.invalid/);
+  await rm(dir, { recursive: true, force: true });
+});
+
 test('a plan that stops more than maxStopFraction is blocked: shown, nothing applied', async () => {
   const { dir, canned, tick } = await setup();
   await tick();

@@ -1,0 +1,38 @@
+// Which config a tick acts on (CONTRACT §1, §8, §10): the one committed on the
+// branch. When a person left uncommitted edits to cluster.yaml or models.yaml
+// in the checkout, those edits are only checked and planned, for the tick to
+// report; everything the tick writes and commits (STATUS.md, state, events)
+// and the invalid-config block come from the committed files, so a half-done
+// edit never reaches the branch's STATUS.md nor fires config.invalid.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CONFIG_FILES } from '../config/repo-files.js';
+import { loadConfig, parseConfig, type LoadOptions } from '../config/load-config.js';
+import type { ConfigRepo } from '../git/config-repo.js';
+import type { LoadResult } from '../types/config.js';
+
+export interface BranchConfig {
+  /** The committed config: what the tick gathers, plans, applies and renders from. */
+  loaded: LoadResult;
+  /** cluster.yaml's committed text (null when missing), for the invalid tick's webhooks. */
+  clusterText: string | null;
+  /** The working tree's config when it has uncommitted edits (checked and planned only); null when clean. */
+  draft: LoadResult | null;
+}
+
+export async function branchConfig(repo: ConfigRepo, dirty: readonly string[], env: LoadOptions['env']): Promise<BranchConfig> {
+  const opts: LoadOptions = { env, strictEnv: true, displayDir: '.' };
+  const onDisk = await loadConfig(repo.dir, opts);
+  if (dirty.length === 0) {
+    const clusterText = await readFile(join(repo.dir, 'cluster.yaml'), 'utf8').catch(() => null);
+    return { loaded: onDisk, clusterText, draft: null };
+  }
+  const [cluster, models] = await Promise.all(CONFIG_FILES.map((f) => repo.committedFile(f)));
+  const loaded = parseConfig(
+    // A file HEAD lacks reads as empty: its problem is then named at line 1 like any missing key.
+    { cluster: { name: 'cluster.yaml', text: cluster ?? '' }, models: { name: 'models.yaml', text: models ?? '' } },
+    opts,
+  );
+  return { loaded, clusterText: cluster ?? null, draft: onDisk };
+}
