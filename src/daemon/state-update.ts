@@ -1,6 +1,7 @@
 // The part of .llmgw/state.json a tick owns (CONTRACT §2, §10): when each node
 // went unreachable, and recent start failures, which steer the next placement
-// of that model away from that node for 30 minutes. What was notified belongs
+// of that model away from that node for 30 minutes: those `agent apply`
+// refused, and those a report later shows `failed`. What was notified belongs
 // to src/notify; this never touches it.
 
 import type { ApplyOutcome } from '../apply/outcome.js';
@@ -24,13 +25,39 @@ export function startFailuresOf(outcome: ApplyOutcome, at: string): StartFailure
     .map((f) => ({ model: f.model!, node: f.host, replica: f.replica!, at, error: f.error }));
 }
 
+/** An ISO time in whole seconds, as every other time llmgw commits. */
+function seconds(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Most failed starts are not refused by `agent apply`: the process starts,
+ * then exits or never answers its health check, and a later report says
+ * `failed`. Those count as failed starts too, recorded before planning so the
+ * replacement this very tick places avoids that node. Recorded once per
+ * (replica, node): a failed replica that stays until it is stopped does not
+ * refresh the time, so it makes no commit on every tick.
+ */
+export function recordObservedFailures(prev: State, snapshot: Snapshot, now: Date): State {
+  const known = new Set(prev.startFailures.map((f) => `${f.replica}@${f.node}`));
+  const added: StartFailure[] = [];
+  for (const n of snapshot.nodes) {
+    if (!n.reachable) continue;
+    for (const r of n.report.replicas) {
+      if (r.state !== 'failed' || known.has(`${r.id}@${n.name}`)) continue;
+      known.add(`${r.id}@${n.name}`);
+      added.push({ model: r.model, node: n.name, replica: r.id, at: seconds(now), error: 'failed after it was started (the process exited, or no health before startTimeout)' });
+    }
+  }
+  return added.length === 0 ? prev : { ...prev, startFailures: [...prev.startFailures, ...added] };
+}
+
 export function updateState(prev: State, input: { snapshot: Snapshot; outcome: ApplyOutcome; now: Date }): State {
   const cutoff = input.now.getTime() - START_FAILURE_MEMORY_MS;
   const kept = prev.startFailures.filter((f) => Date.parse(f.at) > cutoff);
   return {
     ...prev,
     unreachableSince: unreachableFromSnapshot(input.snapshot),
-    // Whole seconds, as every other time llmgw commits.
-    startFailures: [...kept, ...startFailuresOf(input.outcome, input.now.toISOString().replace(/\.\d{3}Z$/, 'Z'))],
+    startFailures: [...kept, ...startFailuresOf(input.outcome, seconds(input.now))],
   };
 }

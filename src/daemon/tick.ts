@@ -23,7 +23,7 @@ import type { Plan } from '../types/plan.js';
 import { afterApply } from './after-apply.js';
 import { branchConfig } from './branch-config.js';
 import { writeGenerated } from './generated-files.js';
-import { updateState } from './state-update.js';
+import { recordObservedFailures, updateState } from './state-update.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
 import { commitMessage, type TickResult } from './tick-result.js';
 import { resolveTransport, type TransportSource } from './transport-for-config.js';
@@ -107,13 +107,13 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   result.dirtyConfig = await repo.dirtyConfig();
   const { loaded, clusterText, draft } = await branchConfig(repo, result.dirtyConfig, opts.env);
   // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
-  const { previous, state } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
+  const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
 
   if (!loaded.ok) {
     result.configInvalid = true;
     log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
     const cluster = clusterAlone(clusterText, opts.env);
-    const inv = await invalidTick(repo.dir, state, loaded.errors, cluster.name, now);
+    const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, now);
     result.status = inv.status;
     result.events = inv.events.map((e) => e.event);
     await notifyAll(opts, cluster.webhooks, inv.events);
@@ -124,12 +124,8 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
 
   const config = loaded.config;
   const transport = resolveTransport(opts.transport, config);
-  const snapshot = await gatherSnapshot(config, {
-    transport,
-    previous,
-    state,
-    now: opts.now,
-  });
+  const snapshot = await gatherSnapshot(config, { transport, previous, state: committed, now: opts.now });
+  const state = recordObservedFailures(committed, snapshot, now);
   const fleet = buildFleet(config, snapshot, state, now.toISOString());
   const plan = planFleet(fleet, state);
   result.plan = plan;

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { emptyOutcome, type ApplyOutcome } from '../../src/apply/outcome.js';
-import { updateState } from '../../src/daemon/state-update.js';
+import { recordObservedFailures, updateState } from '../../src/daemon/state-update.js';
 import { commitMessage } from '../../src/daemon/tick-result.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
@@ -47,6 +47,15 @@ test('a failed start is recorded per failing node, and failures older than 30 mi
     { model: 'm', node: 'b', replica: 'm-2', at: '2026-11-29T08:00:00Z', error: 'no GPU' },
   ]);
   assert.equal(next.notified, prev.notified);
+});
+
+test('a replica reported failed is recorded as a failed start once; a later tick seeing it still failed does not refresh the time', () => {
+  const failed = { id: 'm-4', model: 'm', gpus: [0], state: 'failed' as const };
+  const seen: Snapshot = { ...snapshot, nodes: [{ name: 'a', reachable: true, report: { ...report, replicas: [failed, { ...failed, id: 'm-5', state: 'running' }] } }] };
+  const first = recordObservedFailures(emptyState(), seen, new Date('2026-11-29T08:00:00.250Z'));
+  assert.equal(first.startFailures.map((f) => [f.node, f.model, f.replica, f.at]), [['a', 'm', 'm-4', '2026-11-29T08:00:00Z']]);
+  const second = recordObservedFailures(first, seen, new Date('2026-11-29T08:01:00Z'));
+  assert.is(second, first);
 });
 
 test('the commit message says what was applied, or why nothing was', () => {

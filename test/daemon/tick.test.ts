@@ -117,6 +117,20 @@ test('invalid uncommitted edits are reported line by line, never turned into the
   await rm(dir, { recursive: true, force: true });
 });
 
+test('a replica a report shows failed is a failed start: recorded once in state.json, and its replacement placed on another node', async () => {
+  const { dir, canned, tick } = await setup();
+  await tick();
+  const [node, list] = [...canned.replicas].find(([, l]) => l.some((x) => x.id === 'm-0'))!;
+  canned.replicas.set(node, list.map((x) => (x.id === 'm-0' ? { ...x, state: 'failed' as const } : x)));
+  const r = await tick();
+  const start = r.plan!.actions.find((a) => a.op === 'start')!;
+  assert.equal(r.plan!.actions.map((a) => `${a.op} ${a.replica}`), ['stop m-0', 'start m-2']);
+  assert.is.not(start.placement[0]!.node, node);
+  const recorded = JSON.parse(await readFile(join(dir, '.llmgw/state.json'), 'utf8')).startFailures;
+  assert.equal(recorded.map((f: { node: string; model: string; replica: string }) => [f.node, f.model, f.replica]), [[node, 'm', 'm-0']]);
+  await rm(dir, { recursive: true, force: true });
+});
+
 test('a plan that stops more than maxStopFraction is blocked: shown, nothing applied', async () => {
   const { dir, canned, tick } = await setup();
   await tick();

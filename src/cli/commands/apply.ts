@@ -9,7 +9,7 @@ import { executePlan } from '../../apply/executor.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../../config/repo-files.js';
 import { ConfigError, GitError, UsageError } from '../../errors.js';
 import { openConfigRepo } from '../../git/config-repo.js';
-import { updateState } from '../../daemon/state-update.js';
+import { recordObservedFailures, updateState } from '../../daemon/state-update.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
@@ -71,11 +71,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (!interactive && !values.yes) throw new UsageError('stdin is not a terminal: pass --yes to apply without confirmation');
 
   const warn = (m: string): void => void io.stderr.write(`warning: ${m}\n`);
-  const { previous, state } = await previousRun(dir, warn);
+  const { previous, state: committed } = await previousRun(dir, warn);
   const transport = createSshTransport(config.cluster.ssh, { env: io.env, keepAlive: true, onWarning: warn });
   try {
-    const snapshot = await gatherSnapshot(config, { transport, previous, state, now: () => new Date() });
+    const snapshot = await gatherSnapshot(config, { transport, previous, state: committed, now: () => new Date() });
     const now = new Date();
+    const state = recordObservedFailures(committed, snapshot, now);
     const { fleet, plan, diff } = dryRun(config, snapshot, state, now.toISOString());
     io.stdout.write(renderPlanText(plan, diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
     const dirty = await uncommittedConfig(dir, io.env);
