@@ -18,8 +18,8 @@ export interface DaemonOptions {
   /** Must exceed a tick plus clock skew (CONTRACT §10). */
   leaseTtlMs: number;
   now: () => Date;
-  /** One reconcile tick; called only while this instance holds the lease. */
-  tick: (reason: TickReason) => Promise<void>;
+  /** One reconcile tick; called only while this instance holds the lease, and told when it runs out. */
+  tick: (reason: TickReason, leaseExpiresAt: Date | undefined) => Promise<void>;
   log: (line: string) => void;
 }
 
@@ -46,7 +46,8 @@ export function startDaemon(opts: DaemonOptions): Loop {
     }
     if (holding !== true && opts.repo.hasRemote) opts.log(`holding the lease as ${opts.holder} until ${lease.expiresAt}`);
     holding = true;
-    await opts.tick(reason);
+    // Without a remote there is no one to hand over to: no deadline.
+    await opts.tick(reason, opts.repo.hasRemote ? new Date(lease.expiresAt) : undefined);
     if (opts.now().getTime() > Date.parse(lease.expiresAt)) {
       opts.log(`warning: the tick outlasted the lease (${opts.leaseTtlMs / 1000}s): raise --lease-ttl, or another instance may act meanwhile`);
     }

@@ -24,6 +24,8 @@ export interface TickResult {
   pushed: boolean;
   /** Why the push failed (the commit is kept and pushed by a later tick); null otherwise. */
   pushError: string | null;
+  /** The lease ran out, or would have during the apply: nothing applied (or nothing committed). */
+  leaseLost: boolean;
 }
 
 export interface ReplicaCounts {

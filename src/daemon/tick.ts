@@ -41,6 +41,28 @@ export interface TickOptions {
   log: (line: string) => void;
   /** Deliver events to the webhooks (default true); they are detected and recorded either way. */
   notify?: boolean;
+  /** When this instance's lease (CONTRACT §10) runs out; absent for a single instance. */
+  leaseExpiresAt?: Date;
+}
+
+/**
+ * Why this tick must not apply: its lease would run out during the apply
+ * (two stages of connect plus command timeout), so another instance could
+ * take over and act on the fleet at the same time. A holder that cannot renew
+ * stops applying before its lease expires, not after.
+ */
+function leaseTooShort(opts: TickOptions, config: Config): string | null {
+  if (!opts.leaseExpiresAt) return null;
+  const { connectTimeoutMs, commandTimeoutMs } = config.cluster.ssh;
+  const needed = 2 * (connectTimeoutMs + commandTimeoutMs);
+  const left = opts.leaseExpiresAt.getTime() - opts.now().getTime();
+  if (left >= needed) return null;
+  return `the lease runs out in ${Math.max(0, Math.floor(left / 1000))}s, less than an apply may take (${needed / 1000}s): applied nothing; raise --lease-ttl if ticks are this slow`;
+}
+
+/** The lease ran out during the tick: another instance may hold it now, so this one commits nothing. */
+function leaseExpired(opts: TickOptions): boolean {
+  return opts.leaseExpiresAt !== undefined && opts.now().getTime() >= opts.leaseExpiresAt.getTime();
 }
 
 async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<void> {
@@ -62,6 +84,11 @@ async function unpushed(repo: ConfigRepo): Promise<boolean> {
 }
 
 async function commitAndPush(opts: TickOptions, message: string | null, result: TickResult): Promise<void> {
+  if (leaseExpired(opts)) {
+    result.leaseLost = true;
+    opts.log('the lease ran out during the tick: committing nothing (the next holder re-observes and commits)');
+    return;
+  }
   if (message !== null) {
     result.commit = await opts.repo.commit(GENERATED_FILES, message);
     if (result.commit !== null) opts.log(`committed ${result.commit.slice(0, 12)}: ${message}`);
@@ -82,7 +109,7 @@ async function commitAndPush(opts: TickOptions, message: string | null, result: 
 function blankResult(): TickResult {
   return {
     configInvalid: false, dirtyConfig: [], plan: null, blocked: null, applied: false, outcome: null,
-    events: [], status: '', commit: null, pushed: false, pushError: null,
+    events: [], status: '', commit: null, pushed: false, pushError: null, leaseLost: false,
   };
 }
 
@@ -132,12 +159,16 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   result.blocked = plan.blocked;
 
   let outcome: ApplyOutcome = emptyOutcome();
+  const leaseShort = leaseTooShort(opts, config);
   if (draft !== null) {
     result.plan = null;
     result.blocked = null;
     reportDraft(draft, (c) => planFleet(buildFleet(c, snapshot, state, now.toISOString()), state), result, log);
   } else if (plan.blocked !== null) {
     log(`plan blocked: ${plan.blocked}; applied nothing`);
+  } else if (leaseShort !== null) {
+    result.leaseLost = true;
+    log(leaseShort);
   } else {
     outcome = await executePlan(plan, { config, fleet, transport });
     result.applied = true;

@@ -32,18 +32,20 @@ async function daemon(name: string, now: () => Date) {
   const repo = await openConfigRepo({ dir: join(sb.root, name), remote: sb.remote, branch: 'main', env: sb.env });
   const ticks: string[] = [];
   const lines: string[] = [];
+  const expiries: (string | undefined)[] = [];
   const d = startDaemon({
     repo,
     schedule: NEVER,
     holder: name,
     leaseTtlMs: TTL,
     now,
-    tick: async (reason) => {
+    tick: async (reason, leaseExpiresAt) => {
       ticks.push(reason);
+      expiries.push(leaseExpiresAt?.toISOString());
     },
     log: (l) => lines.push(l),
   });
-  return { d, ticks, lines };
+  return { d, ticks, lines, expiries };
 }
 
 test('of two instances on one remote only the lease holder ticks; the other stands by, then takes over after expiry', async () => {
@@ -67,6 +69,8 @@ test('of two instances on one remote only the lease holder ticks; the other stan
   assert.is(b.lines[1], 'holding the lease as b until 2026-11-29T08:20:01.000Z');
   await b.d.stop();
   assert.equal(a.ticks, ['start']);
+  // Each tick is told when its lease runs out, so it stops applying before then.
+  assert.equal([a.expiries, b.expiries], [['2026-11-29T08:10:00.000Z'], ['2026-11-29T08:20:01.000Z']]);
 });
 
 test('a holder that cannot renew its lease does not tick, and says why in one line', async () => {
@@ -87,10 +91,11 @@ test('without a remote the single instance ticks without any lease talk', async 
   const repo = await openConfigRepo({ dir: join(sb.root, 'seed'), env: sb.env });
   const ticks: string[] = [];
   const lines: string[] = [];
-  const d = startDaemon({ repo, schedule: NEVER, holder: 'solo', leaseTtlMs: TTL, now: () => new Date(), tick: async (r) => void ticks.push(r), log: (l) => lines.push(l) });
+  const d = startDaemon({ repo, schedule: NEVER, holder: 'solo', leaseTtlMs: TTL, now: () => new Date(), tick: async (r, expiry) => void ticks.push(`${r} ${expiry === undefined ? 'no deadline' : 'deadline'}`), log: (l) => lines.push(l) });
   await until(() => ticks.length === 1);
   await d.stop();
   assert.equal(lines, []);
+  assert.equal(ticks, ['start no deadline']);
 });
 
 test.run();

@@ -131,6 +131,32 @@ test('a replica a report shows failed is a failed start: recorded once in state.
   await rm(dir, { recursive: true, force: true });
 });
 
+test('a lease that runs out before an apply could finish (two connect+command timeouts) means nothing is applied', async () => {
+  const { dir, canned, tick } = await setup();
+  const t = new Date('2026-11-29T08:00:00Z');
+  const r = await tick({ now: () => t, leaseExpiresAt: new Date(t.getTime() + 139_000) });
+  assert.equal([r.applied, r.leaseLost, r.plan!.actions.length], [false, true, 2]);
+  assert.equal(applies(canned), []);
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a lease that ran out during the tick means nothing is committed: another holder may be acting', async () => {
+  const { dir, canned, tick } = await setup();
+  let t = Date.parse('2026-11-29T08:00:00Z');
+  const inner = handlerTransport(canned);
+  const slowApply: Transport = {
+    async run(target, command, input) {
+      if (command.endsWith('agent apply')) t += 300_000;
+      return inner.run(target, command, input);
+    },
+    close: async () => undefined,
+  };
+  const r = await tick({ now: () => new Date(t), transport: slowApply, leaseExpiresAt: new Date(t + 200_000) });
+  assert.equal([r.applied, r.leaseLost, r.commit], [true, true, null]);
+  assert.is(await git(dir, ['log', '--format=%s']), 'seed');
+  await rm(dir, { recursive: true, force: true });
+});
+
 test('a plan that stops more than maxStopFraction is blocked: shown, nothing applied', async () => {
   const { dir, canned, tick } = await setup();
   await tick();

@@ -46,6 +46,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   try {
     const result = await runTick({
       repo,
+      leaseExpiresAt: repo.hasRemote ? new Date(lease.expiresAt) : undefined,
       transport: (config) => transports.forConfig(config),
       env: io.env,
       now: () => new Date(),
@@ -53,7 +54,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       log: (line) => io.stdout.write(line + '\n'),
     });
     printTickResult(result, io);
-    const failed = result.configInvalid || result.pushError !== null || (result.outcome?.failed ?? 0) > 0;
+    const failed = result.configInvalid || result.leaseLost || result.pushError !== null || (result.outcome?.failed ?? 0) > 0;
     return failed ? 1 : 0;
   } finally {
     await transports.close();

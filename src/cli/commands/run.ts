@@ -94,8 +94,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       leaseTtlMs,
       now: () => new Date(),
       log,
-      tick: async (reason) => {
+      tick: async (reason, leaseExpiresAt) => {
         const result = await runTick({
+          leaseExpiresAt,
           repo,
           transport: (config) => transports.forConfig(config),
           env: io.env,
