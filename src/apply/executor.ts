@@ -6,8 +6,10 @@
 //   (4) stops whose waitFor replicas are all running; the rest wait for a later tick
 // Which stops run this tick is known before anything runs (readiness is what
 // this tick observed), so every table push already leaves them out. One node
-// failing never stops the rest; every action gets its own result. A router
-// that cannot be reached does not hold the stops back: it is reported, and it
+// failing never stops the rest; every action gets its own result. A replica
+// leaves every router's table before it stops: when a router did not take the
+// table without it, the stop of a replica it may still send requests to waits
+// for a later tick (a stop of one no router lists goes ahead). Every router
 // gets the whole table again at the next tick.
 
 import type { Config } from '../types/config.js';
@@ -17,7 +19,7 @@ import type { Transport } from '../types/transport.js';
 import { startRequests, type NodeStart } from './agent-requests.js';
 import { applyOnNodes, batchesOf, resultKey, type NodeResults } from './node-calls.js';
 import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from './outcome.js';
-import { endpointTable, pushTables } from './router-tables.js';
+import { endpointTable, pushTables, serving } from './router-tables.js';
 
 export interface ApplyContext {
   config: Config;
@@ -105,12 +107,37 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
   if (rollback.length > 0) await applyOnNodes(batchesOf([], rollback), config, transport);
 }
 
-async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<void> {
+/** Push the table to every router; the names of those that did not take it. */
+async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<string[]> {
   const { config, fleet, transport } = run.ctx;
-  if (config.cluster.routers.length === 0) return;
+  if (config.cluster.routers.length === 0) return [];
   const pushed = await pushTables(endpointTable(config, fleet, leaving), config, transport);
   for (const r of pushed.results) run.tables.set(r.router, r);
   run.failures.push(...pushed.failures);
+  return pushed.failures.map((f) => f.host);
+}
+
+/** Stops that may go now, and those held back because a router that did not take the table may still list them. */
+function holdForRouters(run: Run, stops: StopAction[], refused: string[]): StopAction[] {
+  if (refused.length === 0) return stops;
+  const go: StopAction[] = [];
+  for (const s of stops) {
+    const r = run.ctx.fleet.replicaById.get(s.replica);
+    if (!r || !serving(r)) {
+      go.push(s);
+      continue;
+    }
+    run.results.set(resultKey('stop', s.replica), {
+      op: 'stop',
+      replica: s.replica,
+      model: s.model,
+      status: 'deferred',
+      nodes: s.placement.map((p) => p.node),
+      waitingFor: [],
+      reason: `still in the table of router ${refused.join(', ')}, which did not take the new one`,
+    });
+  }
+  return go;
 }
 
 export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyOutcome> {
@@ -122,11 +149,15 @@ export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyO
   const ready = stops.filter((s) => s.waitFor.length > 0 && s.waitFor.every(isRunning));
   const leaving = new Set([...freeing, ...ready].map((s) => s.replica));
 
-  if (freeing.some((s) => isRunning(s.replica))) await pushAll(run, leaving);
-  await runStops(run, freeing);
+  const inTables = (s: StopAction) => {
+    const r = ctx.fleet.replicaById.get(s.replica);
+    return r !== undefined && serving(r);
+  };
+  const refusedFirst = freeing.some(inTables) ? await pushAll(run, leaving) : [];
+  await runStops(run, holdForRouters(run, freeing, refusedFirst));
   await runStarts(run, starts);
-  await pushAll(run, leaving);
-  await runStops(run, ready);
+  const refused = await pushAll(run, leaving);
+  await runStops(run, holdForRouters(run, ready, refused));
 
   for (const s of stops) {
     if (run.results.has(resultKey('stop', s.replica))) continue;

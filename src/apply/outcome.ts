@@ -20,6 +20,8 @@ export interface ActionResult {
   error?: string;
   /** For a deferred stop: the replicas it still waits for. */
   waitingFor?: string[];
+  /** For a stop deferred for another reason than waitFor (a router that kept its old table). */
+  reason?: string;
 }
 
 /** One failure on one host: an agent's start or stop, or a router's table. */

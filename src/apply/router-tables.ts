@@ -15,6 +15,11 @@ function urlOf(replica: FleetReplica, fleet: Fleet): string | null {
   return head && replica.port !== null ? `http://${head.config.host}:${replica.port}` : null;
 }
 
+/** Whether a replica belongs in the routers' tables: running as observed and not lost. */
+export function serving(r: FleetReplica): boolean {
+  return r.state === 'running' && !r.lost;
+}
+
 /**
  * The table as it should stand: replicas running as observed (a lost one
  * counts as gone; one on a merely unreachable node is assumed still serving,
@@ -25,7 +30,7 @@ export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet
   for (const m of config.models) models[m.name] = [];
   for (const r of fleet.replicas) {
     const list = models[r.model];
-    if (!list || r.state !== 'running' || r.lost || leaving.has(r.id)) continue;
+    if (!list || !serving(r) || leaving.has(r.id)) continue;
     const url = urlOf(r, fleet);
     if (url) list.push({ replica: r.id, url });
   }

@@ -137,6 +137,29 @@ test('a stop skips ranks on lost nodes and reports ranks on unreachable ones', a
   assert.equal(out.results.map((r) => r.status), ['ok', 'failed']);
 });
 
+test('a running replica is not stopped while a router that did not take the table without it may still send it requests', async () => {
+  const cfg = config([node('g1'), node('g2')]);
+  const f = fleet(cfg, [
+    replica('old-0', 'gone', ['g1'], 'running'),
+    replica('bad-0', 'gone', ['g1'], 'failed', 8001),
+    replica('llama-0', 'llama', ['g2'], 'running'),
+    replica('llama-1', 'llama', ['g2'], 'running', 8001),
+  ]);
+  const t = fakeTransport({ down: ['rt-2'] });
+  const out = await executePlan(
+    plan([stop('old-0', 'gone', ['g1']), stop('bad-0', 'gone', ['g1']), stop('llama-1', 'llama', ['g2'], ['llama-0'])]),
+    { config: cfg, fleet: f, transport: t },
+  );
+  const stops = t.calls.filter((c) => c.command.endsWith('apply')).flatMap((c) => c.input.stop);
+  assert.equal(stops, ['bad-0']);
+  assert.equal(out.results.map((r) => `${r.replica} ${r.status} ${r.reason ?? ''}`.trim()), [
+    'old-0 deferred still in the table of router rt-2, which did not take the new one',
+    'bad-0 ok',
+    'llama-1 deferred still in the table of router rt-2, which did not take the new one',
+  ]);
+  assert.equal(out.failures.map((x) => `${x.op}@${x.host}`), ['endpoints@rt-2', 'endpoints@rt-2']); // both pushes
+});
+
 test('an empty plan only refreshes the router tables', async () => {
   const cfg = config([node('g1')]);
   const t = fakeTransport();

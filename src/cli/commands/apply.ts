@@ -94,7 +94,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     const outcome = await executePlan(plan, { config, fleet, transport });
     for (const r of outcome.results) {
-      const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (waits for ${(r.waitingFor ?? []).join(', ')})` : '';
+      const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (${r.reason ?? `waits for ${(r.waitingFor ?? []).join(', ')}`})` : '';
       io.stdout.write(`${r.op} ${r.replica}: ${r.status}${why}\n`);
     }
     for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
