@@ -8,6 +8,8 @@ import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
 
 const SECRET = 'e2e-hook-secret';
 let e: E2E;
+let url = '';
+const logs: string[] = [];
 let receiver: Server;
 const received: { body: string; signature: string | undefined; event: string; subject: string }[] = [];
 
@@ -22,7 +24,7 @@ test.before(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   e = await startE2E({
     modelsYaml: modelsYaml([]),
     webhooks: [{ url: '${LLMGW_WEBHOOK_URL}', secret: '${LLMGW_WEBHOOK_SECRET}' }],
@@ -36,19 +38,19 @@ test.after(async () => {
 
 test('a node going away fires node.lost exactly once, signed, and a restart does not resend it', async () => {
   const t0 = Date.parse('2026-11-29T08:00:00Z');
-  const at = (min: number) => () => new Date(t0 + min * 60_000);
-  await e.tick({ now: at(0) });
+  const at = (min: number) => ({ now: () => new Date(t0 + min * 60_000), log: (l: string) => void logs.push(l) });
+  await e.tick(at(0));
   // Gone: it refuses new connections and the kept-alive one drops, as a dead host's would.
   const refusing = e.world.sim.setFaultAsync('gpu-b04', 'refuse');
   e.world.sim.dropConnections('gpu-b04');
   await refusing;
-  const gone = await e.tick({ now: at(1) });
+  const gone = await e.tick(at(1));
   assert.is(gone.events.includes('node.lost'), false);
-  const lost = await e.tick({ now: at(12) });
+  const lost = await e.tick(at(12));
   assert.equal(lost.events.filter((x) => x === 'node.lost'), ['node.lost']);
   assert.ok(lost.commit);
-  await e.tick({ now: at(13) });
-  await e.tick({ now: at(14) });
+  await e.tick(at(13));
+  await e.tick(at(14));
 
   const hooks = received.filter((r) => r.event === 'node.lost');
   assert.is(hooks.length, 1);
@@ -59,6 +61,17 @@ test('a node going away fires node.lost exactly once, signed, and a restart does
   assert.match(state, /node\.lost\/gpu-b04/);
   assert.not.match(state, new RegExp(SECRET));
   assert.not.match(await git(e.world.remote, ['show', 'main:STATUS.md']), /127\.0\.0\.1:\d+\/hook/);
+});
+
+test('neither the webhook URL nor its secret is in any commit, commit message or log line of those ticks', async () => {
+  const history = await git(e.world.remote, ['log', '--all', '-p', '--format=%an %ae %s%n%b']);
+  assert.ok(history.includes('node.lost/gpu-b04'), 'the history holds the ticks of the test above');
+  assert.ok(logs.length > 0);
+  for (const text of [history, logs.join('\n')]) {
+    assert.not.ok(text.includes(SECRET));
+    assert.not.ok(text.includes(url));
+    assert.not.ok(text.includes('/hook'));
+  }
 });
 
 test.run();
