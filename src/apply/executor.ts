@@ -117,27 +117,28 @@ async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<string[]
   return pushed.failures.map((f) => f.host);
 }
 
-/** Stops that may go now, and those held back because a router that did not take the table may still list them. */
+function defer(run: Run, s: StopAction, why: { waitingFor: string[]; reason?: string }): void {
+  run.results.set(resultKey('stop', s.replica), {
+    op: 'stop',
+    replica: s.replica,
+    model: s.model,
+    status: 'deferred',
+    nodes: s.placement.map((p) => p.node),
+    ...why,
+  });
+}
+
+function inTables(run: Run, s: StopAction): boolean {
+  const r = run.ctx.fleet.replicaById.get(s.replica);
+  return r !== undefined && serving(r);
+}
+
+/** The stops that may go now; the others wait, as a router that did not take the table may still list them. */
 function holdForRouters(run: Run, stops: StopAction[], refused: string[]): StopAction[] {
   if (refused.length === 0) return stops;
-  const go: StopAction[] = [];
-  for (const s of stops) {
-    const r = run.ctx.fleet.replicaById.get(s.replica);
-    if (!r || !serving(r)) {
-      go.push(s);
-      continue;
-    }
-    run.results.set(resultKey('stop', s.replica), {
-      op: 'stop',
-      replica: s.replica,
-      model: s.model,
-      status: 'deferred',
-      nodes: s.placement.map((p) => p.node),
-      waitingFor: [],
-      reason: `still in the table of router ${refused.join(', ')}, which did not take the new one`,
-    });
-  }
-  return go;
+  const reason = `still in the table of router ${refused.join(', ')}, which did not take the new one`;
+  for (const s of stops) if (inTables(run, s)) defer(run, s, { waitingFor: [], reason });
+  return stops.filter((s) => !inTables(run, s));
 }
 
 export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyOutcome> {
@@ -149,27 +150,14 @@ export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyO
   const ready = stops.filter((s) => s.waitFor.length > 0 && s.waitFor.every(isRunning));
   const leaving = new Set([...freeing, ...ready].map((s) => s.replica));
 
-  const inTables = (s: StopAction) => {
-    const r = ctx.fleet.replicaById.get(s.replica);
-    return r !== undefined && serving(r);
-  };
-  const refusedFirst = freeing.some(inTables) ? await pushAll(run, leaving) : [];
+  const refusedFirst = freeing.some((s) => inTables(run, s)) ? await pushAll(run, leaving) : [];
   await runStops(run, holdForRouters(run, freeing, refusedFirst));
   await runStarts(run, starts);
   const refused = await pushAll(run, leaving);
   await runStops(run, holdForRouters(run, ready, refused));
 
   for (const s of stops) {
-    if (run.results.has(resultKey('stop', s.replica))) continue;
-    const waitingFor = s.waitFor.filter((id) => !isRunning(id));
-    run.results.set(resultKey('stop', s.replica), {
-      op: 'stop',
-      replica: s.replica,
-      model: s.model,
-      status: 'deferred',
-      nodes: s.placement.map((p) => p.node),
-      waitingFor,
-    });
+    if (!run.results.has(resultKey('stop', s.replica))) defer(run, s, { waitingFor: s.waitFor.filter((id) => !isRunning(id)) });
   }
   const results = plan.actions.map((a) => run.results.get(resultKey(a.op, a.replica))!);
   const count = (op: 'start' | 'stop' | null, status: ActionResult['status']) =>
