@@ -12,13 +12,29 @@ test.before.each(() => {
 });
 test.after.each(() => sb.cleanup());
 
+/** Another writer commits `text` to `file` in its checkout and pushes it (a merged PR); its new HEAD. */
+function theyPush(other: string, file: string, text: string, message: string): string {
+  sb.write(other, file, text);
+  sb.git(other, 'add', file);
+  sb.git(other, 'commit', '--quiet', '-m', message);
+  sb.git(other, 'push', '--quiet');
+  return sb.git(other, 'rev-parse', 'HEAD');
+}
+
+/** The reconciler's checkout with one unpushed llmgw commit of STATUS.md. */
+async function workWithCommit(pushAttempts?: number) {
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env, pushAttempts });
+  sb.write(dir, 'STATUS.md', 'fleet\n');
+  const mine = await repo.commit(['STATUS.md'], 'llmgw: status');
+  return { dir, repo, mine };
+}
+
 test('sync fast-forwards to a change pushed by someone else and keeps an uncommitted edit', async () => {
   const dir = sb.clone('work');
   const repo = await openConfigRepo({ dir, env: sb.env });
   const other = sb.clone('other');
-  sb.write(other, 'models.yaml', 'apiVersion: llmgw/v1\nkind: Models\nmodels: [] # v2\n');
-  sb.git(other, 'commit', '--quiet', '-am', 'v2');
-  sb.git(other, 'push', '--quiet');
+  theyPush(other, 'models.yaml', 'apiVersion: llmgw/v1\nkind: Models\nmodels: [] # v2\n', 'v2');
   writeFileSync(join(dir, 'cluster.yaml'), 'local edit\n');
   await repo.sync();
   assert.is(await repo.head(), sb.git(other, 'rev-parse', 'HEAD'));
@@ -28,17 +44,12 @@ test('sync fast-forwards to a change pushed by someone else and keeps an uncommi
 
 test('a generated file left uncommitted by a dead tick yields to the incoming one instead of holding conflict markers', async () => {
   const other = sb.clone('other');
-  sb.write(other, '.llmgw/state.json', '{"v":1}\n');
-  sb.git(other, 'add', '.');
-  sb.git(other, 'commit', '--quiet', '-m', 'state');
-  sb.git(other, 'push', '--quiet');
+  theyPush(other, '.llmgw/state.json', '{"v":1}\n', 'state');
   const dir = sb.clone('work');
   const repo = await openConfigRepo({ dir, env: sb.env });
   sb.write(dir, '.llmgw/state.json', '{"v":"dead tick"}\n');
   writeFileSync(join(dir, 'cluster.yaml'), 'a person is editing\n');
-  sb.write(other, '.llmgw/state.json', '{"v":2}\n');
-  sb.git(other, 'commit', '--quiet', '-am', 'state 2');
-  sb.git(other, 'push', '--quiet');
+  theyPush(other, '.llmgw/state.json', '{"v":2}\n', 'state 2');
   await repo.sync();
   assert.is(readFileSync(join(dir, '.llmgw/state.json'), 'utf8'), '{"v":2}\n');
   assert.is(readFileSync(join(dir, 'cluster.yaml'), 'utf8'), 'a person is editing\n');
@@ -47,29 +58,17 @@ test('a generated file left uncommitted by a dead tick yields to the incoming on
 });
 
 test('sync rebases an unpushed llmgw commit onto the remote', async () => {
-  const dir = sb.clone('work');
-  const repo = await openConfigRepo({ dir, env: sb.env });
-  sb.write(dir, 'STATUS.md', 'mine\n');
-  await repo.commit(['STATUS.md'], 'llmgw: status');
+  const { dir, repo } = await workWithCommit();
   const other = sb.clone('other');
-  sb.write(other, 'models.yaml', 'v2\n');
-  sb.git(other, 'commit', '--quiet', '-am', 'v2');
-  sb.git(other, 'push', '--quiet');
+  theyPush(other, 'models.yaml', 'v2\n', 'v2');
   await repo.sync();
   assert.is(sb.git(dir, 'rev-parse', 'HEAD~1'), sb.git(other, 'rev-parse', 'HEAD'));
   assert.is(sb.git(dir, 'log', '-1', '--format=%s'), 'llmgw: status');
 });
 
 test('a push race with another writer is fetched, rebased and pushed: nothing lost, no force', async () => {
-  const dir = sb.clone('work');
-  const repo = await openConfigRepo({ dir, env: sb.env });
-  sb.write(dir, 'STATUS.md', 'fleet\n');
-  await repo.commit(['STATUS.md'], 'llmgw: status');
-  const other = sb.clone('other');
-  sb.write(other, 'models.yaml', 'v2\n');
-  sb.git(other, 'commit', '--quiet', '-am', 'theirs');
-  sb.git(other, 'push', '--quiet');
-  const theirs = sb.git(other, 'rev-parse', 'HEAD');
+  const { repo } = await workWithCommit();
+  const theirs = theyPush(sb.clone('other'), 'models.yaml', 'v2\n', 'theirs');
   await repo.push();
   const log = sb.git(sb.remote, 'log', '--format=%s', 'main');
   assert.is(log, 'llmgw: status\ntheirs\nseed');
@@ -80,14 +79,8 @@ test('a push race with another writer is fetched, rebased and pushed: nothing lo
 });
 
 test('a remote that keeps moving exhausts the bounded attempts: one GitError line, the commit rebased and kept', async () => {
-  const dir = sb.clone('work');
-  const repo = await openConfigRepo({ dir, env: sb.env, pushAttempts: 1 });
-  sb.write(dir, 'STATUS.md', 'fleet\n');
-  await repo.commit(['STATUS.md'], 'llmgw: status');
-  const other = sb.clone('other');
-  sb.write(other, 'models.yaml', 'v2\n');
-  sb.git(other, 'commit', '--quiet', '-am', 'theirs');
-  sb.git(other, 'push', '--quiet');
+  const { dir, repo } = await workWithCommit(1);
+  theyPush(sb.clone('other'), 'models.yaml', 'v2\n', 'theirs');
   const err = await repo.push().then(() => null, (e: unknown) => e);
   assert.instance(err, GitError);
   assert.match((err as Error).message, /^git push to origin main was rejected 1 time: .*(rejected|fetch first)/);
@@ -98,14 +91,8 @@ test('a remote that keeps moving exhausts the bounded attempts: one GitError lin
 
 test('a push that cannot be rebased fails with one line and keeps the local commit', async () => {
   const other = sb.clone('other');
-  sb.write(other, 'STATUS.md', 'old\n');
-  sb.git(other, 'add', 'STATUS.md');
-  sb.git(other, 'commit', '--quiet', '-m', 'status');
-  sb.git(other, 'push', '--quiet');
-  const dir = sb.clone('work');
-  const repo = await openConfigRepo({ dir, env: sb.env });
-  sb.write(dir, 'STATUS.md', 'fleet\n');
-  const mine = await repo.commit(['STATUS.md'], 'llmgw: status');
+  theyPush(other, 'STATUS.md', 'old\n', 'status');
+  const { dir, repo, mine } = await workWithCommit();
   // They delete the file we modified: a modify/delete clash no strategy option settles.
   sb.git(other, 'rm', '--quiet', 'STATUS.md');
   sb.git(other, 'commit', '--quiet', '-m', 'gone');
@@ -120,13 +107,10 @@ test('a push that cannot be rebased fails with one line and keeps the local comm
 });
 
 test('a push refused for another reason is one GitError line, not a retry loop', async () => {
-  const dir = sb.clone('work');
-  const repo = await openConfigRepo({ dir, env: sb.env });
+  const { repo } = await workWithCommit();
   sb.write(sb.remote, 'hooks/pre-receive', '#!/bin/sh\necho "no pushes today" >&2\nexit 1\n');
   sb.git(sb.remote, 'config', 'core.hooksPath', join(sb.remote, 'hooks'));
   chmodSync(join(sb.remote, 'hooks/pre-receive'), 0o755);
-  sb.write(dir, 'STATUS.md', 'fleet\n');
-  await repo.commit(['STATUS.md'], 'llmgw: status');
   try {
     await repo.push();
     assert.unreachable('push should fail');
