@@ -61,14 +61,9 @@ test('an event is POSTed as the contract JSON with a text field Slack shows as i
     assert.is(rx.got.length, 1);
     assert.is(rx.got[0]!.path, '/hooks/T0KEN-in-path');
     assert.is(rx.got[0]!.headers['content-type'], 'application/json');
-    assert.equal(JSON.parse(rx.got[0]!.body), {
-      event: 'node.lost',
-      cluster: 'prod-eu',
-      time: '2026-11-29T08:00:00Z',
-      subject: 'gpu-a02',
-      text: '[prod-eu] Node gpu-a02 is lost.',
-      details: { node: 'gpu-a02' },
-    });
+    const body = JSON.parse(rx.got[0]!.body);
+    assert.equal(body, lost);
+    assert.equal(Object.keys(body), ['event', 'cluster', 'time', 'subject', 'text', 'details'], "the contract's fields, in its order");
     assert.is(rx.got[0]!.headers[SIGNATURE_HEADER.toLowerCase()], undefined, 'no secret, no signature');
   } finally {
     await rx.close();
