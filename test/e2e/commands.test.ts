@@ -8,6 +8,7 @@ import { run as apply } from '../../src/cli/commands/apply.js';
 import { run as reconcile } from '../../src/cli/commands/reconcile.js';
 import { git } from '../../src/demo/git-remote.js';
 import { UsageError } from '../../src/errors.js';
+import { takeLease } from '../../src/git/lease.js';
 import { captureIo } from '../helpers/io.js';
 import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
 
@@ -41,6 +42,15 @@ test('apply refuses uncommitted edits to models.yaml', async () => {
   assert.match(c.err(), /uncommitted edits to models\.yaml/);
   assert.equal(await e.replicasOnFleet(), []);
   await writeFile(file, committed);
+});
+
+test('apply acts only without another holder of the lease: a running reconciler on the same remote is never raced', async () => {
+  await takeLease(e.repo, { holder: 'run@elsewhere', ttlMs: 600_000, now: new Date() });
+  const c = captureIo({ cwd: e.workdir, env: env() });
+  assert.is(await apply(['--yes'], c.io), 1);
+  assert.match(c.err(), /^llmgw apply: the lease is held by run@elsewhere until \S+: nothing applied\n$/);
+  assert.equal(await e.replicasOnFleet(), []);
+  await takeLease(e.repo, { holder: 'run@elsewhere', ttlMs: 0, now: new Date() });
 });
 
 test('apply --yes shows the plan with its STATUS.md diff, applies it and writes STATUS.md without committing', async () => {

@@ -2,13 +2,15 @@
 // plan, confirm, apply, write STATUS.md and state. No git: it is for an
 // operator at a terminal, who commits (or lets the next reconcile commit).
 
+import { hostname } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { executePlan } from '../../apply/executor.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../../config/repo-files.js';
 import { ConfigError, GitError, UsageError } from '../../errors.js';
-import { openConfigRepo } from '../../git/config-repo.js';
+import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
+import { takeLease } from '../../git/lease.js';
 import { recordObservedFailures, updateState } from '../../daemon/state-update.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import type { Io } from '../io.js';
@@ -21,22 +23,25 @@ import { gatherSnapshot } from '../../gather/gather.js';
 import { previousRun } from '../../gather/observe.js';
 import { createSshTransport } from '../../gather/ssh-transport.js';
 
+/** How long a hand-driven apply holds the lease at most; it lets go as soon as it is done. */
+const LEASE_TTL_MS = 10 * 60_000;
+
 const HELP = `Usage: llmgw apply [--repo DIR] [--yes] [--force]
 
 Gather, plan, show the plan, confirm, apply it, and write STATUS.md and
 .llmgw/ (no commit). Refuses a checkout whose cluster.yaml or models.yaml has
-uncommitted edits: only committed config is applied.
+uncommitted edits: only committed config is applied. With a remote, applies
+only when no other instance (llmgw run, reconcile) holds its lease.
   --yes     apply without asking (required when stdin is not a terminal)
   --force   apply a plan the safety rules block (CONTRACT §10)
 `;
 
-/** Config files with uncommitted edits (CONTRACT §10); none when the directory is not a git checkout. */
-async function uncommittedConfig(dir: string, env: Record<string, string | undefined>): Promise<string[]> {
-  const repo = await openConfigRepo({ dir, env }).catch((err: unknown) => {
+/** The checkout as a git repo; null when the directory is not a git checkout (then nothing is known to be uncommitted). */
+async function checkout(dir: string, env: Record<string, string | undefined>): Promise<ConfigRepo | null> {
+  return openConfigRepo({ dir, env }).catch((err: unknown) => {
     if (err instanceof GitError) return null;
     throw err;
   });
-  return repo ? repo.dirtyConfig() : [];
 }
 
 async function confirm(io: Io, question: string): Promise<boolean> {
@@ -79,7 +84,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const state = recordObservedFailures(committed, snapshot, now);
     const { fleet, plan, diff } = dryRun(config, snapshot, state, now.toISOString());
     io.stdout.write(renderPlanText(plan, diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
-    const dirty = await uncommittedConfig(dir, io.env);
+    const repo = await checkout(dir, io.env);
+    const dirty = repo ? await repo.dirtyConfig() : [];
     if (dirty.length > 0) {
       io.stderr.write(`llmgw apply: uncommitted edits to ${dirty.join(', ')}: only committed config is applied; commit them first\n`);
       return 1;
@@ -92,7 +98,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stdout.write('Nothing applied.\n');
       return 1;
     }
-    const outcome = await executePlan(plan, { config, fleet, transport });
+    // Only the lease holder acts on the fleet (CONTRACT §10): a `llmgw run` on the same remote is not raced.
+    const lease = repo ? await takeLease(repo, { holder: `apply@${hostname()}:${process.pid}`, ttlMs: LEASE_TTL_MS, now: new Date() }) : null;
+    if (lease && !lease.held) {
+      io.stderr.write(`llmgw apply: the lease is held by ${lease.holder || 'another instance'} until ${lease.expiresAt || 'unknown'}: nothing applied\n`);
+      return 1;
+    }
+    const outcome = await executePlan(plan, { config, fleet, transport }).finally(async () => {
+      // Let go at once: the next reconciler need not wait for it to run out.
+      if (repo && lease) await takeLease(repo, { holder: lease.holder, ttlMs: 0, now: new Date() }).catch(() => undefined);
+    });
     for (const r of outcome.results) {
       const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (${r.reason ?? `waits for ${(r.waitingFor ?? []).join(', ')}`})` : '';
       io.stdout.write(`${r.op} ${r.replica}: ${r.status}${why}\n`);
