@@ -85,4 +85,17 @@ test('reconcile pushes, and a second instance finds nothing to do', async () => 
   assert.is(await e.remoteHead(), head);
 });
 
+test('apply refuses a blocked plan, and --force lets it through by hand', async () => {
+  await e.push({ 'models.yaml': modelsYaml([{ name: 'small', replicas: 0 }]) }, 'Scale small to zero');
+  await e.repo.sync();
+  const refused = captureIo({ cwd: e.workdir, env: env() });
+  assert.is(await apply(['--yes'], refused.io), 1);
+  assert.match(refused.err(), /^llmgw apply: the plan is blocked: .*maxStopFraction.* \(--force applies it anyway\)\n$/);
+  assert.equal((await e.replicasOnFleet()).map((r) => r.id), ['small-0']);
+  const forced = captureIo({ cwd: e.workdir, env: env() });
+  assert.is(await apply(['--yes', '--force'], forced.io), 0, forced.err());
+  assert.match(forced.out(), /stop small-0: ok/);
+  assert.equal(await e.replicasOnFleet(), []);
+});
+
 test.run();
