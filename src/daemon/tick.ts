@@ -181,7 +181,9 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
     cluster: config.cluster.name,
     fleet,
     plan,
-    applyFailures: outcome.failures.flatMap((f) => (f.replica === null ? [] : [{ replica: f.replica, node: f.host, error: f.error }])),
+    applyFailures: outcome.failures.map((f) =>
+      f.replica === null ? { replica: f.host, node: f.host, error: f.error, router: true as const } : { replica: f.replica, node: f.host, error: f.error },
+    ),
     configErrors: null,
     now: now.toISOString(),
   });

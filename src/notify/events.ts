@@ -21,9 +21,12 @@ export interface NotifyEvent {
 }
 
 export interface ApplyFailure {
+  /** The replica, or for a router that did not take its endpoint table, the router. */
   replica: string;
   node: string;
   error: string;
+  /** A router's table, not a replica: its stops wait until the router takes one (CONTRACT §10). */
+  router?: true;
 }
 
 export interface DetectInput {
@@ -111,6 +114,13 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   for (const f of input.applyFailures) byReplica.set(f.replica, [...(byReplica.get(f.replica) ?? []), f]);
   for (const [replica, fails] of [...byReplica].sort(([a], [b]) => a.localeCompare(b))) {
     const where = fails.map((f) => `${esc(f.node)}: ${esc(f.error)}`).join('; ');
+    if (fails[0]!.router) {
+      open('apply.failed', replica, `Router ${esc(replica)} did not take its endpoint table (${esc(fails[0]!.error)}); replicas it may still list are not stopped`, {
+        router: replica,
+        error: fails[0]!.error,
+      });
+      continue;
+    }
     open('apply.failed', replica, `Applying ${esc(replica)} failed on ${where}`, {
       replica,
       failures: fails.map((f) => ({ node: f.node, error: f.error })),

@@ -124,6 +124,19 @@ test('apply.failed is one event per replica, once, with every node it failed on'
   assert.equal(names(tick(t3.state, spec, T[3]!, { applyFailures: failures })), ['apply.failed m-1']);
 });
 
+test('a router that did not take its endpoint table is one apply.failed for that router, once', () => {
+  const spec: FleetSpec = { nodes: { n1: 'reachable' }, models: {} };
+  const failures = [
+    { replica: 'rt-2', node: 'rt-2', error: 'connect ECONNREFUSED', router: true as const },
+    { replica: 'rt-2', node: 'rt-2', error: 'connect ECONNREFUSED', router: true as const },
+  ];
+  const t1 = tick(emptyState(), spec, T[0]!, { applyFailures: failures });
+  assert.equal(names(t1), ['apply.failed rt-2']);
+  assert.is(t1.events[0]!.text, '[prod-eu] Router rt-2 did not take its endpoint table (connect ECONNREFUSED); replicas it may still list are not stopped');
+  assert.equal(t1.events[0]!.details, { router: 'rt-2', error: 'connect ECONNREFUSED' });
+  assert.equal(names(tick(t1.state, spec, T[1]!, { applyFailures: failures })), []);
+});
+
 test('config.invalid fires once, leaves fleet conditions alone, and closes when the config is valid again', () => {
   const problems = [{ file: 'models.yaml', line: 14, col: 11, path: 'models[2].gpus', message: 'must be >= 1' }];
   const lost = tick(emptyState(), { nodes: { n1: 'lost' }, models: {} }, T[0]!);
