@@ -1,23 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Writable, Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/io.js';
+import { captureIo } from '../helpers/io.js';
 
-function capture(): { io: Io; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const sink = (f: (s: string) => void) => new Writable({ write(c, _e, cb) { f(String(c)); cb(); } });
-  const io: Io = {
-    stdout: sink((s) => (out += s)),
-    stderr: sink((s) => (err += s)),
-    stdin: Readable.from([]),
-    env: {},
-    cwd: process.cwd(),
-    debug: false,
-  };
-  return { io, out: () => out, err: () => err };
-}
+const capture = () => captureIo();
 
 test('--version prints the package version and exits 0', async () => {
   const c = capture();

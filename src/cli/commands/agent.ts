@@ -1,6 +1,35 @@
-import { NotImplementedError } from '../../errors.js';
+// `llmgw agent report|apply`: the reference node agent, run over SSH by the
+// reconciler with one JSON request on stdin and one JSON reply on stdout.
+
+import { runAgent } from '../../agent/main.js';
+import { UsageError } from '../../errors.js';
+import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
 
-export async function run(_argv: string[], _io: Io): Promise<number> {
-  throw new NotImplementedError('`llmgw agent` is not implemented yet');
+const HELP = `Usage: llmgw agent report|apply < request.json
+
+The reference node agent (CONTRACT §4): reads one JSON request on stdin and
+writes one JSON reply on stdout.
+  report   GPUs (nvidia-smi), replicas and their state, weights on storage
+  apply    start and stop replicas (detached; systemd-run when available)
+
+Environment:
+  LLMGW_STATE_DIR          replica records and logs (default /var/lib/llmgw)
+  LLMGW_NVIDIA_SMI         the nvidia-smi binary (default: nvidia-smi on PATH)
+  LLMGW_AGENT_SUPERVISOR   process | systemd (default: systemd when booted with it and root)
+  LLMGW_AGENT_STOP_TIMEOUT seconds between SIGTERM and SIGKILL on stop (default 10)
+`;
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h') {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (sub !== 'report' && sub !== 'apply') throw new UsageError(`expected 'agent report' or 'agent apply' (see llmgw agent --help)`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}: the request is read from stdin`);
+  const out = await runAgent(sub, await readAll(io.stdin), io.env);
+  io.stdout.write(out.stdout);
+  io.stderr.write(out.stderr);
+  return out.code;
 }

@@ -1,6 +1,120 @@
-import { NotImplementedError } from '../../errors.js';
-import type { Io } from '../io.js';
+// `llmgw run`: the reconciler as a long-running process (CONTRACT §1, §7, §10).
+// Ticks on a cron schedule, and with --watch when cluster.yaml or models.yaml
+// changes in the checkout; only while holding the lease in the remote. One SSH
+// transport with kept-alive connections serves every tick. SIGTERM or SIGINT
+// lets the tick in flight finish, closes the connections and exits 0.
 
-export async function run(_argv: string[], _io: Io): Promise<number> {
-  throw new NotImplementedError('`llmgw run` is not implemented yet');
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../errors.js';
+import { CONFIG_FILES } from '../../config/repo-files.js';
+import { parseDuration } from '../../config/duration.js';
+import type { Io } from '../io.js';
+import type { TickWiring } from '../../daemon/tick-wiring.js';
+import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
+
+const DEFAULT_LEASE_TTL = '10m';
+
+const HELP = `Usage: llmgw run --schedule CRON [--watch] [--repo DIR | --remote URL [--branch B] --workdir DIR]
+                 [--no-push] [--lease-ttl DURATION]
+
+Reconcile on a schedule: each tick pulls, validates, gathers, plans, applies,
+commits STATUS.md when it changed, pushes and notifies (see llmgw reconcile).
+Ticks never overlap: triggers that arrive during a tick make one more tick.
+  --schedule CRON       node-cron expression, e.g. '*/5 * * * *' (six fields: seconds first)
+  --watch               also tick, debounced, when cluster.yaml or models.yaml changes
+${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the branch (the lease is still
+                        taken in the remote: it guards the fleet, not the branch)
+  --lease-ttl DURATION  how long a tick's lease lasts (default ${DEFAULT_LEASE_TTL}); must exceed a
+                        tick plus clock skew. Instances sharing a remote take turns: only
+                        the holder of refs/llmgw/lease reconciles, the others stand by.
+SIGTERM or SIGINT finishes the tick in flight and exits 0.
+`;
+
+/** Resolves on the first SIGTERM or SIGINT. */
+function untilSignal(): { done: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (s: NodeJS.Signals) => void = () => undefined;
+  const done = new Promise<NodeJS.Signals>((resolve) => (onSignal = resolve));
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return {
+    done,
+    dispose() {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    },
+  };
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...REPO_OPTIONS,
+      schedule: { type: 'string' },
+      watch: { type: 'boolean', default: false },
+      'no-push': { type: 'boolean', default: false },
+      'lease-ttl': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (values.schedule === undefined) throw new UsageError("--schedule CRON is required, e.g. --schedule '*/5 * * * *'");
+  const ttlText = values['lease-ttl'] ?? DEFAULT_LEASE_TTL;
+  const leaseTtlMs = parseDuration(ttlText);
+  if (leaseTtlMs === null || leaseTtlMs <= 0) throw new UsageError(`--lease-ttl '${ttlText}' is not a duration (e.g. 90s, 10m, 1h30m)`);
+
+  const { startDaemon } = await import('../../daemon/run-daemon.js');
+  const { assertSchedule } = await import('../../daemon/loop.js');
+  assertSchedule(values.schedule);
+  const log = (line: string) => io.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const repo = await openRepoFromOptions(values, io);
+  const { loadTickWiring } = await import('../../daemon/tick-wiring.js');
+  // One transport for the life of the process: connections stay warm between ticks,
+  // and are replaced only when a PR changes cluster.yaml's ssh settings.
+  const wired: { p: Promise<{ wiring: TickWiring; transports: ReturnType<TickWiring['cachedTransports']> }> | null } = { p: null };
+  const wire = () =>
+    (wired.p ??= loadTickWiring().then((wiring) => ({
+      wiring,
+      transports: wiring.cachedTransports((ssh) => wiring.createSshTransport(ssh, { env: io.env, keepAlive: true })),
+    })));
+  const signal = untilSignal();
+  let daemon;
+  try {
+    daemon = startDaemon({
+      repo,
+      schedule: values.schedule,
+      watchFiles: values.watch ? CONFIG_FILES.map((f) => join(repo.dir, f)) : undefined,
+      holder: `${hostname()}:${process.pid}`,
+      leaseTtlMs,
+      now: () => new Date(),
+      log,
+      tick: async (reason) => {
+        const { wiring, transports } = await wire();
+        const result = await wiring.runTick({
+          repo,
+          transport: (config) => transports.forConfig(config),
+          env: io.env,
+          now: () => new Date(),
+          push: !values['no-push'],
+          log,
+        });
+        log(`tick (${reason}): ${wiring.tickSummary(result)}`);
+      },
+    });
+    log(`running: schedule '${values.schedule}'${values.watch ? ', watching cluster.yaml and models.yaml' : ''} in ${repo.dir}`);
+    log(`${await signal.done}: finishing the tick in flight`);
+  } finally {
+    signal.dispose();
+    await daemon?.stop();
+    const opened = await wired.p?.catch(() => null);
+    await opened?.transports.close();
+  }
+  log('stopped');
+  return 0;
 }

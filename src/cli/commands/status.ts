@@ -1,6 +1,88 @@
-import { NotImplementedError } from '../../errors.js';
+// `llmgw status [--repo DIR] [--observed F] [--now T] [--format text|json|markdown] [--json]`
+// (CONTRACT §7): the fleet summary. `markdown` prints exactly what STATUS.md
+// would hold; `json` is the status JSON; `text` is for a terminal.
+
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../errors.js';
+import { buildFleet } from '../../fleet/index.js';
+import { planFleet } from '../../plan/plan-fleet.js';
+import { renderStatusJson, renderStatusMarkdown, renderStatusText, summarize } from '../../status/index.js';
+import { readFleetInputs } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
-export async function run(_argv: string[], _io: Io): Promise<number> {
-  throw new NotImplementedError('`llmgw status` is not implemented yet');
+const HELP = `Usage: llmgw status [--repo DIR] [--observed FILE] [--now ISO] [--format text|json|markdown] [--json]
+
+The fleet summary: GPU capacity per class, free whole nodes per fabric, models
+and replicas, what cannot be placed, idle replicas, weights per fabric, and the
+nodes that need attention.
+
+  --repo DIR        the config repo (default .)
+  --observed FILE   read the fleet from this snapshot instead of gathering over SSH
+                    (e.g. the repo's .llmgw/observed.json)
+  --now ISO         the time to judge the snapshot at (default: the clock)
+  --format F        text (default), json, or markdown (exactly what STATUS.md would hold)
+  --json            the same as --format json
+
+Text is coloured on a terminal unless NO_COLOR is set.
+`;
+
+type Format = 'text' | 'json' | 'markdown';
+
+interface Options {
+  repo: string;
+  observed?: string;
+  now?: string;
+  format: Format;
+  help: boolean;
+}
+
+function options(argv: string[]): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        repo: { type: 'string', default: '.' },
+        observed: { type: 'string' },
+        now: { type: 'string' },
+        format: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const format = values.format ?? (values.json ? 'json' : 'text');
+  if (format !== 'text' && format !== 'json' && format !== 'markdown') {
+    throw new UsageError(`--format ${format}: expected text, json or markdown`);
+  }
+  if (values.json && format !== 'json') throw new UsageError(`--json and --format ${format} disagree`);
+  return { repo: values.repo ?? '.', observed: values.observed, now: values.now, format, help: values.help ?? false };
+}
+
+/** Colour for a terminal, unless NO_COLOR is set to anything (no-color.org). */
+export function wantsColor(io: Io): boolean {
+  return io.stdout.isTTY === true && !io.env.NO_COLOR;
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const opts = options(argv);
+  if (opts.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const { config, snapshot, state, now } = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
+  const fleet = buildFleet(config, snapshot, state, now);
+  const report = summarize(fleet, planFleet(fleet, state).unplaceable);
+  const out =
+    opts.format === 'json'
+      ? renderStatusJson(report)
+      : opts.format === 'markdown'
+        ? renderStatusMarkdown(report)
+        : renderStatusText(report, { color: wantsColor(io) });
+  io.stdout.write(out);
+  return 0;
 }

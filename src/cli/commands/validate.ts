@@ -1,6 +1,57 @@
-import { NotImplementedError } from '../../errors.js';
+// `llmgw validate [--repo DIR]` (CONTRACT §3): every problem of cluster.yaml and
+// models.yaml, one line each, file names as the user gave the repo.
+
+import { stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { loadConfig } from '../../config/load-config.js';
+import { UsageError, formatProblem } from '../../errors.js';
 import type { Io } from '../io.js';
 
-export async function run(_argv: string[], _io: Io): Promise<number> {
-  throw new NotImplementedError('`llmgw validate` is not implemented yet');
+const HELP = `Usage: llmgw validate [--repo DIR]
+
+Checks cluster.yaml and models.yaml of the config repo: YAML syntax, the schemas
+of schemas/, and their meaning (declared fabrics and engines, duplicate names
+after hostlist expansion, storage declared twice). Prints each problem as
+file:line:col: path: message. An unset \${VAR} is a warning here.
+
+Exit status: 0 valid (warnings allowed), 1 invalid.
+`;
+
+function options(argv: string[]): { repo: string; help: boolean } {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { repo: { type: 'string', default: '.' }, help: { type: 'boolean', short: 'h', default: false } },
+      strict: true,
+      allowPositionals: false,
+    });
+    return { repo: values.repo ?? '.', help: values.help ?? false };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { repo, help } = options(argv);
+  if (help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const dir = resolve(io.cwd, repo);
+  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!isDir) {
+    io.stderr.write(`llmgw validate: ${repo}: no such directory\n`);
+    return 1;
+  }
+  const result = await loadConfig(dir, { env: io.env, displayDir: repo });
+  for (const w of result.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
+  if (!result.ok) {
+    for (const e of result.errors) io.stderr.write(formatProblem(e) + '\n');
+    return 1;
+  }
+  const { cluster, models } = result.config;
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  io.stdout.write(`${repo === '.' ? 'config' : repo}: valid (${count(cluster.nodes.length, 'node')}, ${count(models.length, 'model')})\n`);
+  return 0;
 }

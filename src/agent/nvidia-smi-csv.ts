@@ -1,0 +1,106 @@
+// Parsing `nvidia-smi --query-gpu=… --format=csv,noheader,nounits` and judging
+// each GPU's health. Pure: the spawn lives in gpus.ts.
+
+import type { GpuReport } from '../types/snapshot.js';
+
+/**
+ * The fields the agent asks for, in this order. The last three decide health:
+ * an uncorrectable ECC error since boot, a page waiting to be retired at the
+ * next reset, or a row remap that failed all mean the memory can no longer be
+ * trusted, and a scheduler that counts such a GPU as free places work that dies.
+ */
+export const GPU_FIELDS = [
+  'index',
+  'uuid',
+  'name',
+  'memory.total',
+  'ecc.errors.uncorrected.volatile.total',
+  'retired_pages.pending',
+  'remapped_rows.failure',
+] as const;
+
+/** Drivers older than row remapping (pre-Ampere era) reject the last field: ask without it. */
+export const GPU_FALLBACK_FIELDS = GPU_FIELDS.slice(0, 6);
+
+export function gpuQueryArgs(fields: readonly string[]): string[] {
+  return [`--query-gpu=${fields.join(',')}`, '--format=csv,noheader,nounits'];
+}
+
+type Cell = { kind: 'value'; text: string } | { kind: 'unknown' } | { kind: 'error'; text: string };
+
+/**
+ * `[N/A]` and `[Not Supported]` mean "this GPU cannot tell" (consumer cards have
+ * no ECC); any other bracketed value (`[GPU requires reset]`, `[Unknown Error]`,
+ * `[GPU is lost]`) or `ERR!` is nvidia-smi saying the GPU itself is in error.
+ */
+function readCell(raw: string): Cell {
+  const text = raw.trim();
+  if (text === '' || /^\[?(N\/A|Not Supported)\]?$/i.test(text)) return { kind: 'unknown' };
+  if (/^\[.*\]$/.test(text) || /^ERR!?$/i.test(text)) return { kind: 'error', text };
+  return { kind: 'value', text };
+}
+
+/** "Yes", or a count above zero (some drivers print 1/0 for booleans). */
+function isSet(cell: Cell | undefined): boolean {
+  if (cell?.kind !== 'value') return false;
+  if (/^yes$/i.test(cell.text)) return true;
+  const n = Number(cell.text);
+  return Number.isFinite(n) && n > 0;
+}
+
+function healthProblems(cells: Map<string, Cell>): string[] {
+  const problems: string[] = [];
+  const errors = new Set([...cells.values()].flatMap((c) => (c.kind === 'error' ? [c.text] : [])));
+  if (errors.size > 0) problems.push(`nvidia-smi reports it in error: ${[...errors].join(', ')}`);
+  const ecc = cells.get('ecc.errors.uncorrected.volatile.total');
+  const eccCount = ecc?.kind === 'value' ? parseFloat(ecc.text) : 0;
+  if (eccCount > 0) problems.push(`uncorrectable ECC errors: ${eccCount}`);
+  if (isSet(cells.get('retired_pages.pending'))) problems.push('retired pages pending (needs a GPU reset)');
+  if (isSet(cells.get('remapped_rows.failure'))) problems.push('row remapping failed');
+  return problems;
+}
+
+function shorten(line: string): string {
+  const t = line.trim();
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+}
+
+/**
+ * One GpuReport per well-formed line. A line that is not a GPU row (nvidia-smi
+ * prints "Unable to determine the device handle for GPU…" for a GPU that fell
+ * off the bus) becomes a warning, so the node's other GPUs are still reported.
+ */
+export function parseGpuCsv(text: string, fields: readonly string[]): { gpus: GpuReport[]; warnings: string[] } {
+  const gpus: GpuReport[] = [];
+  const warnings: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    const raw = line.split(',');
+    const first = raw[0]?.trim() ?? '';
+    if (first === 'index') continue; // a header line, from a wrapper that forgot noheader
+    const index = Number(first);
+    // Fewer columns than asked is read as the leading fields (a fake or wrapper that prints less); more is not a GPU row.
+    if (raw.length < 3 || raw.length > fields.length || first === '' || !Number.isInteger(index) || index < 0) {
+      warnings.push(`nvidia-smi: unexpected line: ${shorten(line)}`);
+      continue;
+    }
+    const cells = new Map(raw.map((c, i) => [fields[i] as string, readCell(c)] as const));
+    const uuid = valueOf(cells.get('uuid'));
+    const memory = parseFloat(valueOf(cells.get('memory.total')) ?? ''); // "81559", or "81559 MiB" with units
+    const problems = healthProblems(cells);
+    gpus.push({
+      index,
+      ...(uuid === undefined ? {} : { uuid }),
+      name: valueOf(cells.get('name')) ?? 'unknown',
+      ...(Number.isFinite(memory) && memory > 0 ? { memoryMiB: Math.round(memory) } : {}),
+      healthy: problems.length === 0,
+      ...(problems.length === 0 ? {} : { reason: problems.join('; ') }),
+    });
+  }
+  gpus.sort((a, b) => a.index - b.index);
+  return { gpus, warnings };
+}
+
+function valueOf(cell: Cell | undefined): string | undefined {
+  return cell?.kind === 'value' ? cell.text : undefined;
+}

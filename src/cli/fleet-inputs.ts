@@ -1,0 +1,67 @@
+// All the reading `status` and `plan` do, in one short async function: the
+// config, the fleet (a snapshot file, or gathered over SSH), state.json and
+// "now". Everything after this is pure.
+
+import { resolve } from 'node:path';
+import { loadConfig } from '../config/load-config.js';
+import { readSnapshotFile, readState } from '../config/repo-files.js';
+import { ConfigError, DataError, NotImplementedError, UsageError, formatProblem } from '../errors.js';
+import type { Config, ConfigProblem } from '../types/config.js';
+import type { Snapshot } from '../types/snapshot.js';
+import type { State } from '../types/state.js';
+import { formatSchemaIssues, getValidator } from '../util/schema.js';
+import type { Io } from './io.js';
+
+export interface FleetInputs {
+  config: Config;
+  snapshot: Snapshot;
+  state: State;
+  now: string;
+  warnings: ConfigProblem[];
+}
+
+/** `--now` as given: an ISO time with a date and a time, or a UsageError. */
+export function parseNow(text: string): string {
+  const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text));
+  if (!ok) throw new UsageError(`--now ${JSON.stringify(text)}: expected an ISO time such as 2026-11-29T08:00:00Z`);
+  return text;
+}
+
+/** A snapshot file, checked against schemas/snapshot.schema.json: a bad one is a DataError, never a crash later. */
+export async function readObserved(file: string, shownAs: string): Promise<Snapshot> {
+  const snapshot = await readSnapshotFile(file).catch((err: unknown) => {
+    if (err instanceof DataError) throw new DataError(err.message.replace(file, shownAs), { cause: err });
+    throw err;
+  });
+  const checked = getValidator('snapshot')(snapshot);
+  if (!checked.ok) throw new DataError(`${shownAs}: not a valid snapshot: ${formatSchemaIssues(checked.errors)}`);
+  return snapshot;
+}
+
+/** A promise whose rejection waits to be awaited, instead of going unhandled meanwhile. */
+function settle<T>(p: Promise<T> | undefined): Promise<T> | undefined {
+  p?.catch(() => undefined);
+  return p;
+}
+
+export async function readFleetInputs(opts: { repo: string; observed?: string; now?: string; io: Io }): Promise<FleetInputs> {
+  const { io } = opts;
+  // Validated first: a typo in --now should not wait for a config load or SSH.
+  const now = opts.now === undefined ? new Date().toISOString() : parseNow(opts.now);
+  const repoDir = resolve(io.cwd, opts.repo);
+  // The files are read while the config loads; a bad config is still reported first.
+  const fleetFiles = settle(
+    opts.observed === undefined
+      ? undefined
+      : Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), readState(repoDir)]),
+  );
+  const loaded = await loadConfig(repoDir, { env: io.env, strictEnv: false, displayDir: opts.repo });
+  for (const w of loaded.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
+  if (!loaded.ok) throw new ConfigError('the config is invalid', loaded.errors);
+  if (opts.observed === undefined) {
+    // TODO(coordinator): gather over SSH with gatherSnapshot of src/gather/gather.ts once it lands.
+    throw new NotImplementedError('gathering over SSH is not available yet: pass --observed FILE');
+  }
+  const [snapshot, state] = (await fleetFiles)!;
+  return { config: loaded.config, snapshot, state, now, warnings: loaded.warnings };
+}

@@ -1,0 +1,40 @@
+// The options that say which config repo a command works on, shared by the
+// commands that tick (reconcile, run): a checkout (`--repo DIR`), or a remote
+// cloned into and kept current in a work directory.
+
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { ConfigRepo } from '../git/config-repo.js';
+import type { Io } from './io.js';
+
+export const REPO_OPTIONS = {
+  repo: { type: 'string' },
+  remote: { type: 'string' },
+  branch: { type: 'string' },
+  workdir: { type: 'string' },
+} as const;
+
+export const REPO_OPTIONS_HELP = `  --repo DIR            a checkout of the config repo (default .)
+  --remote URL          clone URL into --workdir (or update it there) and work on that
+  --branch B            the branch of --remote (default main)
+  --workdir DIR         where the checkout of --remote lives
+`;
+
+export interface RepoOptionValues {
+  repo?: string;
+  remote?: string;
+  branch?: string;
+  workdir?: string;
+}
+
+/** Check the combination and open the repo (simple-git is loaded only now). */
+export async function openRepoFromOptions(values: RepoOptionValues, io: Io): Promise<ConfigRepo> {
+  if (values.remote !== undefined && values.repo !== undefined) throw new UsageError('give --repo or --remote, not both');
+  if (values.remote !== undefined && values.workdir === undefined) throw new UsageError('--remote needs --workdir DIR');
+  if (values.remote === undefined && (values.workdir !== undefined || values.branch !== undefined)) {
+    throw new UsageError('--workdir and --branch go with --remote');
+  }
+  const dir = resolve(io.cwd, values.remote !== undefined ? values.workdir! : (values.repo ?? '.'));
+  const { openConfigRepo } = await import('../git/config-repo.js');
+  return openConfigRepo({ dir, remote: values.remote, branch: values.branch, env: io.env });
+}

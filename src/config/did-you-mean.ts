@@ -1,0 +1,39 @@
+// "did you mean" for misspelt keys and names.
+
+/** Edit distance counting a swap of two neighbours as one edit (fabirc -> fabric). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The known word closest to `word`, if it is close enough to be a typo of it. */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  let best: string | undefined;
+  let bestDist = Infinity;
+  for (const k of known) {
+    const d = editDistance(w, k.toLowerCase());
+    if (d < bestDist) {
+      best = k;
+      bestDist = d;
+    }
+  }
+  const limit = Math.max(1, Math.min(3, Math.floor(word.length / 3)));
+  if (bestDist <= limit) return best;
+  // A shortened key (identity for identityFile) is a typo too.
+  return w.length >= 4 ? known.find((k) => k.toLowerCase().startsWith(w)) : undefined;
+}
+
+/** ` (did you mean 'x'?)`, or '' when nothing is close. */
+export function didYouMean(word: string, known: readonly string[]): string {
+  const c = closest(word, known);
+  return c === undefined ? '' : ` (did you mean '${c}'?)`;
+}

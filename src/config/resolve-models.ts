@@ -1,0 +1,71 @@
+// models.yaml's plain data -> ModelConfig[]: defaults and the meaning checks
+// (unique names, declared engines, weights that stay under a storage path).
+
+import type { ConfigProblem, ModelConfig } from '../types/config.js';
+import { didYouMean } from './did-you-mean.js';
+import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
+import { arr, int, obj, str, type Raw } from './raw.js';
+import { problemAt, type YamlSource } from './yaml-source.js';
+
+export interface ModelsContext {
+  src: YamlSource;
+  errors: ConfigProblem[];
+  /** Engine names declared in cluster.yaml; undefined when cluster.yaml could not be read. */
+  engines: string[] | undefined;
+}
+
+function escapesStorage(weights: string): boolean {
+  return weights.startsWith('/') || weights.split('/').includes('..');
+}
+
+export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
+  const models: ModelConfig[] = [];
+  const seen = new Map<string, number>();
+  arr(raw.models).forEach((item, i) => {
+    const m = obj(item);
+    const name = str(m.name);
+    const engine = str(m.engine);
+    const weights = str(m.weights);
+    if (name !== undefined) {
+      const first = seen.get(name);
+      if (first !== undefined) {
+        ctx.errors.push(problemAt(ctx.src, ['models', i, 'name'], `duplicate model name '${name}': already models[${first}]`));
+      } else seen.set(name, i);
+    }
+    if (engine !== undefined && ctx.engines !== undefined && !ctx.engines.includes(engine)) {
+      const declared = ctx.engines.length ? ctx.engines.join(', ') : 'none';
+      ctx.errors.push(
+        problemAt(
+          ctx.src,
+          ['models', i, 'engine'],
+          `engine '${engine}' is not declared in cluster.yaml engines${didYouMean(engine, ctx.engines)} (declared: ${declared})`,
+        ),
+      );
+    }
+    if (weights !== undefined && escapesStorage(weights)) {
+      ctx.errors.push(
+        problemAt(ctx.src, ['models', i, 'weights'], 'must be a relative directory under a storage path (no leading / and no ..)'),
+      );
+    }
+    arr(m.args).forEach((arg, j) => {
+      if (typeof arg !== 'string') return;
+      for (const message of unknownPlaceholders(arg, COMMAND_PLACEHOLDERS)) {
+        ctx.errors.push(problemAt(ctx.src, ['models', i, 'args', j], message));
+      }
+    });
+    const gpuClass = str(m.gpuClass);
+    models.push({
+      name: name ?? '',
+      weights: weights ?? '',
+      engine: engine ?? '',
+      ...(gpuClass !== undefined ? { gpuClass } : {}),
+      gpus: int(m.gpus) ?? 1,
+      nodes: int(m.nodes) ?? 1,
+      replicas: int(m.replicas) ?? 1,
+      priority: int(m.priority) ?? 0,
+      args: arr(m.args).filter((a): a is string => typeof a === 'string'),
+      index: i,
+    });
+  });
+  return models;
+}

@@ -1,0 +1,88 @@
+// The fleet model (CONTRACT §6): one pure function of (config, snapshot, state,
+// now) that every reader — status, STATUS.md, the planner — shares, so no two
+// of them can count a GPU differently. No fs, no clock: `now` is an argument.
+
+import { gpuClassOf } from '../config/gpu-class.js';
+import type { Config } from '../types/config.js';
+import type { Fleet, FleetNode } from '../types/fleet.js';
+import type { NodeObservation, Snapshot } from '../types/snapshot.js';
+import type { State } from '../types/state.js';
+import { fleetGpus, freeWholeClassOf } from './gpus.js';
+import { forEachHolding } from './holdings.js';
+import { answeredRouters, idleness } from './idle.js';
+import { observedCondition } from './node-condition.js';
+import { mergeReplicas, replicaPort } from './replicas.js';
+
+function byName<T extends { name: string }>(a: T, b: T): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** A memo over the product names seen: 16,000 GPUs usually carry a handful of names. */
+function classifier(config: Config): (productName: string) => string {
+  const memo = new Map<string, string>();
+  return (name) => {
+    let cls = memo.get(name);
+    if (cls === undefined) memo.set(name, (cls = gpuClassOf(name, config.cluster.gpuClasses)));
+    return cls;
+  };
+}
+
+export function buildFleet(config: Config, snapshot: Snapshot, state: State, now: string): Fleet {
+  const nowMs = Date.parse(now);
+  const observed = new Map<string, NodeObservation>(snapshot.nodes.map((n) => [n.name, n]));
+  const classOf = classifier(config);
+  const lostAfterMs = config.cluster.lostAfterMs;
+
+  const nodes: FleetNode[] = [...config.cluster.nodes].sort(byName).map((nc) => {
+    const remembered = Object.hasOwn(state.unreachableSince, nc.name) ? state.unreachableSince[nc.name] : undefined;
+    const seen = observedCondition(observed.get(nc.name), remembered, nowMs, lostAfterMs);
+    const report = seen.report;
+    const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf);
+    const replicaIds = report ? [...new Set(report.replicas.map((r) => r.id))].sort() : [];
+    const holds = new Set<string>();
+    forEachHolding(report, nc.storage, (weights) => holds.add(weights));
+    const usedPorts = new Set<number>();
+    for (const r of report?.replicas ?? []) {
+      const port = replicaPort(r);
+      if (port !== null) usedPorts.add(port);
+    }
+    return {
+      name: nc.name,
+      config: nc,
+      fabric: nc.fabric,
+      cordoned: nc.cordon,
+      condition: seen.condition,
+      unreachableSince: seen.unreachableSince,
+      error: seen.error,
+      report,
+      gpus,
+      holds,
+      replicas: replicaIds,
+      usedPorts,
+      freeWholeClass: freeWholeClassOf(seen.condition, nc.cordon, replicaIds.length, gpus),
+    };
+  });
+
+  const replicas = mergeReplicas(nodes);
+  const usages = answeredRouters(config.cluster.routers, snapshot.routers);
+  for (const r of replicas) {
+    // Lost replicas count as gone: no idleness to report for what is not there.
+    if (r.state !== 'running' || r.lost) continue;
+    const idle = idleness(r.id, r.startedAt, usages, nowMs);
+    if (idle) {
+      r.idleSeconds = idle.idleSeconds;
+      r.idleSince = idle.idleSince;
+    }
+  }
+
+  return {
+    config,
+    now,
+    observedAt: snapshot.observedAt,
+    nodes,
+    nodeByName: new Map(nodes.map((n) => [n.name, n])),
+    replicas,
+    replicaById: new Map(replicas.map((r) => [r.id, r])),
+    routersAnswered: usages !== null,
+  };
+}

@@ -1,0 +1,66 @@
+// The aggregate numbers status and the planner both read off the fleet model.
+
+import type { Fleet, GpuBucket } from '../types/fleet.js';
+
+export type BucketCounts = Record<GpuBucket, number> & { total: number };
+
+export interface ClassCapacity extends BucketCounts {
+  class: string;
+}
+
+function emptyCounts(): BucketCounts {
+  return { total: 0, used: 0, free: 0, unhealthy: 0, unreachable: 0, cordoned: 0 };
+}
+
+/** GPUs per class and bucket, sorted by class. */
+export function capacityByClass(fleet: Fleet): ClassCapacity[] {
+  const byClass = new Map<string, BucketCounts>();
+  for (const node of fleet.nodes) {
+    for (const g of node.gpus) {
+      let c = byClass.get(g.class);
+      if (!c) byClass.set(g.class, (c = emptyCounts()));
+      c[g.bucket] += 1;
+      c.total += 1;
+    }
+  }
+  return [...byClass.keys()].sort().map((cls) => ({ class: cls, ...byClass.get(cls)! }));
+}
+
+export interface ModelCounts {
+  name: string;
+  /** `replicas` of models.yaml; 0 for a model that is no longer there. */
+  desired: number;
+  running: number;
+  starting: number;
+  failed: number;
+}
+
+/**
+ * Replica states per model: every model of models.yaml, plus any model a node
+ * still runs that models.yaml no longer names (desired 0). Replicas on lost
+ * nodes count as gone, as the planner counts them.
+ */
+export function modelCounts(fleet: Fleet): ModelCounts[] {
+  const counts = new Map<string, ModelCounts>();
+  for (const m of fleet.config.models) counts.set(m.name, { name: m.name, desired: m.replicas, running: 0, starting: 0, failed: 0 });
+  for (const r of fleet.replicas) {
+    if (r.lost) continue;
+    let c = counts.get(r.model);
+    if (!c) counts.set(r.model, (c = { name: r.model, desired: 0, running: 0, starting: 0, failed: 0 }));
+    c[r.state] += 1;
+  }
+  return [...counts.keys()].sort().map((k) => counts.get(k)!);
+}
+
+/** fabric -> class -> free whole nodes. Every class seen on a fabric's nodes has a key, 0 included. */
+export function freeWholeNodes(fleet: Fleet): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const f of fleet.config.cluster.fabrics) out.set(f, new Map());
+  for (const node of fleet.nodes) {
+    let byClass = out.get(node.fabric);
+    if (!byClass) out.set(node.fabric, (byClass = new Map()));
+    for (const g of node.gpus) if (!byClass.has(g.class)) byClass.set(g.class, 0);
+    if (node.freeWholeClass !== null) byClass.set(node.freeWholeClass, (byClass.get(node.freeWholeClass) ?? 0) + 1);
+  }
+  return out;
+}

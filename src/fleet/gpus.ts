@@ -1,0 +1,62 @@
+// GPU buckets and free whole nodes (CONTRACT §6). Each GPU lands in exactly one
+// bucket, decided in a fixed order, so the buckets always add up to the total.
+// Unhealthy comes before used and free: a broken card is never room, and a
+// replica sitting on one is counted where the problem is, not as capacity.
+
+import type { FleetGpu, GpuBucket, NodeCondition } from '../types/fleet.js';
+import type { AgentReport } from '../types/snapshot.js';
+
+/** GPU index -> replica id holding it, from one node's report. */
+export function gpuHolders(report: AgentReport): Map<number, string> {
+  const holders = new Map<number, string>();
+  for (const r of report.replicas) for (const i of r.gpus) if (!holders.has(i)) holders.set(i, r.id);
+  return holders;
+}
+
+export function bucketOf(condition: NodeCondition, healthy: boolean, replica: string | null, cordoned: boolean): GpuBucket {
+  if (condition !== 'reachable') return 'unreachable';
+  if (!healthy) return 'unhealthy';
+  if (replica !== null) return 'used';
+  if (cordoned) return 'cordoned';
+  return 'free';
+}
+
+/** The node's GPUs, sorted by index, each with its class and bucket. */
+export function fleetGpus(
+  report: AgentReport | null,
+  condition: NodeCondition,
+  cordoned: boolean,
+  classOf: (productName: string) => string,
+): FleetGpu[] {
+  if (report === null) return [];
+  const holders = gpuHolders(report);
+  const gpus = report.gpus.map((g): FleetGpu => {
+    const replica = holders.get(g.index) ?? null;
+    return {
+      index: g.index,
+      class: classOf(g.name),
+      name: g.name,
+      healthy: g.healthy,
+      bucket: bucketOf(condition, g.healthy, replica, cordoned),
+      replica,
+    };
+  });
+  return gpus.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The class of a free whole node, or null: reachable, not cordoned, no replica,
+ * at least one GPU, every GPU healthy and of one class. A node mixing classes is
+ * a whole node of none, because a multi-node replica needs every card alike.
+ */
+export function freeWholeClassOf(
+  condition: NodeCondition,
+  cordoned: boolean,
+  replicaCount: number,
+  gpus: readonly FleetGpu[],
+): string | null {
+  if (condition !== 'reachable' || cordoned || replicaCount > 0 || gpus.length === 0) return null;
+  const cls = gpus[0].class;
+  for (const g of gpus) if (!g.healthy || g.class !== cls || g.replica !== null) return null;
+  return cls;
+}

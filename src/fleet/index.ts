@@ -1,0 +1,6 @@
+// The fleet model's public face: build it once, read it everywhere.
+
+export { buildFleet } from './build-fleet.js';
+export { capacityByClass, freeWholeNodes, modelCounts, type BucketCounts, type ClassCapacity, type ModelCounts } from './counts.js';
+export { fabricHoldings, fabricHolds, forEachHolding, type FabricHolding } from './holdings.js';
+export { replicaPort } from './replicas.js';

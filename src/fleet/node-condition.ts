@@ -1,0 +1,41 @@
+// A node's condition (CONTRACT §6). An unreachable node's last report is
+// assumed still true for `lostAfter`; after that, or when nobody knows since
+// when it has been silent, it is lost and its replicas count as gone. Unknown
+// is treated as lost on purpose: keeping a silent node's replicas "for now"
+// forever is how a model stays down without anyone placing it elsewhere.
+
+import type { NodeCondition } from '../types/fleet.js';
+import type { AgentReport, NodeObservation } from '../types/snapshot.js';
+
+export interface ObservedCondition {
+  condition: NodeCondition;
+  unreachableSince: string | null;
+  error: string | null;
+  report: AgentReport | null;
+}
+
+/**
+ * `obs` undefined = a node of cluster.yaml missing from the snapshot: unreachable
+ * since an unknown time, hence lost. `rememberedSince` (state.json) fills in a
+ * snapshot that does not know when the outage began.
+ */
+export function observedCondition(
+  obs: NodeObservation | undefined,
+  rememberedSince: string | undefined,
+  nowMs: number,
+  lostAfterMs: number,
+): ObservedCondition {
+  if (obs === undefined) {
+    return { condition: 'lost', unreachableSince: null, error: 'not in the snapshot', report: null };
+  }
+  if (obs.reachable) return { condition: 'reachable', unreachableSince: null, error: null, report: obs.report };
+  const since = obs.unreachableSince ?? rememberedSince ?? null;
+  const sinceMs = since === null ? NaN : Date.parse(since);
+  const lost = Number.isNaN(sinceMs) || nowMs - sinceMs >= lostAfterMs;
+  return {
+    condition: lost ? 'lost' : 'unreachable',
+    unreachableSince: Number.isNaN(sinceMs) ? null : since,
+    error: obs.error,
+    report: obs.lastReport ?? null,
+  };
+}

@@ -1,0 +1,76 @@
+// Replicas merged across nodes by id (CONTRACT §4): a replica spanning nodes
+// appears in each node's report with its own rank. Its state is the worst of its
+// ranks (one failed rank cannot serve alone), its start time rank 0's.
+
+import type { FleetReplica, NodeCondition, ReplicaRank } from '../types/fleet.js';
+import type { AgentReport, ReplicaReport, ReplicaState } from '../types/snapshot.js';
+
+export interface ReportedNode {
+  name: string;
+  condition: NodeCondition;
+  report: AgentReport | null;
+}
+
+const STATE_WEIGHT: Record<ReplicaState, number> = { running: 0, starting: 1, failed: 2 };
+
+/** The port a replica listens on: `port`, else the one in its endpoint URL. */
+export function replicaPort(r: Pick<ReplicaReport, 'port' | 'endpoint'>): number | null {
+  if (typeof r.port === 'number') return r.port;
+  if (!r.endpoint) return null;
+  try {
+    const port = new URL(r.endpoint).port;
+    return port === '' ? null : Number(port);
+  } catch {
+    return null;
+  }
+}
+
+interface Acc {
+  parts: { node: ReportedNode; rep: ReplicaReport; rank: number }[];
+}
+
+function byRank(a: { rank: number; node: ReportedNode }, b: { rank: number; node: ReportedNode }): number {
+  return a.rank - b.rank || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0);
+}
+
+function merge(id: string, acc: Acc): FleetReplica {
+  const parts = acc.parts.sort(byRank);
+  const head = parts[0];
+  let state: ReplicaState = 'running';
+  for (const p of parts) if (STATE_WEIGHT[p.rep.state] > STATE_WEIGHT[state]) state = p.rep.state;
+  const ranks: ReplicaRank[] = parts.map((p) => ({ node: p.node.name, rank: p.rank, gpus: [...p.rep.gpus].sort((a, b) => a - b) }));
+  const port = parts.map((p) => replicaPort(p.rep)).find((x) => x !== null) ?? null;
+  return {
+    id,
+    model: head.rep.model,
+    state,
+    startedAt: head.rep.startedAt ?? null,
+    spec: parts.map((p) => p.rep.spec).find((s) => s !== undefined) ?? null,
+    port,
+    endpoint: head.rep.endpoint ?? null,
+    ranks,
+    nodes: ranks.map((r) => r.node),
+    lost: parts.some((p) => p.node.condition === 'lost'),
+    unreachable: parts.some((p) => p.node.condition === 'unreachable'),
+    idleSeconds: null,
+    idleSince: null,
+  };
+}
+
+/** Every replica the reports know of (lost nodes' last reports included), sorted by id. */
+export function mergeReplicas(nodes: Iterable<ReportedNode>): FleetReplica[] {
+  const byId = new Map<string, Acc>();
+  for (const node of nodes) {
+    if (node.report === null) continue;
+    const seen = new Set<string>();
+    for (const rep of node.report.replicas) {
+      if (seen.has(rep.id)) continue;
+      seen.add(rep.id);
+      let acc = byId.get(rep.id);
+      if (!acc) byId.set(rep.id, (acc = { parts: [] }));
+      acc.parts.push({ node, rep, rank: rep.rank ?? 0 });
+    }
+  }
+  const ids = [...byId.keys()].sort();
+  return ids.map((id) => merge(id, byId.get(id)!));
+}

@@ -1,0 +1,101 @@
+// Steps 1, 2 (removed and failed), 4 and 5 of CONTRACT §6 Placement: decide for
+// each replica the fleet knows whether it is kept, stopped to free capacity,
+// replaced with surge, or gone with a lost node.
+
+import type { ModelConfig } from '../types/config.js';
+import type { Fleet, FleetReplica } from '../types/fleet.js';
+import type { StopAction } from '../types/plan.js';
+import { replicaSpec } from './spec.js';
+import { compareNames } from './replica-ids.js';
+
+/** A replica that is not kept for a reason a surge replacement answers. */
+export interface NotKept {
+  replica: FleetReplica;
+  reason: string;
+}
+
+export interface ModelReplicas {
+  model: ModelConfig;
+  /** Counted toward `replicas`: starting or running, including those on unreachable nodes. */
+  kept: FleetReplica[];
+  /** Replaced with surge (spec changed, node cordoned, GPU unhealthy, class changed). */
+  notKept: NotKept[];
+}
+
+export interface Classified {
+  byModel: Map<string, ModelReplicas>;
+  /** Stops that do not wait (removed, failed, ranks of lost replicas), by replica id. */
+  freeStops: StopAction[];
+}
+
+export function stopAction(replica: FleetReplica, reason: string, waitFor: string[], fleet: Fleet): StopAction {
+  // Only ranks on reachable nodes can be stopped: a lost node's ranks are gone
+  // with it, and an unreachable node cannot be told anything.
+  const placement = replica.ranks
+    .filter((r) => fleet.nodeByName.get(r.node)?.condition === 'reachable')
+    .map((r) => ({ node: r.node, gpus: [...r.gpus] }));
+  return { op: 'stop', replica: replica.id, model: replica.model, placement, reason, waitFor };
+}
+
+/** Why a replica of a desired model cannot stay where it is, or null to keep it. */
+export function notKeptReason(replica: FleetReplica, model: ModelConfig, fleet: Fleet): string | null {
+  const engine = fleet.config.cluster.engines[model.engine];
+  if (replica.spec !== null) {
+    if (engine && replica.spec !== replicaSpec(model, engine)) return 'spec changed';
+  } else if (replica.ranks.length !== model.nodes || replica.ranks.some((r) => r.gpus.length !== model.gpus)) {
+    // No spec (older agent, or started by hand): judge only what can be seen,
+    // so such a replica is never rolled blindly.
+    return 'spec changed';
+  }
+  let cordoned = false;
+  let unhealthy = false;
+  let wrongClass = false;
+  for (const rank of replica.ranks) {
+    const node = fleet.nodeByName.get(rank.node);
+    if (!node) continue;
+    if (node.cordoned) cordoned = true;
+    for (const index of rank.gpus) {
+      const gpu = node.gpus.find((g) => g.index === index);
+      if (!gpu) continue;
+      if (!gpu.healthy) unhealthy = true;
+      if (model.gpuClass !== undefined && gpu.class !== model.gpuClass) wrongClass = true;
+    }
+  }
+  if (wrongClass) return 'gpuClass changed';
+  if (cordoned) return 'node cordoned';
+  if (unhealthy) return 'GPU unhealthy';
+  return null;
+}
+
+export function classify(fleet: Fleet): Classified {
+  const byModel = new Map<string, ModelReplicas>();
+  for (const model of fleet.config.models) byModel.set(model.name, { model, kept: [], notKept: [] });
+  const freeStops: StopAction[] = [];
+  for (const replica of fleet.replicas) {
+    const desired = byModel.get(replica.model);
+    if (replica.lost) {
+      // Counts as gone and is placed again; ranks left on reachable nodes cannot serve alone.
+      const stop = stopAction(replica, desired ? 'node lost' : 'not in models.yaml', [], fleet);
+      if (stop.placement.length > 0) freeStops.push(stop);
+      continue;
+    }
+    if (replica.unreachable) {
+      // Its node's last report is assumed still true: nothing is moved until it is lost.
+      if (desired && replica.state !== 'failed') desired.kept.push(replica);
+      continue;
+    }
+    if (!desired) {
+      freeStops.push(stopAction(replica, 'not in models.yaml', [], fleet));
+      continue;
+    }
+    if (replica.state === 'failed') {
+      freeStops.push(stopAction(replica, 'failed', [], fleet));
+      continue;
+    }
+    const reason = notKeptReason(replica, desired.model, fleet);
+    if (reason === null) desired.kept.push(replica);
+    else desired.notKept.push({ replica, reason });
+  }
+  freeStops.sort((a, b) => compareNames(a.replica, b.replica));
+  return { byModel, freeStops };
+}

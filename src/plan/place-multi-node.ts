@@ -1,0 +1,87 @@
+// Replicas that span nodes (CONTRACT §6 step 3, `nodes: k`): k free whole nodes
+// of one class in ONE fabric, each with at least `gpus` GPUs. Fabrics are not
+// connected to one another, so free GPUs on another fabric are no capacity
+// here. The fabric is chosen by (a) how many of its chosen nodes hold the
+// weights, then whether the fabric holds them, (b) best fit: fewest free whole
+// nodes, (c) name; inside it, holders first, then by name.
+
+import type { ModelConfig } from '../types/config.js';
+import type { WeightsLocality } from '../types/plan.js';
+import type { NodeCapacity } from './capacity.js';
+import { lowestCommonPort, takeGpus, wholeClass } from './capacity.js';
+import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
+import { basePortOf } from './place-context.js';
+import { compareNames } from './replica-ids.js';
+import { multiNodeReason } from './unplaceable-reason.js';
+
+/** Free whole nodes of one class in one fabric, holders first, then by name. */
+interface Pool {
+  fabric: string;
+  cls: string;
+  fabricHolds: boolean;
+  nodes: NodeCapacity[];
+  holders: number;
+  /** Nodes before this index are taken by this plan. */
+  next: number;
+}
+
+function poolsFor(model: ModelConfig, ctx: PlaceContext): Pool[] {
+  const holding = ctx.weights.fabricsHolding(model.weights);
+  const pools = new Map<string, Pool>();
+  for (const cap of ctx.capacity.nodes) {
+    const cls = wholeClass(cap);
+    if (cls === null || cap.gpuCount < model.gpus) continue;
+    if (model.gpuClass !== undefined && cls !== model.gpuClass) continue;
+    const key = `${cap.node.fabric}\u0000${cls}`;
+    let pool = pools.get(key);
+    if (!pool) {
+      pool = { fabric: cap.node.fabric, cls, fabricHolds: holding.has(cap.node.fabric), nodes: [], holders: 0, next: 0 };
+      pools.set(key, pool);
+    }
+    pool.nodes.push(cap);
+  }
+  for (const pool of pools.values()) {
+    const holds = (c: NodeCapacity) => (c.node.holds.has(model.weights) ? 0 : 1);
+    pool.nodes.sort((a, b) => holds(a) - holds(b) || a.order - b.order);
+    pool.holders = pool.nodes.filter((c) => holds(c) === 0).length;
+  }
+  return [...pools.values()];
+}
+
+function better(a: Pool, b: Pool, k: number): boolean {
+  const ha = Math.min(k, Math.max(0, a.holders - a.next));
+  const hb = Math.min(k, Math.max(0, b.holders - b.next));
+  if (ha !== hb) return ha > hb;
+  if (a.fabricHolds !== b.fabricHolds) return a.fabricHolds;
+  const fa = a.nodes.length - a.next;
+  const fb = b.nodes.length - b.next;
+  if (fa !== fb) return fa < fb;
+  if (a.fabric !== b.fabric) return compareNames(a.fabric, b.fabric) < 0;
+  return compareNames(a.cls, b.cls) < 0;
+}
+
+export function placeMultiNode(model: ModelConfig, count: number, ctx: PlaceContext): PlaceResult {
+  const k = model.nodes;
+  const pools = poolsFor(model, ctx);
+  const basePort = basePortOf(model, ctx.fleet);
+  const placed: Placed[] = [];
+  while (placed.length < count) {
+    let best: Pool | null = null;
+    for (const pool of pools) {
+      if (pool.nodes.length - pool.next < k) continue;
+      if (best === null || better(pool, best, k)) best = pool;
+    }
+    if (best === null) return { placed, reason: multiNodeReason(model, ctx) };
+    const chosen = best.nodes.slice(best.next, best.next + k);
+    best.next += k;
+    const port = lowestCommonPort(chosen, basePort);
+    const placement = chosen.map((cap) => ({
+      node: cap.node.name,
+      gpus: takeGpus(cap, best.cls, model.gpus, model.name, port),
+    }));
+    const allHold = chosen.every((c) => c.node.holds.has(model.weights));
+    const weights: WeightsLocality = allHold ? 'node' : best.fabricHolds ? 'fabric' : 'none';
+    placed.push({ placement, port, weights });
+  }
+  return { placed, reason: null };
+}

@@ -1,0 +1,84 @@
+// One-node replicas (CONTRACT §6 step 3): a reachable, uncordoned node with
+// enough free healthy GPUs of the class, chosen by (a) no recent start failure
+// of this model there, (b) weights tier, (c) fewer replicas of the model there
+// (spread), (d) best fit, (e) name. Candidates sit in a heap built once per
+// model; a placement changes one node, which is pushed back with its new key.
+
+import type { ModelConfig } from '../types/config.js';
+import type { NodeCapacity } from './capacity.js';
+import { lowestCommonPort, takeGpus } from './capacity.js';
+import { MinHeap } from './heap.js';
+import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
+import { basePortOf } from './place-context.js';
+import { oneNodeReason } from './unplaceable-reason.js';
+import { TIER_RANK } from './weights-tier.js';
+import type { WeightsLocality } from '../types/plan.js';
+
+interface Candidate {
+  cap: NodeCapacity;
+  cls: string;
+  failed: number;
+  tier: WeightsLocality;
+  count: number;
+  left: number;
+}
+
+function less(a: Candidate, b: Candidate): boolean {
+  if (a.failed !== b.failed) return a.failed < b.failed;
+  if (a.tier !== b.tier) return TIER_RANK[a.tier] < TIER_RANK[b.tier];
+  if (a.count !== b.count) return a.count < b.count;
+  if (a.left !== b.left) return a.left < b.left;
+  if (a.cap.order !== b.cap.order) return a.cap.order < b.cap.order;
+  return a.cls < b.cls;
+}
+
+export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContext): PlaceResult {
+  const failures = ctx.recentFailures(model.name);
+  const need = model.gpus;
+  const candidate = (cap: NodeCapacity, cls: string): Candidate | null => {
+    const free = cap.free.get(cls)?.length ?? 0;
+    if (free < need) return null;
+    return {
+      cap,
+      cls,
+      failed: failures.has(cap.node.name) ? 1 : 0,
+      tier: ctx.weights.tier(cap.node, model.weights),
+      count: cap.modelCount.get(model.name) ?? 0,
+      left: free - need,
+    };
+  };
+  const initial: Candidate[] = [];
+  for (const cap of ctx.capacity.nodes) {
+    if (model.gpuClass !== undefined) {
+      const c = candidate(cap, model.gpuClass);
+      if (c) initial.push(c);
+    } else {
+      for (const cls of cap.free.keys()) {
+        const c = candidate(cap, cls);
+        if (c) initial.push(c);
+      }
+    }
+  }
+  const heap = new MinHeap(less, initial);
+  const basePort = basePortOf(model, ctx.fleet);
+  const placed: Placed[] = [];
+  while (placed.length < count) {
+    const best = heap.pop();
+    if (!best) return { placed, reason: oneNodeReason(model, ctx) };
+    // A node offering several classes (to a model with no gpuClass) has one
+    // entry per class; after a placement on one, the others are stale. Keys only
+    // ever get worse, so a stale entry is refreshed when it surfaces.
+    const fresh = candidate(best.cap, best.cls);
+    if (!fresh) continue;
+    if (fresh.count !== best.count || fresh.left !== best.left) {
+      heap.push(fresh);
+      continue;
+    }
+    const port = lowestCommonPort([best.cap], basePort);
+    const gpus = takeGpus(best.cap, best.cls, need, model.name, port);
+    placed.push({ placement: [{ node: best.cap.node.name, gpus }], port, weights: best.tier });
+    const again = candidate(best.cap, best.cls);
+    if (again) heap.push(again);
+  }
+  return { placed, reason: null };
+}

@@ -1,0 +1,101 @@
+// `llmgw plan --format markdown`: a pull-request comment. The summary comes
+// first, actions in a table, the STATUS.md diff folded away in <details>.
+// A comment has a size limit (GitHub's is 65,536 characters), so long lists are
+// cut with "and N more" and the whole stays under MAX_CHARS. Replica ids, model
+// names and STATUS.md lines can carry text from nodes: table cells are escaped,
+// and the diff sits in a fence longer than any backtick run inside it.
+
+import type { Action, Plan } from '../types/plan.js';
+import { actionWhy, placementText, sentence, summaryLine } from './render-common.js';
+
+export const MAX_CHARS = 60_000;
+const MAX_ACTION_ROWS = 150;
+const MAX_UNPLACEABLE_ROWS = 50;
+
+/** Text safe inside a Markdown table cell: no HTML, no emphasis or links, no column breaks. */
+export function markdownCell(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|~])/g, '\\$1');
+}
+
+/** Node names come from cluster.yaml's validated hostlists; a code span keeps their brackets readable. */
+function codeCell(text: string): string {
+  return '`' + text.replace(/[`|\r\n]/g, '') + '`';
+}
+
+function actionRow(a: Action): string {
+  const where = codeCell(placementText(a.placement));
+  const cells =
+    a.op === 'start'
+      ? ['+ start', a.replica, a.model, where, String(a.port), a.weights, actionWhy(a)]
+      : ['− stop', a.replica, a.model, where, '', '', actionWhy(a)];
+  return `| ${cells.map((c) => (c === where ? c : markdownCell(c))).join(' | ')} |`;
+}
+
+function cut<T>(rows: readonly T[], max: number, render: (row: T) => string, more: (n: number) => string): string[] {
+  const out = rows.slice(0, max).map(render);
+  if (rows.length > max) out.push(more(rows.length - max));
+  return out;
+}
+
+function fenceFor(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+function diffBlock(diff: string, budget: number): string[] {
+  if (diff === '') return ['_STATUS.md would not change._'];
+  const lines = diff.replace(/\n$/, '').split('\n');
+  const added = lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length;
+  const removed = lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length;
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    if (size + line.length + 1 > budget) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  const body = kept.join('\n');
+  const fence = fenceFor(body);
+  const out = [
+    '<details>',
+    `<summary>STATUS.md diff (+${added} −${removed})</summary>`,
+    '',
+    `${fence}diff`,
+    body,
+    fence,
+  ];
+  if (kept.length < lines.length) out.push('', `… and ${lines.length - kept.length} more lines of the diff.`);
+  out.push('', '</details>');
+  return out;
+}
+
+export function renderPlanMarkdown(plan: Plan, diff: string): string {
+  const out: string[] = ['### llmgw plan', '', `**${summaryLine(plan)}**`];
+  if (plan.blocked !== null) out.push('', `> **Blocked:** ${markdownCell(sentence(plan.blocked))}`);
+  const actions = [...plan.actions.filter((a) => a.op === 'start'), ...plan.actions.filter((a) => a.op === 'stop')];
+  if (actions.length > 0) {
+    out.push('', '| | replica | model | where | port | weights | why |', '|---|---|---|---|---|---|---|');
+    out.push(...cut(actions, MAX_ACTION_ROWS, actionRow, (n) => `| | … and ${n} more | | | | | |`));
+  }
+  if (plan.unplaceable.length > 0) {
+    out.push('', '**Cannot be placed**', '', '| model | missing | why |', '|---|---|---|');
+    out.push(
+      ...cut(
+        plan.unplaceable,
+        MAX_UNPLACEABLE_ROWS,
+        (u) => `| ${markdownCell(u.model)} | ${u.missing} | ${markdownCell(u.reason)} |`,
+        (n) => `| … and ${n} more | | |`,
+      ),
+    );
+  }
+  out.push('');
+  const head = out.join('\n');
+  // What is left of the limit goes to the diff, less room for its frame.
+  const budget = Math.max(0, MAX_CHARS - head.length - 400);
+  return head + '\n' + diffBlock(diff, budget).join('\n') + '\n';
+}

@@ -1,0 +1,52 @@
+// Fixture GPUs for the fake nvidia-smi (src/sim/fake-nvidia-smi.sh): a node in
+// the simulated fleet gets
+//   LLMGW_NVIDIA_SMI=<fakeNvidiaSmiPath()>  LLMGW_FAKE_GPUS=<fixture file>
+// and the real agent code reads these rows as if from the driver.
+
+import { fileURLToPath } from 'node:url';
+import { GPU_FIELDS } from '../agent/nvidia-smi-csv.js';
+import { writeFileAtomic } from '../util/fs.js';
+
+export interface FakeGpu {
+  name: string;
+  memoryMiB?: number;
+  uuid?: string;
+  /** How it is broken, as nvidia-smi would show it. */
+  unhealthy?: 'ecc' | 'retired' | 'remapped' | 'error';
+}
+
+/**
+ * The committed shell wrapper. tsc does not copy .sh files, so this resolves
+ * into the source tree from the package root (dist/src/sim/ → ../../../src/sim/).
+ */
+export function fakeNvidiaSmiPath(): string {
+  return fileURLToPath(new URL('../../../src/sim/fake-nvidia-smi.sh', import.meta.url));
+}
+
+/** The agent env entries that make a node see the GPUs of `fixture`. */
+export function fakeGpuEnv(fixture: string): Record<string, string> {
+  return { LLMGW_NVIDIA_SMI: fakeNvidiaSmiPath(), LLMGW_FAKE_GPUS: fixture };
+}
+
+/** One CSV row in GPU_FIELDS order, as `--format=csv,noheader,nounits` prints it. */
+export function fakeGpuRow(index: number, gpu: FakeGpu): string {
+  const uuid = gpu.uuid ?? `GPU-00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
+  const row: Record<(typeof GPU_FIELDS)[number], string> = {
+    index: String(index),
+    uuid,
+    name: gpu.name,
+    'memory.total': String(gpu.memoryMiB ?? 81559),
+    'ecc.errors.uncorrected.volatile.total': gpu.unhealthy === 'ecc' ? '2' : '0',
+    'retired_pages.pending': gpu.unhealthy === 'retired' ? 'Yes' : 'No',
+    'remapped_rows.failure': gpu.unhealthy === 'remapped' ? 'Yes' : 'No',
+  };
+  if (gpu.unhealthy === 'error') {
+    row['ecc.errors.uncorrected.volatile.total'] = '[GPU requires reset]';
+    row['retired_pages.pending'] = '[GPU requires reset]';
+  }
+  return GPU_FIELDS.map((f) => row[f]).join(', ');
+}
+
+export async function writeFakeGpus(path: string, gpus: FakeGpu[]): Promise<void> {
+  await writeFileAtomic(path, gpus.map((g, i) => fakeGpuRow(i, g) + '\n').join(''));
+}

@@ -1,0 +1,29 @@
+// Text that came from a node (a GPU name, a replica id, a path) is untrusted:
+// a node must not be able to inject Markdown, HTML, links or mentions into
+// STATUS.md, nor escape sequences into an operator's terminal.
+
+// C0/C1 controls (ESC included) and the bidi overrides that reorder what a reader sees.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const NEWLINES = /[\r\n\t\u2028\u2029]+/g;
+
+/** Safe for a terminal: one line, no control characters. */
+export function plainText(text: string): string {
+  return text.replace(NEWLINES, ' ').replace(CONTROL, '');
+}
+
+// `<` opens every tag and `&` every entity; a lone `>` or `"` mid-line is plain text.
+const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;' };
+
+/**
+ * Safe inline Markdown, also inside a table cell: `<` and `&` become entities; Markdown punctuation that could start emphasis, code, links, images,
+ * tables, headings, autolinks (`scheme://`, `www.`, `mailto:`), mentions or issue
+ * references is backslash-escaped. Dots, hyphens and other colons stay, so
+ * `gpu-a01`, `llama-3.1` and `models.yaml:3:5` read as they are.
+ */
+export function md(text: string): string {
+  return plainText(text)
+    .replace(/[\\`*_[\]{}()#+!|~@]/g, '\\$&')
+    .replace(/:(?=\/)|(?<=(?:mailto|xmpp|tel|javascript|data)):/gi, '\\:')
+    .replace(/[&<]/g, (c) => HTML[c])
+    .replace(/www\./gi, (w) => `${w.slice(0, 3)}\\.`);
+}

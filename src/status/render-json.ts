@@ -1,0 +1,7 @@
+// `llmgw status --json`: the report as CONTRACT §7 spells it, key order included.
+
+import type { StatusReport } from './types.js';
+
+export function renderStatusJson(report: StatusReport): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}

@@ -1,0 +1,86 @@
+// From the fleet model to the status report (CONTRACT §7). Pure; every row list
+// sorted, so the same fleet always gives the same bytes.
+
+import { capacityByClass, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
+import type { Fleet, FleetReplica } from '../types/fleet.js';
+import type { Unplaceable } from '../types/plan.js';
+import type { FabricRow, HoldingRow, IdleRow, NodeSince, ReplicaRow, StatusReport } from './types.js';
+
+export const NO_WEBHOOK_WARNING =
+  'No notify.webhooks in cluster.yaml: a lost node or a model going down notifies nobody. ' +
+  'Add a webhook under notify.webhooks, e.g. `- url: ${LLMGW_WEBHOOK_URL}`.';
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function fabricRows(fleet: Fleet): FabricRow[] {
+  const whole = freeWholeNodes(fleet);
+  const counts = new Map<string, { nodes: number; reachable: number }>();
+  for (const f of whole.keys()) counts.set(f, { nodes: 0, reachable: 0 });
+  for (const n of fleet.nodes) {
+    const c = counts.get(n.fabric)!;
+    c.nodes += 1;
+    if (n.condition === 'reachable') c.reachable += 1;
+  }
+  return [...whole.keys()].sort(cmp).map((name) => {
+    const byClass = whole.get(name)!;
+    const freeWhole = Object.fromEntries([...byClass.keys()].sort(cmp).map((k) => [k, byClass.get(k)!]));
+    return { name, ...counts.get(name)!, freeWholeNodes: freeWhole };
+  });
+}
+
+function holdingRows(fleet: Fleet, fabrics: string[]): HoldingRow[] {
+  const models = [...fleet.config.models].sort((a, b) => cmp(a.name, b.name));
+  const rows: HoldingRow[] = [];
+  for (const fabric of fabrics) {
+    for (const m of models) rows.push({ fabric, model: m.name, weights: m.weights, ...fabricHoldings(fleet, fabric, m.weights) });
+  }
+  return rows;
+}
+
+function replicaRow(r: FleetReplica): ReplicaRow {
+  return { id: r.id, model: r.model, nodes: r.nodes, state: r.state, idleSeconds: r.idleSeconds ?? -1, idleSince: r.idleSince };
+}
+
+/** Known unused for at least idle.after; longest unused first. */
+function idleRows(fleet: Fleet, replicas: FleetReplica[]): IdleRow[] {
+  const afterSeconds = fleet.config.cluster.idleAfterMs / 1000;
+  return replicas
+    .filter((r) => r.idleSeconds !== null && r.idleSince !== null && r.idleSeconds >= afterSeconds)
+    .sort((a, b) => b.idleSeconds! - a.idleSeconds! || cmp(a.id, b.id))
+    .map((r) => ({ replica: r.id, model: r.model, nodes: r.nodes, idleSeconds: r.idleSeconds!, idleSince: r.idleSince! }));
+}
+
+function nodeLists(fleet: Fleet): StatusReport['nodes'] {
+  const unreachable: NodeSince[] = [];
+  const lost: NodeSince[] = [];
+  const cordoned: { node: string }[] = [];
+  for (const n of fleet.nodes) {
+    if (n.condition === 'unreachable') unreachable.push({ node: n.name, since: n.unreachableSince });
+    if (n.condition === 'lost') lost.push({ node: n.name, since: n.unreachableSince });
+    if (n.cordoned) cordoned.push({ node: n.name });
+  }
+  return { unreachable, lost, cordoned };
+}
+
+export function summarize(fleet: Fleet, unplaceable: Unplaceable[]): StatusReport {
+  // Lost replicas count as gone (CONTRACT §6): the planner places them again.
+  const present = fleet.replicas.filter((r) => !r.lost);
+  const fabrics = fabricRows(fleet);
+  const webhooks = fleet.config.cluster.notify.webhooks.length;
+  return {
+    version: 1,
+    cluster: fleet.config.cluster.name,
+    observedAt: fleet.observedAt,
+    capacity: capacityByClass(fleet),
+    fabrics,
+    holdings: holdingRows(fleet, fabrics.map((f) => f.name)),
+    models: modelCounts(fleet),
+    replicas: present.map(replicaRow),
+    unplaceable: unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })).sort((a, b) => cmp(a.model, b.model)),
+    idle: idleRows(fleet, present),
+    nodes: nodeLists(fleet),
+    notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
+  };
+}

@@ -1,0 +1,80 @@
+// The status report: CONTRACT §7 status JSON, field for field. Every renderer
+// (text, JSON, STATUS.md) reads only this, so the three cannot disagree.
+
+import type { Unplaceable } from '../types/plan.js';
+import type { ReplicaState } from '../types/snapshot.js';
+
+export interface CapacityRow {
+  class: string;
+  total: number;
+  used: number;
+  free: number;
+  unhealthy: number;
+  unreachable: number;
+  cordoned: number;
+}
+
+export interface FabricRow {
+  name: string;
+  nodes: number;
+  reachable: number;
+  /** class -> free whole nodes; every class seen on the fabric's nodes, 0 included. */
+  freeWholeNodes: Record<string, number>;
+}
+
+export interface HoldingRow {
+  fabric: string;
+  model: string;
+  weights: string;
+  held: boolean;
+  shared: string[];
+  localNodes: string[];
+}
+
+export interface ModelRow {
+  name: string;
+  desired: number;
+  running: number;
+  starting: number;
+  failed: number;
+}
+
+export interface ReplicaRow {
+  id: string;
+  model: string;
+  nodes: string[];
+  state: ReplicaState;
+  /** -1 when unknown. */
+  idleSeconds: number;
+  /** null when unknown. */
+  idleSince: string | null;
+}
+
+export interface IdleRow {
+  replica: string;
+  model: string;
+  nodes: string[];
+  idleSeconds: number;
+  idleSince: string;
+}
+
+export interface NodeSince {
+  node: string;
+  /** ISO, or null when unknown. */
+  since: string | null;
+}
+
+export interface StatusReport {
+  version: 1;
+  cluster: string;
+  observedAt: string;
+  capacity: CapacityRow[];
+  fabrics: FabricRow[];
+  holdings: HoldingRow[];
+  models: ModelRow[];
+  replicas: ReplicaRow[];
+  unplaceable: Unplaceable[];
+  idle: IdleRow[];
+  nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[] };
+  notify: { webhooks: number; warning: string | null };
+}

@@ -1,0 +1,76 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MAX_HOSTLIST_NAMES, expandHostlist } from '../../src/config/hostlist.js';
+
+function names(pattern: string): string[] {
+  const r = expandHostlist(pattern);
+  if (!r.ok) throw new Error(`expected ${pattern} to expand: ${r.error}`);
+  return r.names;
+}
+
+function error(pattern: string): string {
+  const r = expandHostlist(pattern);
+  if (r.ok) throw new Error(`expected ${pattern} to be malformed, got ${r.names.join(',')}`);
+  return r.error;
+}
+
+test('a plain name is itself', () => {
+  assert.equal(names('rt-1.example'), ['rt-1.example']);
+});
+
+test('a range keeps the zero padding of its lower bound', () => {
+  assert.equal(names('gpu[01-04]'), ['gpu01', 'gpu02', 'gpu03', 'gpu04']);
+  assert.equal(names('gpu[001-003]'), ['gpu001', 'gpu002', 'gpu003']);
+  assert.equal(names('gpu[08-11]'), ['gpu08', 'gpu09', 'gpu10', 'gpu11']);
+});
+
+test('an unpadded range is not padded: gpu[8-11] is gpu8..gpu11', () => {
+  assert.equal(names('gpu[8-11]'), ['gpu8', 'gpu9', 'gpu10', 'gpu11']);
+});
+
+test('a padded range passing its width grows naturally: [098-101]', () => {
+  assert.equal(names('n[098-101]'), ['n098', 'n099', 'n100', 'n101']);
+});
+
+test('ranges and single numbers mix with commas: gpu[01-04,07]', () => {
+  assert.equal(names('gpu[01-04,07]'), ['gpu01', 'gpu02', 'gpu03', 'gpu04', 'gpu07']);
+});
+
+test('two brackets are a product, the last varying fastest: r[1-2]n[01-02]', () => {
+  assert.equal(names('r[1-2]n[01-02]'), ['r1n01', 'r1n02', 'r2n01', 'r2n02']);
+});
+
+test('text after a bracket is kept: gpu-a[01-02].ib', () => {
+  assert.equal(names('gpu-a[01-02].ib'), ['gpu-a01.ib', 'gpu-a02.ib']);
+});
+
+test('commas outside brackets join hostlists: a[1-2],b7', () => {
+  assert.equal(names('a[1-2],b7'), ['a1', 'a2', 'b7']);
+});
+
+test('r[1-2]n[01-04] expands to 8 names in order', () => {
+  assert.is(names('r[1-2]n[01-04]').length, 8);
+  assert.is(names('r[1-2]n[01-04]')[4], 'r2n01');
+});
+
+test('malformed patterns are errors, never exceptions', () => {
+  assert.is(error('gpu[01-04'), "malformed hostlist 'gpu[01-04': unbalanced or nested brackets");
+  assert.is(error('gpu01-04]'), "malformed hostlist 'gpu01-04]': unbalanced or nested brackets");
+  assert.is(error('gpu[[01-02]]'), "malformed hostlist 'gpu[[01-02]]': unbalanced or nested brackets");
+  assert.is(error('gpu[]'), "malformed hostlist 'gpu[]': empty brackets []");
+  assert.is(error('gpu[a-c]'), "malformed hostlist 'gpu[a-c]': 'a-c' is not a number or a range like 01-16");
+  assert.is(error('gpu[04-01]'), "malformed hostlist 'gpu[04-01]': range 04-01 runs backwards");
+  assert.is(error('gpu[01-]'), "malformed hostlist 'gpu[01-]': '01-' is not a number or a range like 01-16");
+  assert.is(error('gpu[01,,03]'), "malformed hostlist 'gpu[01,,03]': '' is not a number or a range like 01-16");
+  assert.is(error('gpu 01'), "malformed hostlist 'gpu 01': 'gpu 01' has characters a host name cannot have");
+  assert.is(error(''), "malformed hostlist '': an empty name");
+  assert.is(error('a,,b'), "malformed hostlist 'a,,b': an empty name");
+});
+
+test('at most 100,000 names a pattern, checked before expanding', () => {
+  assert.is(names(`n[1-${MAX_HOSTLIST_NAMES}]`).length, MAX_HOSTLIST_NAMES);
+  assert.is(error('n[0-99999]x[0-99999]'), "hostlist 'n[0-99999]x[0-99999]' expands to more than 100000 names");
+  assert.is(error('n[0-100000]'), "malformed hostlist 'n[0-100000]': range 0-100000 has more than 100000 names");
+});
+
+test.run();

@@ -1,0 +1,96 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { openConfigRepo } from '../../src/git/config-repo.js';
+import { startDaemon } from '../../src/daemon/run-daemon.js';
+import { sandbox, type Sandbox } from '../git/fixtures.js';
+
+const NEVER = '0 0 1 1 *';
+const TTL = 10 * 60_000;
+
+async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+let sb: Sandbox;
+test.before.each(() => {
+  sb = sandbox();
+});
+test.after.each(() => sb.cleanup());
+
+function clock(start = Date.parse('2026-11-29T08:00:00Z')) {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms: number) => (t += ms) };
+}
+
+async function daemon(name: string, now: () => Date) {
+  const repo = await openConfigRepo({ dir: join(sb.root, name), remote: sb.remote, branch: 'main', env: sb.env });
+  const ticks: string[] = [];
+  const lines: string[] = [];
+  const d = startDaemon({
+    repo,
+    schedule: NEVER,
+    holder: name,
+    leaseTtlMs: TTL,
+    now,
+    tick: async (reason) => {
+      ticks.push(reason);
+    },
+    log: (l) => lines.push(l),
+  });
+  return { d, ticks, lines };
+}
+
+test('of two instances on one remote only the lease holder ticks; the other stands by, then takes over after expiry', async () => {
+  const c = clock();
+  const a = await daemon('a', c.now);
+  await until(() => a.ticks.length === 1);
+  const b = await daemon('b', c.now);
+  await until(() => b.lines.length === 1);
+  assert.equal(b.ticks, []);
+  assert.equal(b.lines, ['standing by: the lease is held by a until 2026-11-29T08:10:00.000Z']);
+  b.d.trigger('schedule');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(b.ticks, []);
+  assert.is(b.lines.length, 1, 'standing by is said once, not every tick');
+  // a goes away without renewing; once its lease has run out b takes over.
+  await a.d.stop();
+  c.advance(TTL + 1000);
+  b.d.trigger('schedule');
+  await until(() => b.ticks.length === 1);
+  assert.equal(b.ticks, ['schedule']);
+  assert.is(b.lines[1], 'holding the lease as b until 2026-11-29T08:20:01.000Z');
+  await b.d.stop();
+  assert.equal(a.ticks, ['start']);
+});
+
+test('a holder that cannot renew its lease does not tick, and says why in one line', async () => {
+  const c = clock();
+  const a = await daemon('a', c.now);
+  await until(() => a.ticks.length === 1);
+  renameSync(sb.remote, sb.remote + '.gone');
+  a.d.trigger('schedule');
+  await until(() => a.lines.some((l) => l.startsWith('tick (schedule) failed')));
+  await a.d.stop();
+  assert.equal(a.ticks, ['start']);
+  const failed = a.lines.find((l) => l.startsWith('tick (schedule) failed'))!;
+  assert.match(failed, /^tick \(schedule\) failed: reading the lease from origin failed: /);
+  assert.not.match(failed, /\n/);
+});
+
+test('without a remote the single instance ticks without any lease talk', async () => {
+  const repo = await openConfigRepo({ dir: join(sb.root, 'seed'), env: sb.env });
+  const ticks: string[] = [];
+  const lines: string[] = [];
+  const d = startDaemon({ repo, schedule: NEVER, holder: 'solo', leaseTtlMs: TTL, now: () => new Date(), tick: async (r) => void ticks.push(r), log: (l) => lines.push(l) });
+  await until(() => ticks.length === 1);
+  await d.stop();
+  assert.equal(lines, []);
+});
+
+test.run();

@@ -1,0 +1,58 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildFleet, modelCounts } from '../../src/fleet/index.js';
+import { emptyState } from '../../src/types/state.js';
+import { NOW, config, down, gpus, model, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+
+test('a replica spanning nodes is merged by id: failed beats starting beats running, start time of rank 0', () => {
+  const c = config([nodeConfig('n1'), nodeConfig('n2'), nodeConfig('n3')]);
+  const f = buildFleet(c, snapshot([
+    up('n1', report(gpus(8), [replica('ds-0', [0, 1], { rank: 1, state: 'starting', startedAt: '2026-11-29T01:00:00Z', port: undefined, endpoint: 'http://n1:8003' })])),
+    up('n2', report(gpus(8), [replica('ds-0', [1, 0], { rank: 0, state: 'running', startedAt: '2026-11-29T00:00:00Z', spec: 'abc' })])),
+    up('n3', report(gpus(8), [replica('ds-1', [0], { state: 'failed' }), replica('ok-0', [1], { state: 'running' })])),
+  ]), emptyState(), NOW);
+  const ds = f.replicaById.get('ds-0')!;
+  assert.is(ds.state, 'starting');
+  assert.is(ds.startedAt, '2026-11-29T00:00:00Z');
+  assert.equal(ds.nodes, ['n2', 'n1']);
+  assert.equal(ds.ranks, [{ node: 'n2', rank: 0, gpus: [0, 1] }, { node: 'n1', rank: 1, gpus: [0, 1] }]);
+  assert.is(ds.spec, 'abc');
+  assert.is(ds.port, 8000);
+  assert.is(f.replicaById.get('ds-1')!.state, 'failed');
+  assert.equal(f.replicas.map((r) => r.id), ['ds-0', 'ds-1', 'ok-0']);
+});
+
+test('the port comes from the endpoint when the report gives none', () => {
+  const c = config([nodeConfig('n1')]);
+  const f = buildFleet(c, snapshot([up('n1', report(gpus(1), [replica('m-0', [0], { port: undefined, endpoint: 'http://n1.example:8042' })]))]), emptyState(), NOW);
+  assert.is(f.replicaById.get('m-0')!.port, 8042);
+  assert.equal([...f.nodeByName.get('n1')!.usedPorts], [8042]);
+});
+
+test('a replica with any rank on a lost node is lost; on an unreachable one, unreachable', () => {
+  const c = config([nodeConfig('n1'), nodeConfig('n2'), nodeConfig('n3')]);
+  const f = buildFleet(c, snapshot([
+    up('n1', report(gpus(8), [replica('x-0', [0], { rank: 0 }), replica('y-0', [1], { rank: 0 })])),
+    down('n2', null, report(gpus(8), [replica('x-0', [0], { rank: 1 })])),
+    down('n3', '2026-11-29T07:59:00Z', report(gpus(8), [replica('y-0', [0], { rank: 1 })])),
+  ]), emptyState(), NOW);
+  assert.equal([f.replicaById.get('x-0')!.lost, f.replicaById.get('x-0')!.unreachable], [true, false]);
+  assert.equal([f.replicaById.get('y-0')!.lost, f.replicaById.get('y-0')!.unreachable], [false, true]);
+});
+
+test('model counts: desired from models.yaml, states from replicas, lost ones gone, orphans desired 0', () => {
+  const c = config([nodeConfig('n1'), nodeConfig('n2')], {}, [model('a', { replicas: 3 }), model('b', { replicas: 1 })]);
+  const f = buildFleet(c, snapshot([
+    up('n1', report(gpus(8), [
+      replica('a-0', [0]), replica('a-1', [1], { state: 'starting' }), replica('a-2', [2], { state: 'failed' }), replica('old-0', [3]),
+    ])),
+    down('n2', null, report(gpus(8), [replica('b-0', [0])])),
+  ]), emptyState(), NOW);
+  assert.equal(modelCounts(f), [
+    { name: 'a', desired: 3, running: 1, starting: 1, failed: 1 },
+    { name: 'b', desired: 1, running: 0, starting: 0, failed: 0 },
+    { name: 'old', desired: 0, running: 1, starting: 0, failed: 0 },
+  ]);
+});
+
+test.run();

@@ -1,0 +1,91 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { openConfigRepo } from '../../src/git/config-repo.js';
+import { takeLease, LEASE_REF } from '../../src/git/lease.js';
+import { sandbox, type Sandbox } from './fixtures.js';
+
+let sb: Sandbox;
+test.before.each(() => {
+  sb = sandbox();
+});
+test.after.each(() => sb.cleanup());
+
+const TTL = 10 * 60_000;
+const T0 = new Date('2026-11-29T08:00:00Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+async function instance(name: string) {
+  return openConfigRepo({ dir: join(sb.root, name), remote: sb.remote, branch: 'main', env: sb.env });
+}
+
+test('without a remote the single instance always holds the lease', async () => {
+  const repo = await openConfigRepo({ dir: join(sb.root, 'seed'), env: sb.env });
+  assert.equal(await takeLease(repo, { holder: 'a:1', ttlMs: TTL, now: T0 }), {
+    held: true,
+    holder: 'a:1',
+    expiresAt: '2026-11-29T08:10:00.000Z',
+  });
+});
+
+test('two instances on one remote: only one holds, the other stands by and sees who holds it', async () => {
+  const a = await instance('a');
+  const b = await instance('b');
+  const main = sb.git(sb.remote, 'rev-parse', 'main');
+  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:10:00.000Z' });
+  assert.equal(await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: at(60_000) }), {
+    held: false,
+    holder: 'a:1',
+    expiresAt: '2026-11-29T08:10:00.000Z',
+  });
+  // The ref's commit names the holder and the expiry; the branch is untouched.
+  assert.equal(JSON.parse(sb.git(sb.remote, 'log', '-1', '--format=%B', LEASE_REF)), { holder: 'a:1', expiresAt: '2026-11-29T08:10:00.000Z' });
+  assert.is(sb.git(sb.remote, 'log', '-1', '--format=%an', LEASE_REF), 'llmgw');
+  assert.is(sb.git(sb.remote, 'rev-parse', 'main'), main);
+});
+
+test('the holder renews its lease, pushing the expiry forward', async () => {
+  const a = await instance('a');
+  await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 });
+  const renewed = await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: at(5 * 60_000) });
+  assert.equal(renewed, { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:15:00.000Z' });
+  const b = await instance('b');
+  assert.is((await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: at(12 * 60_000) })).held, false, 'renewed past the first expiry');
+});
+
+test('after the holder lets its lease expire the other instance takes over', async () => {
+  const a = await instance('a');
+  const b = await instance('b');
+  await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 });
+  assert.equal(await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: at(TTL + 1000) }), {
+    held: true,
+    holder: 'b:2',
+    expiresAt: '2026-11-29T08:20:01.000Z',
+  });
+  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: at(TTL + 2000) }), {
+    held: false,
+    holder: 'b:2',
+    expiresAt: '2026-11-29T08:20:01.000Z',
+  });
+});
+
+test('instances racing for a free lease: the compare-and-swap lets exactly one win, the rest get held:false', async () => {
+  const repos = await Promise.all(['a', 'b', 'c', 'd'].map(instance));
+  const results = await Promise.all(repos.map((r, i) => takeLease(r, { holder: `h:${i}`, ttlMs: TTL, now: T0 })));
+  const winners = results.filter((r) => r.held);
+  assert.is(winners.length, 1);
+  const winner = winners[0]!.holder;
+  for (const r of results.filter((x) => !x.held)) assert.is(r.holder, winner);
+  assert.is(JSON.parse(sb.git(sb.remote, 'log', '-1', '--format=%B', LEASE_REF)).holder, winner);
+});
+
+test('a lease commit nobody can read counts as expired and is taken', async () => {
+  const other = sb.clone('other');
+  const tree = sb.git(other, 'hash-object', '-t', 'tree', '-w', '/dev/null');
+  const junk = sb.git(other, 'commit-tree', tree, '-m', 'not json');
+  sb.git(other, 'push', '--quiet', 'origin', `${junk}:${LEASE_REF}`);
+  const a = await instance('a');
+  assert.is((await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 })).held, true);
+});
+
+test.run();

@@ -1,0 +1,176 @@
+// Small hand-built fleets for planner tests: each test states only the nodes,
+// replicas and models its rule is about. Buckets follow CONTRACT §6.
+
+import type { Config, EngineConfig, ModelConfig, NodeConfig } from '../../src/types/config.js';
+import type { Fleet, FleetGpu, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
+import type { ReplicaState } from '../../src/types/snapshot.js';
+import { replicaSpec } from '../../src/plan/spec.js';
+
+export const NOW = '2026-11-29T08:00:00.000Z';
+
+export interface NodeSpec {
+  name: string;
+  fabric?: string;
+  gpus?: number;
+  cls?: string;
+  /** Per-index classes, overriding cls. */
+  classes?: string[];
+  unhealthy?: number[];
+  cordon?: boolean;
+  condition?: NodeCondition;
+  holds?: string[];
+}
+
+export interface ReplicaSpecIn {
+  id: string;
+  model: string;
+  ranks: { node: string; gpus: number[] }[];
+  state?: ReplicaState;
+  /** 'auto' (default): the current spec of its model; null: none reported. */
+  spec?: string | null | 'auto';
+  port?: number;
+  idleSeconds?: number | null;
+}
+
+export interface ModelIn extends Partial<Omit<ModelConfig, 'name'>> {
+  name: string;
+}
+
+export interface FleetIn {
+  nodes: NodeSpec[];
+  replicas?: ReplicaSpecIn[];
+  models: ModelIn[];
+  safety?: { maxStopFraction: number; minReachableFraction: number };
+  now?: string;
+}
+
+export const ENGINE: EngineConfig = {
+  name: 'vllm',
+  command: ['vllm', 'serve', '{weightsPath}'],
+  basePort: 8000,
+  health: '/health',
+  startTimeoutMs: 1_200_000,
+};
+
+export function model(m: ModelIn, index: number): ModelConfig {
+  return {
+    weights: `org/${m.name}`,
+    engine: 'vllm',
+    gpus: 1,
+    nodes: 1,
+    replicas: 1,
+    priority: 0,
+    args: [],
+    index,
+    ...m,
+  };
+}
+
+export function makeConfig(input: FleetIn): Config {
+  const models = input.models.map(model);
+  const nodes: NodeConfig[] = input.nodes.map((n) => ({
+    name: n.name,
+    host: n.name,
+    port: 22,
+    fabric: n.fabric ?? 'ib-a',
+    cordon: n.cordon ?? false,
+    storage: [],
+  }));
+  const fabrics = [...new Set(nodes.map((n) => n.fabric))].sort();
+  return {
+    cluster: {
+      name: 'test',
+      ssh: { user: 'llmgw', knownHosts: '/dev/null', port: 22, connectTimeoutMs: 1, commandTimeoutMs: 1, concurrency: 1 },
+      agent: { command: 'llmgw agent' },
+      router: { command: 'llmgw router' },
+      fabrics,
+      gpuClasses: [],
+      nodes,
+      routers: [],
+      engines: { vllm: ENGINE },
+      notify: { webhooks: [] },
+      idleAfterMs: 86_400_000,
+      lostAfterMs: 600_000,
+      safety: input.safety ?? { maxStopFraction: 1, minReachableFraction: 0 },
+    },
+    models,
+  };
+}
+
+export function makeFleet(input: FleetIn): Fleet {
+  const config = makeConfig(input);
+  const modelByName = new Map(config.models.map((m) => [m.name, m]));
+  const replicas: FleetReplica[] = (input.replicas ?? []).map((r) => {
+    const m = modelByName.get(r.model);
+    const spec = r.spec === undefined || r.spec === 'auto' ? (m ? replicaSpec(m, ENGINE) : 'deadbeef') : r.spec;
+    return {
+      id: r.id,
+      model: r.model,
+      state: r.state ?? 'running',
+      startedAt: null,
+      spec,
+      port: r.port ?? 8000,
+      endpoint: null,
+      ranks: r.ranks.map((x, rank) => ({ node: x.node, rank, gpus: x.gpus })),
+      nodes: r.ranks.map((x) => x.node),
+      lost: false,
+      unreachable: false,
+      idleSeconds: r.idleSeconds ?? null,
+      idleSince: null,
+    };
+  });
+  const nodes: FleetNode[] = input.nodes.map((n, i) => {
+    const condition = n.condition ?? 'reachable';
+    const count = n.gpus ?? 8;
+    const gpus: FleetGpu[] = Array.from({ length: count }, (_, index) => ({
+      index,
+      class: n.classes?.[index] ?? n.cls ?? 'H100',
+      name: 'NVIDIA H100 80GB HBM3',
+      healthy: !(n.unhealthy ?? []).includes(index),
+      bucket: 'free',
+      replica: null,
+    }));
+    const here = replicas.filter((r) => r.nodes.includes(n.name));
+    for (const r of here) {
+      if (condition === 'lost') r.lost = true;
+      if (condition === 'unreachable') r.unreachable = true;
+      for (const rank of r.ranks) {
+        if (rank.node !== n.name) continue;
+        for (const g of rank.gpus) gpus[g]!.replica = r.id;
+      }
+    }
+    const cordoned = n.cordon ?? false;
+    for (const g of gpus) {
+      g.bucket =
+        condition !== 'reachable' ? 'unreachable' : !g.healthy ? 'unhealthy' : g.replica ? 'used' : cordoned ? 'cordoned' : 'free';
+    }
+    const uniform = gpus.length > 0 && gpus.every((g) => g.healthy && g.class === gpus[0]!.class);
+    return {
+      name: n.name,
+      config: config.cluster.nodes[i]!,
+      fabric: n.fabric ?? 'ib-a',
+      cordoned,
+      condition,
+      unreachableSince: null,
+      error: null,
+      report: null,
+      gpus,
+      holds: new Set(n.holds ?? []),
+      replicas: here.map((r) => r.id).sort(),
+      usedPorts: new Set(here.map((r) => r.port!).filter((p) => p !== null)),
+      freeWholeClass: condition === 'reachable' && !cordoned && here.length === 0 && uniform ? gpus[0]!.class : null,
+    };
+  });
+  nodes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  replicas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    config,
+    now: input.now ?? NOW,
+    observedAt: input.now ?? NOW,
+    nodes,
+    nodeByName: new Map(nodes.map((n) => [n.name, n])),
+    replicas,
+    replicaById: new Map(replicas.map((r) => [r.id, r])),
+    routersAnswered: false,
+  };
+}

@@ -1,0 +1,104 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderPlanText } from '../../src/plan/render-text.js';
+import { renderPlanJson } from '../../src/plan/render-json.js';
+import { MAX_CHARS, renderPlanMarkdown } from '../../src/plan/render-markdown.js';
+import { indexRanges } from '../../src/plan/render-common.js';
+import { statusDiff } from '../../src/plan/status-diff.js';
+import type { Plan, StartAction } from '../../src/types/plan.js';
+
+const plan: Plan = {
+  version: 1,
+  changes: true,
+  blocked: null,
+  actions: [
+    { op: 'stop', replica: 'old-model-0', model: 'old-model', placement: [{ node: 'gpu-b02', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }], reason: 'not in models.yaml', waitFor: [] },
+    { op: 'start', replica: 'llama-3.1-70b-1', model: 'llama-3.1-70b', port: 8000, placement: [{ node: 'gpu-a02', gpus: [0, 1, 2, 3] }], weights: 'node', reason: '1 of 2 replicas missing' },
+    { op: 'stop', replica: 'qwen-0', model: 'qwen', placement: [{ node: 'gpu-a01', gpus: [4, 5] }], reason: 'spec changed', waitFor: ['qwen-1'] },
+  ],
+  unplaceable: [{ model: 'deepseek-v3', missing: 1, reason: 'needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 0' }],
+};
+
+test('GPU indices print as ranges', () => {
+  assert.is(indexRanges([0, 1, 2, 3]), '0-3');
+  assert.is(indexRanges([0, 2, 3, 7]), '0,2-3,7');
+  assert.is(indexRanges([]), '');
+});
+
+test('text: one aligned line per action, starts then stops, cannot-place, summary, then the diff', () => {
+  const diff = statusDiff('a\nb\n', 'a\nc\n');
+  const text = renderPlanText(plan, diff, { color: false });
+  assert.is(
+    text,
+    [
+      '  + start  llama-3.1-70b-1  gpu-a02[0-3]  port 8000  weights: node  (1 of 2 replicas missing)',
+      '  - stop   old-model-0      gpu-b02[0-7]                            (not in models.yaml)',
+      '  - stop   qwen-0           gpu-a01[4-5]                            (spec changed; after qwen-1 is running)',
+      '  ! cannot place  deepseek-v3 (1 replica): needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 0',
+      '',
+      'Plan: 1 to start, 2 to stop, 1 cannot be placed.',
+      '',
+      '--- STATUS.md (observed)',
+      '+++ STATUS.md (planned)',
+      '@@ -1,2 +1,2 @@',
+      ' a',
+      '-b',
+      '+c',
+      '',
+    ].join('\n'),
+  );
+  assert.not.match(text, /\x1b/);
+  assert.match(renderPlanText(plan, diff, { color: true }), /\x1b\[32m  \+ start/);
+});
+
+test('text: no actions says the fleet matches, and a blocked plan says why', () => {
+  const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
+  assert.is(renderPlanText(empty, '', { color: false }), 'No changes. The fleet matches models.yaml.\n\nSTATUS.md would not change.\n');
+  const blocked = renderPlanText({ ...plan, blocked: 'only 3 of 8 nodes answered (38%); safety.minReachableFraction is 50%: observing only' }, '', { color: false });
+  assert.match(blocked, /\nBlocked: only 3 of 8 nodes answered \(38%\); safety.minReachableFraction is 50%: observing only\.\n/);
+});
+
+test('text: control characters from a node never reach the terminal', () => {
+  const evil: Plan = { ...plan, actions: [{ ...plan.actions[0]!, replica: 'x\x1b[2Jy' }] };
+  assert.not.match(renderPlanText(evil, '', { color: false }), /\x1b/);
+});
+
+test('json: exactly the contract fields in the contract order', () => {
+  const extra = { ...plan, actions: [{ ...(plan.actions[1] as StartAction), extra: 1 } as StartAction] };
+  const json = renderPlanJson(extra);
+  assert.is(
+    JSON.stringify(JSON.parse(json)),
+    '{"version":1,"changes":true,"blocked":null,"actions":[{"op":"start","replica":"llama-3.1-70b-1","model":"llama-3.1-70b","port":8000,"placement":[{"node":"gpu-a02","gpus":[0,1,2,3]}],"weights":"node","reason":"1 of 2 replicas missing"}],"unplaceable":[{"model":"deepseek-v3","missing":1,"reason":"needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 0"}]}',
+  );
+  const stop = JSON.parse(renderPlanJson(plan)).actions[0];
+  assert.equal(Object.keys(stop), ['op', 'replica', 'model', 'placement', 'reason', 'waitFor']);
+});
+
+test('markdown: summary first, a table of actions, the diff folded in <details>', () => {
+  const md = renderPlanMarkdown(plan, statusDiff('a\nb\n', 'a\nc\n'));
+  assert.ok(md.startsWith('### llmgw plan\n\n**Plan: 1 to start, 2 to stop, 1 cannot be placed.**\n'));
+  assert.match(md, /\| \+ start \| llama-3.1-70b-1 \| llama-3.1-70b \| `gpu-a02\[0-3\]` \| 8000 \| node \| 1 of 2 replicas missing \|/);
+  assert.match(md, /<details>\n<summary>STATUS.md diff \(\+1 −1\)<\/summary>\n\n```diff\n--- STATUS.md \(observed\)/);
+  assert.match(md, /\n<\/details>\n$/);
+});
+
+test('markdown: node-derived text cannot inject HTML or break the table', () => {
+  const evil: Plan = { ...plan, actions: [{ ...plan.actions[0]!, replica: '<img src=x>|**x**' }] };
+  const md = renderPlanMarkdown(evil, '');
+  assert.not.match(md, /<img/);
+  assert.match(md, /&lt;img src=x&gt;\\\|\\\*\\\*x\\\*\\\*/);
+});
+
+test('markdown: long lists are cut with "and N more" and the whole stays under the limit', () => {
+  const many: Plan = {
+    ...plan,
+    actions: Array.from({ length: 2000 }, (_, i) => ({ ...(plan.actions[1] as StartAction), replica: `m-${i}` })),
+  };
+  const bigDiff = statusDiff('', Array.from({ length: 5000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n') + '\n');
+  const md = renderPlanMarkdown(many, bigDiff);
+  assert.ok(md.length < MAX_CHARS, `${md.length} chars`);
+  assert.match(md, /… and 1850 more/);
+  assert.match(md, /… and \d+ more lines of the diff\./);
+});
+
+test.run();

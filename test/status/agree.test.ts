@@ -1,0 +1,60 @@
+// `status --json` and `--format markdown` come from one model and must agree on
+// every number: parse the Markdown tables back and compare with the JSON.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { exampleStatus } from './cli-helpers.js';
+import type { StatusReport } from '../../src/status/index.js';
+
+function tableRows(md: string, heading: string): string[][] {
+  const section = md.split(`\n## ${heading}\n`)[1].split('\n## ')[0];
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('| '))
+    .slice(2)
+    .map((l) => l.slice(2, -2).split(' | '));
+}
+
+for (const example of ['demo', 'large']) {
+  test(`examples/${example}: JSON and STATUS.md agree on every number`, async () => {
+    const json = JSON.parse((await exampleStatus(example, '--json')).out) as StatusReport;
+    const md = (await exampleStatus(example, '--format', 'markdown')).out;
+
+    const capacity = tableRows(md, 'Capacity').map(([cls, , ...n]) => [cls, ...n.map(Number)]);
+    assert.equal(capacity, json.capacity.map((c) => [c.class, c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned]));
+
+    const fabrics = tableRows(md, 'Fabrics').map(([name, nodes, reachable, whole]) => [name, Number(nodes), Number(reachable), whole]);
+    assert.equal(fabrics, json.fabrics.map((f) => [f.name, f.nodes, f.reachable, Object.entries(f.freeWholeNodes).map(([c, n]) => `${c} ${n}`).join(', ') || '—']));
+
+    const models = tableRows(md, 'Models').map(([name, ...n]) => [name, ...n.map(Number)]);
+    assert.equal(models, json.models.map((m) => [m.name, m.desired, m.running, m.starting, m.failed]));
+    const states = ['running', 'starting', 'failed'].map((s) => `${json.replicas.filter((r) => r.state === s).length} ${s}`).join(', ');
+    assert.ok(md.includes(`, ${json.replicas.length} replicas: ${states}.`));
+
+    const idleCount = json.idle.length;
+    assert.ok(md.includes(`${idleCount} replica${idleCount === 1 ? '' : 's'} unused for at least`));
+    const shown = tableRows(md, 'Idle replicas').map((r) => r[0]);
+    assert.equal(shown, json.idle.slice(0, 20).map((i) => i.replica));
+    const unknown = json.replicas.filter((r) => r.state === 'running' && r.idleSeconds === -1).length;
+    if (unknown > 0) assert.ok(md.includes(`Idleness unknown for ${unknown} running replica`));
+
+    const fabricNames = json.fabrics.map((f) => f.name);
+    for (const [model, , ...cells] of tableRows(md, 'Weights by fabric')) {
+      cells.forEach((cell, i) => {
+        const h = json.holdings.find((x) => x.model === model && x.fabric === fabricNames[i])!;
+        assert.is(cell !== '—', h.held, `${model} on ${fabricNames[i]}`);
+        const local = /local on (\d+) node/.exec(cell);
+        assert.is(local ? Number(local[1]) : 0, h.localNodes.length);
+        const shared = /shared: ([^;]+)/.exec(cell);
+        assert.equal(shared ? shared[1].split(', ') : [], h.shared);
+      });
+    }
+
+    for (const [label, list] of [['Lost', json.nodes.lost], ['Unreachable', json.nodes.unreachable], ['Cordoned', json.nodes.cordoned]] as const) {
+      if (list.length > 0) assert.ok(md.includes(`- **${label}** (${list.length}): `), label);
+      else assert.not.ok(md.includes(`- **${label}**`), label);
+    }
+  });
+}
+
+test.run();

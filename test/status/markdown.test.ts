@@ -1,0 +1,84 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { marked } from 'marked';
+import { renderStatusMarkdown, summarize } from '../../src/status/index.js';
+import { md } from '../../src/status/escape.js';
+import { MAX_LIST } from '../../src/status/render-markdown.js';
+import { sampleFleet } from './sample.js';
+
+// The class is the name cut at the first space, so the payload has none.
+const EVIL = 'NVIDIA <script>alert(1)</script>|*x*_y_[l](http://e.vil)`c`#1@all<img/src=x>';
+
+function html(text: string): string {
+  return marked.parse(text, { async: false, gfm: true }) as string;
+}
+
+test('the capacity bar renders as one code span per table cell on a GFM renderer', () => {
+  const out = html(renderStatusMarkdown(summarize(sampleFleet(), [])));
+  const capacity = out.slice(out.indexOf('<h2>Capacity</h2>'), out.indexOf('<h2>Fabrics</h2>'));
+  assert.match(capacity, /<td><code>███×\?{5}▒{5}░{6}<\/code><\/td>/);
+  const firstRow = capacity.slice(capacity.indexOf('<tbody>'), capacity.indexOf('</tr>', capacity.indexOf('<tbody>')));
+  assert.is(firstRow.match(/<td/g)!.length, 8);
+});
+
+test('a GPU name with <script>, | and Markdown renders inert, in a single cell', () => {
+  const report = summarize(sampleFleet({ gpuName: EVIL }), []);
+  const out = html(renderStatusMarkdown(report));
+  assert.not.match(out, /<script|<img/i);
+  assert.not.match(out, /<a /);
+  assert.not.match(out, /<em>|<strong>x|<code>c<\/code>/);
+  const row = out.slice(out.indexOf('<tbody>'), out.indexOf('</tr>', out.indexOf('<tbody>')));
+  assert.is(row.match(/<td/g)!.length, 8, 'the pipe did not split the cell');
+  assert.ok(row.includes('&lt;script&gt;'), 'the tag is shown as text');
+});
+
+test('md() escapes HTML, Markdown punctuation, autolinks and newlines, and keeps dots and hyphens', () => {
+  assert.is(md('gpu-a01 llama-3.1'), 'gpu-a01 llama-3.1');
+  assert.is(md('<b>&</b>'), '&lt;b>&amp;&lt;/b>');
+  assert.is(md('a|b*c_d`e[f]g'), 'a\\|b\\*c\\_d\\`e\\[f\\]g');
+  assert.is(md('http://x www.y mailto:z'), 'http\\://x www\\.y mailto\\:z');
+  assert.is(md('one\ntwo\u001b[31m'), 'one two\\[31m');
+});
+
+test('rendering the same fleet twice gives identical bytes', () => {
+  const a = renderStatusMarkdown(summarize(sampleFleet(), []));
+  const b = renderStatusMarkdown(summarize(sampleFleet(), []));
+  assert.is(a, b);
+});
+
+test('STATUS.md carries the observation date only, and no busy replica last-use time', () => {
+  const out = renderStatusMarkdown(summarize(sampleFleet(), []));
+  assert.ok(out.includes('Observed on 2026-11-29 (UTC)'));
+  assert.not.ok(out.includes('08:00'), 'no observation time of day');
+  assert.not.ok(out.includes('07:59'), 'no last use of the busy llama-8b-0');
+  assert.not.match(out, /ago\b/);
+});
+
+test('a steady fleet observed later the same day renders the same bytes', () => {
+  const f1 = sampleFleet();
+  const f2 = { ...f1, observedAt: '2026-11-29T08:05:00Z', now: '2026-11-29T08:05:00Z' };
+  assert.is(renderStatusMarkdown(summarize(f1, [])), renderStatusMarkdown(summarize(f2, [])));
+});
+
+test('without webhooks a warning with the YAML to add sits at the top; with one there is none and no URL', () => {
+  const warned = renderStatusMarkdown(summarize(sampleFleet(), []));
+  const head = warned.split('\n## ')[0];
+  assert.ok(head.includes('no `notify.webhooks` in cluster.yaml'));
+  assert.ok(head.includes('    - url: ${LLMGW_WEBHOOK_URL}'));
+  assert.ok(warned.indexOf('Warning') < warned.indexOf('## Capacity'));
+  const quiet = renderStatusMarkdown(summarize(sampleFleet({ webhooks: true }), []));
+  assert.not.ok(quiet.includes('Warning'));
+  assert.not.ok(/SECRET-TOKEN|hunter2|hooks\.example/.test(quiet));
+});
+
+test('long lists are capped with "and N more"', () => {
+  const report = summarize(sampleFleet(), []);
+  const many = Array.from({ length: 250 }, (_, i) => ({ node: `n${String(i).padStart(3, '0')}`, since: null }));
+  const out = renderStatusMarkdown({ ...report, nodes: { ...report.nodes, lost: many } });
+  const line = out.split('\n').find((l) => l.startsWith('- **Lost**'))!;
+  assert.ok(line.startsWith('- **Lost** (250): n000 (since unknown)'));
+  assert.ok(line.endsWith(`, and ${250 - MAX_LIST} more`));
+  assert.is(line.split('since unknown').length - 1, MAX_LIST);
+});
+
+test.run();
