@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../../errors.js';
 import { resolveAdminSocket, runRouterClient } from '../../router/client.js';
 import { startRouter } from '../../router/server.js';
+import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage:
@@ -75,10 +76,4 @@ function parse(argv: string[], options: ParseArgsConfig['options']): { values: R
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-  return text;
 }
