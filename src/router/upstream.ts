@@ -26,6 +26,7 @@ type Phase = 'idle' | 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-c
 const MAX_HEAD_BYTES = 64 * 1024;
 const IDLE_MS = 4_000; // under the 5 s keep-alive of common engine servers (uvicorn, Node)
 const MAX_IDLE_PER_UPSTREAM = 256;
+const CONNECT_TIMEOUT_MS = 5_000;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
 export class Connection {
@@ -242,6 +243,10 @@ export class UpstreamPool {
     const socket = u.https
       ? tls.connect({ host: u.hostname, port: u.port, servername: net.isIP(u.hostname) ? undefined : u.hostname })
       : net.connect({ host: u.hostname, port: u.port, noDelay: true });
+    // A host that drops SYNs would hold the request for minutes of kernel retries;
+    // failing it here lets the retry try another replica while nothing was sent.
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy());
+    socket.once(u.https ? 'secureConnect' : 'connect', () => socket.setTimeout(0));
     const conn = new Connection(socket, this, key);
     conn.start(sink, head, body, false);
     return conn;

@@ -16,6 +16,8 @@ const HELP = `Usage:
 The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock.
 `;
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export async function run(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h') {
@@ -58,7 +60,8 @@ async function serve(argv: string[], io: Io): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await router.close();
+  // Streams in flight get a moment to finish; a restart should not cut every answer.
+  await router.close(SHUTDOWN_GRACE_MS);
   return 0;
 }
 
