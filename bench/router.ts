@@ -121,9 +121,10 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
 // ---- orchestration ----
 
 function start(role: string, ...args: string[]): Promise<{ child: ChildProcess; hello: any }> {
-  // LLMGW_BENCH_PROFILE=DIR writes a CPU profile of the router process there.
-  const profile = process.env['LLMGW_BENCH_PROFILE'];
-  const execArgv = role === 'router' && profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  // LLMGW_BENCH_ROUTER_FLAGS passes node flags to the router process only,
+  // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-gc".
+  const flags = process.env['LLMGW_BENCH_ROUTER_FLAGS'];
+  const execArgv = role === 'router' && flags ? flags.split(/\s+/).filter(Boolean) : [];
   const child = fork(fileURLToPath(import.meta.url), [role, ...args], { stdio: 'inherit', execArgv, serialization: 'advanced' });
   return new Promise((resolve, reject) => {
     child.once('message', (hello) => resolve({ child, hello }));
