@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acquire, pickUpstream, release, servableModels, type RouterState, type Upstream } from './table.js';
 import { RETRY_AFTER_SECONDS, sendError, sendJson } from './reply.js';
-import { UpstreamPool, type Connection, type UpstreamSink } from './upstream.js';
+import type { Connection, UpstreamSink } from './upstream-connection.js';
+import { UpstreamPool } from './upstream-pool.js';
 
 const PROXIED_PATHS = new Set(['/v1/chat/completions', '/v1/completions', '/v1/embeddings']);
 
