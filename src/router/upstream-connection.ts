@@ -208,6 +208,8 @@ export class Connection {
     if (!sink) return; // aborted while the head was passed on
     this.sink = null;
     this.phase = 'idle';
+    // Paused for a slow client's sake; the next request on this socket must read.
+    this.socket.resume();
     if (this.keepAlive && drained) this.pool.park(this);
     else this.socket.destroy();
     sink.end();

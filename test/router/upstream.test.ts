@@ -2,6 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import net from 'node:net';
+import http from 'node:http';
 import { chat, clientAgent, request, sleep, startEngine, withRouter, type TestRouter } from './helpers.js';
 
 const test = suite('router upstream client');
@@ -159,6 +160,30 @@ test('a stream the engine breaks mid-body is cut short for the client, not compl
     (err: NodeJS.ErrnoException) => `cut: ${err.code ?? err.message}`,
   );
   assert.match(outcome, /^cut: /);
+});
+
+test('a large reply to a slow client is relayed whole under backpressure, and the connection then serves the next request', async () => {
+  const big = Buffer.alloc(4 * 1024 * 1024, 'abcdefgh');
+  const e = await engine((s, i) => {
+    if (i === 0) s.write(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${big.length}\r\n\r\n`), big]));
+    else s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+  });
+  const received = await new Promise<Buffer>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: router.port, path: '/v1/completions', method: 'POST', agent: clientAgent }, (res) => {
+      const parts: Buffer[] = [];
+      res.pause();
+      setTimeout(() => res.resume(), 200);
+      res.on('data', (b: Buffer) => parts.push(b));
+      res.on('end', () => resolve(Buffer.concat(parts)));
+    });
+    req.on('error', reject);
+    req.end('{"model":"m"}');
+  });
+  assert.is(received.length, big.length);
+  assert.ok(received.equals(big));
+  const next = await chat(router.port, 'm');
+  assert.equal([next.status, next.text], [200, 'ok']);
+  assert.equal(e.requests.map((x) => x.conn), [0, 0]);
 });
 
 test('the engine sees one request per client request even with a real Node engine in front of many', async () => {
