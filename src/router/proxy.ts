@@ -54,7 +54,7 @@ class Exchange implements UpstreamSink {
   private refused = false;
   private clientGone = false;
   private model = '';
-  /** Everything before the Host line's value and after it, built once, reused by a retry. */
+  /** The request head after the Host line (client headers, Content-Length): built once, reused by a retry. */
   private headTail = '';
   private payload: string | Buffer = '';
   private upstream: Upstream | null = null;
