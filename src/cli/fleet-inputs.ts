@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { readSnapshotFile, readState } from '../config/repo-files.js';
-import { ConfigError, DataError, NotImplementedError, UsageError, formatProblem } from '../errors.js';
+import { ConfigError, DataError, UsageError, formatProblem } from '../errors.js';
 import type { Config, ConfigProblem } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
@@ -59,8 +59,9 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
   for (const w of loaded.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
   if (!loaded.ok) throw new ConfigError('the config is invalid', loaded.errors);
   if (opts.observed === undefined) {
-    // TODO(coordinator): gather over SSH with gatherSnapshot of src/gather/gather.ts once it lands.
-    throw new NotImplementedError('gathering over SSH is not available yet: pass --observed FILE');
+    const { observeLive } = await import('../gather/observe.js');
+    const { snapshot, state } = await observeLive(loaded.config, repoDir, io);
+    return { config: loaded.config, snapshot, state, now, warnings: loaded.warnings };
   }
   const [snapshot, state] = (await fleetFiles)!;
   return { config: loaded.config, snapshot, state, now, warnings: loaded.warnings };

@@ -28,6 +28,25 @@ export interface Capacity {
   byName: Map<string, NodeCapacity>;
   /** Fabric names, sorted. */
   fabrics: string[];
+  /**
+   * class -> free count -> nodes with exactly that many free GPUs of the class,
+   * so a model needing g GPUs looks only at nodes that have them (in any order:
+   * placement ranks candidates itself).
+   */
+  byFree: Map<string, Set<NodeCapacity>[]>;
+}
+
+function bucket(capacity: Capacity, cls: string, count: number): Set<NodeCapacity> {
+  let buckets = capacity.byFree.get(cls);
+  if (!buckets) capacity.byFree.set(cls, (buckets = []));
+  for (let i = buckets.length; i <= count; i++) buckets.push(new Set());
+  return buckets[count]!;
+}
+
+/** Every node with at least `count` free GPUs of the class. */
+export function* nodesWithFree(capacity: Capacity, cls: string, count: number): Iterable<NodeCapacity> {
+  const buckets = capacity.byFree.get(cls) ?? [];
+  for (let f = Math.max(count, 1); f < buckets.length; f++) yield* buckets[f]!;
 }
 
 function uniformClassOf(node: FleetNode): string | null {
@@ -86,7 +105,9 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacit
     nodes.push(cap);
     byName.set(node.name, cap);
   });
-  return { nodes, byName, fabrics: [...fabricSet].sort(compareNames) };
+  const capacity: Capacity = { nodes, byName, fabrics: [...fabricSet].sort(compareNames), byFree: new Map() };
+  for (const cap of nodes) for (const [cls, list] of cap.free) bucket(capacity, cls, list.length).add(cap);
+  return capacity;
 }
 
 /** A free whole node (CONTRACT §6) for this plan: its class, else null. */
@@ -96,10 +117,19 @@ export function wholeClass(cap: NodeCapacity): string | null {
 }
 
 /** Take the lowest `count` free indices of a class on a node and record the replica there. */
-export function takeGpus(cap: NodeCapacity, cls: string, count: number, model: string, port: number): number[] {
+export function takeGpus(
+  capacity: Capacity,
+  cap: NodeCapacity,
+  cls: string,
+  count: number,
+  model: string,
+  port: number,
+): number[] {
   const list = cap.free.get(cls) ?? [];
+  bucket(capacity, cls, list.length).delete(cap);
   const taken = list.splice(0, count);
   if (list.length === 0) cap.free.delete(cls);
+  else bucket(capacity, cls, list.length).add(cap);
   cap.replicaCount++;
   cap.modelCount.set(model, (cap.modelCount.get(model) ?? 0) + 1);
   cap.ports.add(port);

@@ -16,6 +16,8 @@ export interface NotKept {
 
 export interface ModelReplicas {
   model: ModelConfig;
+  /** The spec a replica started now would carry; null when its engine is unknown. */
+  spec: string | null;
   /** Counted toward `replicas`: starting or running, including those on unreachable nodes. */
   kept: FleetReplica[];
   /** Replaced with surge (spec changed, node cordoned, GPU unhealthy, class changed). */
@@ -38,10 +40,9 @@ export function stopAction(replica: FleetReplica, reason: string, waitFor: strin
 }
 
 /** Why a replica of a desired model cannot stay where it is, or null to keep it. */
-export function notKeptReason(replica: FleetReplica, model: ModelConfig, fleet: Fleet): string | null {
-  const engine = fleet.config.cluster.engines[model.engine];
+export function notKeptReason(replica: FleetReplica, model: ModelConfig, spec: string | null, fleet: Fleet): string | null {
   if (replica.spec !== null) {
-    if (engine && replica.spec !== replicaSpec(model, engine)) return 'spec changed';
+    if (spec !== null && replica.spec !== spec) return 'spec changed';
   } else if (replica.ranks.length !== model.nodes || replica.ranks.some((r) => r.gpus.length !== model.gpus)) {
     // No spec (older agent, or started by hand): judge only what can be seen,
     // so such a replica is never rolled blindly.
@@ -55,7 +56,8 @@ export function notKeptReason(replica: FleetReplica, model: ModelConfig, fleet: 
     if (!node) continue;
     if (node.cordoned) cordoned = true;
     for (const index of rank.gpus) {
-      const gpu = node.gpus.find((g) => g.index === index);
+      // GPUs are sorted by index and usually numbered from 0: try the direct slot first.
+      const gpu = node.gpus[index]?.index === index ? node.gpus[index] : node.gpus.find((g) => g.index === index);
       if (!gpu) continue;
       if (!gpu.healthy) unhealthy = true;
       if (model.gpuClass !== undefined && gpu.class !== model.gpuClass) wrongClass = true;
@@ -69,7 +71,10 @@ export function notKeptReason(replica: FleetReplica, model: ModelConfig, fleet: 
 
 export function classify(fleet: Fleet): Classified {
   const byModel = new Map<string, ModelReplicas>();
-  for (const model of fleet.config.models) byModel.set(model.name, { model, kept: [], notKept: [] });
+  for (const model of fleet.config.models) {
+    const engine = fleet.config.cluster.engines[model.engine];
+    byModel.set(model.name, { model, spec: engine ? replicaSpec(model, engine) : null, kept: [], notKept: [] });
+  }
   const freeStops: StopAction[] = [];
   for (const replica of fleet.replicas) {
     const desired = byModel.get(replica.model);
@@ -92,7 +97,7 @@ export function classify(fleet: Fleet): Classified {
       freeStops.push(stopAction(replica, 'failed', [], fleet));
       continue;
     }
-    const reason = notKeptReason(replica, desired.model, fleet);
+    const reason = notKeptReason(replica, desired.model, desired.spec, fleet);
     if (reason === null) desired.kept.push(replica);
     else desired.notKept.push({ replica, reason });
   }

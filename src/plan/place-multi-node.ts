@@ -77,7 +77,7 @@ export function placeMultiNode(model: ModelConfig, count: number, ctx: PlaceCont
     const port = lowestCommonPort(chosen, basePort);
     const placement = chosen.map((cap) => ({
       node: cap.node.name,
-      gpus: takeGpus(cap, best.cls, model.gpus, model.name, port),
+      gpus: takeGpus(ctx.capacity, cap, best.cls, model.gpus, model.name, port),
     }));
     const allHold = chosen.every((c) => c.node.holds.has(model.weights));
     const weights: WeightsLocality = allHold ? 'node' : best.fabricHolds ? 'fabric' : 'none';

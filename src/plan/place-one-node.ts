@@ -6,7 +6,7 @@
 
 import type { ModelConfig } from '../types/config.js';
 import type { NodeCapacity } from './capacity.js';
-import { lowestCommonPort, takeGpus } from './capacity.js';
+import { lowestCommonPort, nodesWithFree, takeGpus } from './capacity.js';
 import { MinHeap } from './heap.js';
 import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
 import { basePortOf } from './place-context.js';
@@ -48,16 +48,9 @@ export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContex
     };
   };
   const initial: Candidate[] = [];
-  for (const cap of ctx.capacity.nodes) {
-    if (model.gpuClass !== undefined) {
-      const c = candidate(cap, model.gpuClass);
-      if (c) initial.push(c);
-    } else {
-      for (const cls of cap.free.keys()) {
-        const c = candidate(cap, cls);
-        if (c) initial.push(c);
-      }
-    }
+  const classes = model.gpuClass !== undefined ? [model.gpuClass] : [...ctx.capacity.byFree.keys()];
+  for (const cls of classes) {
+    for (const cap of nodesWithFree(ctx.capacity, cls, need)) initial.push(candidate(cap, cls)!);
   }
   const heap = new MinHeap(less, initial);
   const basePort = basePortOf(model, ctx.fleet);
@@ -75,7 +68,7 @@ export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContex
       continue;
     }
     const port = lowestCommonPort([best.cap], basePort);
-    const gpus = takeGpus(best.cap, best.cls, need, model.name, port);
+    const gpus = takeGpus(ctx.capacity, best.cap, best.cls, need, model.name, port);
     placed.push({ placement: [{ node: best.cap.node.name, gpus }], port, weights: best.tier });
     const again = candidate(best.cap, best.cls);
     if (again) heap.push(again);

@@ -51,9 +51,9 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     const result = place(model, missing, ctx);
     const ids = result.placed.map(() => newId(model.name));
     const replicasWord = model.replicas === 1 ? 'replica' : 'replicas';
+    // A replacement's start reads like any missing replica's; the stop it
+    // releases names the reason and waits for it.
     result.placed.forEach((p, i) => {
-      const replaced = notKept[i];
-      const also = replaced ? `; replaces ${replaced.replica.id} (${replaced.reason})` : '';
       starts.push({
         op: 'start',
         replica: ids[i]!,
@@ -61,7 +61,7 @@ export function planFleet(fleet: Fleet, state: State): Plan {
         port: p.port,
         placement: p.placement,
         weights: p.weights,
-        reason: `${missing} of ${model.replicas} ${replicasWord} missing${also}`,
+        reason: `${missing} of ${model.replicas} ${replicasWord} missing`,
       });
     });
     // One not-kept replica stops per new one placed; the rest keep serving

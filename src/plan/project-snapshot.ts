@@ -12,7 +12,11 @@ export function projectSnapshot(snapshot: Snapshot, plan: Plan, config: Config):
   const stopped = new Map<string, Set<string>>();
   const started = new Map<string, ReplicaReport[]>();
   const hosts = new Map(config.cluster.nodes.map((n) => [n.name, n.host]));
-  const models = new Map(config.models.map((m) => [m.name, m]));
+  const specs = new Map<string, string>();
+  for (const m of config.models) {
+    const engine = config.cluster.engines[m.engine];
+    if (engine) specs.set(m.name, replicaSpec(m, engine));
+  }
   for (const action of plan.actions) {
     if (action.op === 'stop') {
       for (const p of action.placement) {
@@ -22,9 +26,7 @@ export function projectSnapshot(snapshot: Snapshot, plan: Plan, config: Config):
       }
       continue;
     }
-    const model = models.get(action.model);
-    const engine = model ? config.cluster.engines[model.engine] : undefined;
-    const spec = model && engine ? replicaSpec(model, engine) : undefined;
+    const spec = specs.get(action.model);
     action.placement.forEach((p, rank) => {
       const report: ReplicaReport = {
         id: action.replica,

@@ -5,6 +5,8 @@
 // names and STATUS.md lines can carry text from nodes: table cells are escaped,
 // and the diff sits in a fence longer than any backtick run inside it.
 
+import { md } from '../status/escape.js';
+import { capList } from '../status/format.js';
 import type { Action, Plan } from '../types/plan.js';
 import { actionWhy, placementText, sentence, summaryLine } from './render-common.js';
 
@@ -12,34 +14,20 @@ export const MAX_CHARS = 60_000;
 const MAX_ACTION_ROWS = 150;
 const MAX_UNPLACEABLE_ROWS = 50;
 
-/** Text safe inside a Markdown table cell: no HTML, no emphasis or links, no column breaks. */
-export function markdownCell(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|~])/g, '\\$1');
-}
-
 /** Node names come from cluster.yaml's validated hostlists; a code span keeps their brackets readable. */
 function codeCell(text: string): string {
   return '`' + text.replace(/[`|\r\n]/g, '') + '`';
 }
 
 function actionRow(a: Action): string {
+  const [verb, port, weights] = a.op === 'start' ? ['+ start', String(a.port), a.weights] : ['− stop', '', ''];
   const where = codeCell(placementText(a.placement));
-  const cells =
-    a.op === 'start'
-      ? ['+ start', a.replica, a.model, where, String(a.port), a.weights, actionWhy(a)]
-      : ['− stop', a.replica, a.model, where, '', '', actionWhy(a)];
-  return `| ${cells.map((c) => (c === where ? c : markdownCell(c))).join(' | ')} |`;
+  return `| ${verb} | ${md(a.replica)} | ${md(a.model)} | ${where} | ${port} | ${weights} | ${md(actionWhy(a))} |`;
 }
 
 function cut<T>(rows: readonly T[], max: number, render: (row: T) => string, more: (n: number) => string): string[] {
-  const out = rows.slice(0, max).map(render);
-  if (rows.length > max) out.push(more(rows.length - max));
-  return out;
+  const { shown, more: left } = capList(rows, max);
+  return left > 0 ? [...shown.map(render), more(left)] : shown.map(render);
 }
 
 function fenceFor(text: string): string {
@@ -76,7 +64,7 @@ function diffBlock(diff: string, budget: number): string[] {
 
 export function renderPlanMarkdown(plan: Plan, diff: string): string {
   const out: string[] = ['### llmgw plan', '', `**${summaryLine(plan)}**`];
-  if (plan.blocked !== null) out.push('', `> **Blocked:** ${markdownCell(sentence(plan.blocked))}`);
+  if (plan.blocked !== null) out.push('', `> **Blocked:** ${md(sentence(plan.blocked))}`);
   const actions = [...plan.actions.filter((a) => a.op === 'start'), ...plan.actions.filter((a) => a.op === 'stop')];
   if (actions.length > 0) {
     out.push('', '| | replica | model | where | port | weights | why |', '|---|---|---|---|---|---|---|');
@@ -88,7 +76,7 @@ export function renderPlanMarkdown(plan: Plan, diff: string): string {
       ...cut(
         plan.unplaceable,
         MAX_UNPLACEABLE_ROWS,
-        (u) => `| ${markdownCell(u.model)} | ${u.missing} | ${markdownCell(u.reason)} |`,
+        (u) => `| ${md(u.model)} | ${u.missing} | ${md(u.reason)} |`,
         (n) => `| … and ${n} more | | |`,
       ),
     );

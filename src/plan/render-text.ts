@@ -2,6 +2,7 @@
 // line per action, grouped (starts, stops, what cannot be placed), a summary
 // line, then the STATUS.md diff. Colour only when the caller asks for it.
 
+import { plainText } from '../status/escape.js';
 import type { Plan } from '../types/plan.js';
 import { actionWhy, placementText, sentence, summaryLine } from './render-common.js';
 
@@ -12,11 +13,6 @@ export interface TextOptions {
 const ANSI = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m', bold: '\x1b[1m', reset: '\x1b[0m' };
 type Paint = keyof typeof ANSI;
 
-/** Replica ids and model names come from agents: no control characters reach the terminal. */
-export function terminalSafe(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
-}
-
 export function renderPlanText(plan: Plan, diff: string, options: TextOptions): string {
   const paint = (color: Paint, text: string) => (options.color ? `${ANSI[color]}${text}${ANSI.reset}` : text);
   const rows = [
@@ -25,11 +21,11 @@ export function renderPlanText(plan: Plan, diff: string, options: TextOptions): 
   ].map((a) => ({
     color: (a.op === 'start' ? 'green' : 'red') as Paint,
     verb: a.op === 'start' ? '+ start' : '- stop',
-    replica: terminalSafe(a.replica),
+    replica: plainText(a.replica),
     where: placementText(a.placement),
     port: a.op === 'start' ? `port ${a.port}` : '',
     weights: a.op === 'start' ? `weights: ${a.weights}` : '',
-    why: `(${terminalSafe(actionWhy(a))})`,
+    why: `(${plainText(actionWhy(a))})`,
   }));
   const width = (key: 'verb' | 'replica' | 'where' | 'port' | 'weights') => Math.max(0, ...rows.map((r) => r[key].length));
   const w = { verb: width('verb'), replica: width('replica'), where: width('where'), port: width('port'), weights: width('weights') };
@@ -40,7 +36,7 @@ export function renderPlanText(plan: Plan, diff: string, options: TextOptions): 
     lines.push(paint(r.color, `  ${cells.join('  ')}  ${r.why}`));
   }
   for (const u of plan.unplaceable) {
-    const what = `${terminalSafe(u.model)} (${u.missing} ${u.missing === 1 ? 'replica' : 'replicas'})`;
+    const what = `${plainText(u.model)} (${u.missing} ${u.missing === 1 ? 'replica' : 'replicas'})`;
     lines.push(paint('yellow', `  ! cannot place  ${what}: ${u.reason}`));
   }
   if (lines.length > 0) lines.push('');
@@ -50,7 +46,7 @@ export function renderPlanText(plan: Plan, diff: string, options: TextOptions): 
   if (diff === '') {
     lines.push('STATUS.md would not change.');
   } else {
-    for (const line of terminalSafe(diff).replace(/\n$/, '').split('\n')) lines.push(paintDiffLine(line, paint));
+    for (const line of diff.replace(/\n$/, '').split('\n').map(plainText)) lines.push(paintDiffLine(line, paint));
   }
   return lines.join('\n') + '\n';
 }

@@ -2,16 +2,13 @@
 // replica needs, and what each fabric has left once this plan's higher-ranked
 // placements are counted.
 
+import { plural } from '../status/format.js';
 import type { ModelConfig } from '../types/config.js';
 import { wholeClass } from './capacity.js';
 import type { PlaceContext } from './place-context.js';
 
 function perFabric(ctx: PlaceContext, value: (fabric: string) => number): string {
   return ctx.capacity.fabrics.map((f) => `${f} ${value(f)}`).join(', ');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** "needs 4 free H100 GPUs on one node; most free on one node: ib-a 2, ib-b 3" */

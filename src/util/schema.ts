@@ -1,11 +1,15 @@
 // The JSON Schemas of schemas/ as run-time validators. The same files serve
 // editors (yaml-language-server) and ajv, so they cannot drift apart.
-// Compiling is the expensive part: each schema is compiled on first use only,
-// and once per process.
+// Compiling is the expensive part (ajv's compiler alone is ≈125 ms of
+// `llmgw status`): the build precompiles each schema into
+// dist/schemas/<name>.validate.cjs (scripts/build-schemas.mjs), and only
+// without that file, or when the schema changed since, is ajv loaded and the
+// schema compiled here, on first use and once per process.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 export const SCHEMA_NAMES = [
   'cluster',
@@ -40,6 +44,21 @@ export type Validator = (data: unknown) => SchemaResult;
 
 /** The package's schemas/ directory (this file is dist/src/util/schema.js). */
 export const SCHEMA_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
+
+/** Where the build puts the precompiled validators (dist/schemas/). */
+const PRECOMPILED_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+
+// Synchronous loading keeps getValidator synchronous: the precompiled files are
+// CommonJS, and ajv (CommonJS too) is only needed for the fallback.
+const require = createRequire(import.meta.url);
+
+/**
+ * ajv's options, for the run-time compile and scripts/build-schemas.mjs alike,
+ * so both give the same errors. The schemas are checked against the
+ * meta-schema by the tests, not on every run, and ajv's code optimiser costs
+ * more to run than it saves on our sizes: both keep the fallback fast.
+ */
+export const AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false, code: { optimize: false } } as const;
 
 let ajv: Ajv2020 | undefined;
 const added = new Set<string>();
@@ -97,18 +116,48 @@ function toIssue(e: ErrorObject): SchemaIssue {
   return issue;
 }
 
-/** A validator for one of the schemas of schemas/, compiled on first use. */
+/** A schema's validate function either way: ajv leaves the errors of the last call on the function. */
+interface Compiled {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/** What scripts/build-schemas.mjs writes: ajv's standalone code, plus the schema texts it was made from. */
+interface Precompiled extends Compiled {
+  sources: Record<string, string>;
+}
+
+/** The build's validator for a schema, or undefined when absent or made from other schema texts. */
+function precompiled(name: SchemaName): Compiled | undefined {
+  const path = `${PRECOMPILED_DIR}${name}.validate.cjs`;
+  if (!existsSync(path)) return undefined;
+  const mod = require(path) as Precompiled;
+  const current = Object.entries(mod.sources).every(([file, text]) => {
+    try {
+      return readFileSync(SCHEMA_DIR + file, 'utf8') === text;
+    } catch {
+      return false;
+    }
+  });
+  return current ? mod : undefined;
+}
+
+/** Compiles a schema at run time: ajv's compiler, loaded only now. */
+function compile(name: SchemaName): Compiled {
+  if (!ajv) {
+    const { Ajv2020: Engine } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    ajv = new Engine(AJV_OPTIONS);
+  }
+  const file = schemaFile(name);
+  addWithRefs(ajv, file);
+  return ajv.getSchema(`https://llmgw.dev/schemas/${file}`) as ValidateFunction;
+}
+
+/** A validator for one of the schemas of schemas/: the build's, or compiled on first use. */
 export function getValidator(name: SchemaName): Validator {
   const hit = cache.get(name);
   if (hit) return hit;
-  // The schemas are checked against the meta-schema by the tests, not on every
-  // run, and ajv's code optimiser costs more to run than it saves on our sizes:
-  // both keep `llmgw status` fast to start.
-  ajv ??= new Ajv2020({ allErrors: true, strict: false, validateSchema: false, code: { optimize: false } });
-  const engine = ajv;
-  const file = schemaFile(name);
-  addWithRefs(engine, file);
-  const compiled = engine.getSchema(`https://llmgw.dev/schemas/${file}`) as ValidateFunction;
+  const compiled = precompiled(name) ?? compile(name);
   const validator: Validator = (data) =>
     compiled(data) ? { ok: true } : { ok: false, errors: (compiled.errors ?? []).map(toIssue) };
   cache.set(name, validator);

@@ -1,7 +1,7 @@
 // Small hand-built fleets for planner tests: each test states only the nodes,
 // replicas and models its rule is about. Buckets follow CONTRACT §6.
 
-import type { Config, EngineConfig, ModelConfig, NodeConfig } from '../../src/types/config.js';
+import type { Config, EngineConfig, ModelConfig, NodeConfig, StorageDecl } from '../../src/types/config.js';
 import type { Fleet, FleetGpu, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
 import type { ReplicaState } from '../../src/types/snapshot.js';
 import { replicaSpec } from '../../src/plan/spec.js';
@@ -19,6 +19,8 @@ export interface NodeSpec {
   cordon?: boolean;
   condition?: NodeCondition;
   holds?: string[];
+  /** What cluster.yaml tells the node to look in (makeConfig only). */
+  storage?: StorageDecl[];
 }
 
 export interface ReplicaSpecIn {
@@ -74,7 +76,7 @@ export function makeConfig(input: FleetIn): Config {
     port: 22,
     fabric: n.fabric ?? 'ib-a',
     cordon: n.cordon ?? false,
-    storage: [],
+    storage: n.storage ?? [],
   }));
   const fabrics = [...new Set(nodes.map((n) => n.fabric))].sort();
   return {

@@ -110,4 +110,33 @@ test('ports are per node: the lowest port from basePort not taken on that node',
   assert.equal(starts(planFleet(fleet, emptyState())).map((a) => a.port), [8001, 8002]);
 });
 
+test('the multi-node reason says when free whole nodes were too small to count', () => {
+  const fleet = makeFleet({
+    nodes: [{ name: 'a1', gpus: 4 }, { name: 'a2', gpus: 4 }, { name: 'b1', fabric: 'ib-b' }],
+    models: [{ name: 'ds', gpus: 8, nodes: 2, gpuClass: 'H100' }],
+  });
+  assert.equal(planFleet(fleet, emptyState()).unplaceable, [
+    {
+      model: 'ds',
+      missing: 1,
+      reason: 'needs 2 whole H100 nodes in one fabric; free whole H100 nodes: ib-a 0, ib-b 1 (only nodes with at least 8 GPUs count)',
+    },
+  ]);
+});
+
+test('the reason counts what is left after higher-ranked models took their share', () => {
+  const fleet = makeFleet({
+    nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
+    models: [
+      { name: 'first', gpus: 8, nodes: 2, priority: 1 },
+      { name: 'second', gpus: 8, nodes: 2, replicas: 2 },
+    ],
+  });
+  const plan = planFleet(fleet, emptyState());
+  assert.equal(starts(plan).map((s) => s.replica), ['first-0']);
+  assert.equal(plan.unplaceable, [
+    { model: 'second', missing: 2, reason: 'needs 2 whole nodes in one fabric; free whole nodes: ib-a 1' },
+  ]);
+});
+
 test.run();

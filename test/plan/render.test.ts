@@ -86,7 +86,7 @@ test('markdown: node-derived text cannot inject HTML or break the table', () => 
   const evil: Plan = { ...plan, actions: [{ ...plan.actions[0]!, replica: '<img src=x>|**x**' }] };
   const md = renderPlanMarkdown(evil, '');
   assert.not.match(md, /<img/);
-  assert.match(md, /&lt;img src=x&gt;\\\|\\\*\\\*x\\\*\\\*/);
+  assert.match(md, /&lt;img src=x>\\\|\\\*\\\*x\\\*\\\*/);
 });
 
 test('markdown: long lists are cut with "and N more" and the whole stays under the limit', () => {

@@ -30,10 +30,21 @@ test('--now decides conditions: the demo unreachable node is lost 20 minutes lat
   assert.equal(lost, ['gpu-a04', 'gpu-b04']);
 });
 
-test('without --observed it says gathering over SSH is not available yet', async () => {
-  const r = await status(['--repo', 'examples/demo', '--now', '2026-11-29T08:00:00Z']);
-  assert.is(r.code, 1);
-  assert.match(r.err, /pass --observed FILE/);
+test('without --observed it gathers over SSH: a node it cannot reach is reported, never a crash', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-status-'));
+  try {
+    cpSync(join(ROOT, 'examples/demo'), dir, { recursive: true });
+    // No key and no agent: every node fails at authentication set-up, at once.
+    const r = await status(['--repo', dir, '--now', '2026-11-29T08:00:00Z', '--json'], { env: { HOME: dir } });
+    assert.is(r.code, 0);
+    const json = JSON.parse(r.out);
+    assert.is(json.fabrics.reduce((n: number, f: { reachable: number }) => n + f.reachable, 0), 0);
+    // Carried over from the committed snapshot: gpu-b04 was already lost, the rest are unreachable since now.
+    assert.equal(json.nodes.lost.map((n: { node: string }) => n.node), ['gpu-b04']);
+    assert.is(json.nodes.unreachable.length, 7);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('an invalid config prints file:line:col errors and exits 1', async () => {

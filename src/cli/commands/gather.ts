@@ -1,6 +1,73 @@
-import { NotImplementedError } from '../../errors.js';
+// `llmgw gather [--repo DIR] [--out FILE]` (CONTRACT §5, §7): SSH to every node
+// and router and print (or write) the snapshot. Unreachable hosts are part of
+// the answer, so they still exit 0; only a config that cannot be loaded is 1.
+
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config/load-config.js';
+import { UsageError, formatProblem } from '../../errors.js';
+import { observeLive } from '../../gather/observe.js';
+import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import type { Io } from '../io.js';
 
-export async function run(_argv: string[], _io: Io): Promise<number> {
-  throw new NotImplementedError('`llmgw gather` is not implemented yet');
+const HELP = `Usage: llmgw gather [--repo DIR] [--out FILE]
+
+Connects to every node and router of cluster.yaml over SSH (ssh.concurrency at
+a time), asks each agent for its report and each router for its usage, and
+prints the snapshot as JSON, or writes it to FILE (atomically). A host that
+cannot be reached is listed with its error; it does not fail the command.
+unreachableSince and lastReport are carried over from the repo's
+.llmgw/observed.json and .llmgw/state.json. On a terminal, progress is shown
+on stderr.
+
+Exit status: 0 gathered (even with unreachable hosts), 1 config error.
+`;
+
+interface Options {
+  repo: string;
+  out: string | undefined;
+  help: boolean;
+}
+
+function options(argv: string[]): Options {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        repo: { type: 'string', default: '.' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    return { repo: values.repo ?? '.', out: values.out, help: values.help ?? false };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const opts = options(argv);
+  if (opts.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const dir = resolve(io.cwd, opts.repo);
+  if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) {
+    io.stderr.write(`llmgw gather: ${opts.repo}: no such directory\n`);
+    return 1;
+  }
+  const loaded = await loadConfig(dir, { env: io.env, strictEnv: true, displayDir: opts.repo });
+  // Config warnings (no webhooks, …) are `llmgw validate`'s to print; gather only observes.
+  if (!loaded.ok) {
+    for (const e of loaded.errors) io.stderr.write(formatProblem(e) + '\n');
+    return 1;
+  }
+  const { snapshot } = await observeLive(loaded.config, dir, io);
+  const text = stableJson(snapshot);
+  if (opts.out === undefined) io.stdout.write(text);
+  else await writeFileAtomic(resolve(io.cwd, opts.out), text);
+  return 0;
 }

@@ -1,0 +1,247 @@
+// `npm run bench:plan`: how long `llmgw plan` takes on generated fleets of 500,
+// 1000 and 2000 nodes (8 GPUs each, 4 fabrics, some nodes cordoned or with an
+// unhealthy GPU), a mix of 1-, 2-, 4-, 8-GPU and 2-node models asking for about
+// 90% of the capacity, half of their replicas already running. Measured after a
+// warm-up, median of several runs:
+//   whole plan  parse + validate the config text, read and schema-check the
+//               snapshot file, build
+//               the fleet, place, render the text plan with its STATUS.md diff
+//   placement   planFleet alone, and placements per second
+// Targets at 2000 nodes: whole plan < 0.5 s, >= 10,000 placements/s, and time
+// growing no more than ~2.2x per doubling.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readObserved } from '../src/cli/fleet-inputs.js';
+import { parseConfig } from '../src/config/load-config.js';
+import { buildFleet } from '../src/fleet/build-fleet.js';
+import { dryRun } from '../src/plan/dry-run.js';
+import { planFleet } from '../src/plan/plan-fleet.js';
+import { renderPlanText } from '../src/plan/render-text.js';
+import { replicaSpec } from '../src/plan/spec.js';
+import type { Config } from '../src/types/config.js';
+import type { AgentReport, ReplicaReport, Snapshot } from '../src/types/snapshot.js';
+import { emptyState } from '../src/types/state.js';
+
+const FABRICS = ['a', 'b', 'c', 'd'];
+const NOW = '2026-11-29T08:00:00.000Z';
+const CLASS_OF_FABRIC: Record<string, string> = { a: 'H100', b: 'H100', c: 'H200', d: 'H200' };
+const PRODUCT: Record<string, string> = { H100: 'NVIDIA H100 80GB HBM3', H200: 'NVIDIA H200' };
+/** Share of the demanded GPUs by replica shape [gpus, nodes, models of that shape]. */
+const SHAPES: [number, number, number, number][] = [
+  [1, 1, 5, 0.08],
+  [2, 1, 4, 0.12],
+  [4, 1, 4, 0.25],
+  [8, 1, 4, 0.3],
+  [8, 2, 2, 0.25],
+];
+
+interface Generated {
+  clusterYaml: string;
+  modelsYaml: string;
+  snapshotJson: string;
+  /** The snapshot written out, read back as `plan --observed FILE` does. */
+  snapshotFile?: string;
+}
+
+const pad = (n: number) => String(n).padStart(4, '0');
+
+function clusterYaml(nodesPerFabric: number): string {
+  const cordoned = Math.max(1, Math.round(nodesPerFabric / 100));
+  const entries = FABRICS.flatMap((f) => [
+    `  - name: gpu-${f}[${pad(1)}-${pad(nodesPerFabric - cordoned)}]`,
+    `    fabric: ib-${f}`,
+    `    storage: [{ path: /models, kind: local }, { path: /lustre/${f}, kind: shared, filer: lustre-${f} }]`,
+    `  - name: gpu-${f}[${pad(nodesPerFabric - cordoned + 1)}-${pad(nodesPerFabric)}]`,
+    `    fabric: ib-${f}`,
+    `    cordon: true`,
+    `    storage: [{ path: /models, kind: local }]`,
+  ]);
+  return [
+    'apiVersion: llmgw/v1',
+    'kind: Cluster',
+    'name: bench',
+    `fabrics: [${FABRICS.map((f) => `ib-${f}`).join(', ')}]`,
+    'gpuClasses: { H100: "NVIDIA H100*", H200: "NVIDIA H200*" }',
+    'nodes:',
+    ...entries,
+    'routers: [{ name: rt-1, host: rt-1.example }]',
+    'engines:',
+    '  vllm:',
+    '    command: [vllm, serve, "{weightsPath}", --tensor-parallel-size, "{gpus}", --port, "{port}"]',
+    '',
+  ].join('\n');
+}
+
+function modelsYaml(gpusPerClass: number): string {
+  const lines = ['apiVersion: llmgw/v1', 'kind: Models', 'models:'];
+  for (const cls of ['H100', 'H200']) {
+    for (const [gpus, nodes, count, share] of SHAPES) {
+      const replicas = Math.max(1, Math.round((gpusPerClass * 0.9 * share) / (gpus * nodes * count)));
+      for (let i = 0; i < count; i++) {
+        const name = `${cls.toLowerCase()}-g${gpus}n${nodes}-${i}`;
+        lines.push(
+          `  - name: ${name}`,
+          `    weights: org/${name}`,
+          `    engine: vllm`,
+          `    gpuClass: ${cls}`,
+          `    gpus: ${gpus}`,
+          `    nodes: ${nodes}`,
+          `    replicas: ${replicas}`,
+          `    priority: ${i % 3}`,
+        );
+      }
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Half of every model's replicas already running, packed first-fit, large first. */
+function snapshotJson(config: Config): string {
+  const reports = new Map<string, AgentReport>();
+  const freeFrom = new Map<string, number>();
+  const byFabric = new Map<string, string[]>();
+  config.cluster.nodes.forEach((node, i) => {
+    const cls = CLASS_OF_FABRIC[node.fabric.slice(3)]!;
+    const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: PRODUCT[cls]!, healthy: !(i % 67 === 5 && index === 5) }));
+    const storage = node.storage.map((d) => ({ ...d, weights: [] as string[], incomplete: [] }));
+    reports.set(node.name, { version: 1, gpus, replicas: [], storage, warnings: [] });
+    freeFrom.set(node.name, 0);
+    if (!node.cordon) byFabric.set(node.fabric, [...(byFabric.get(node.fabric) ?? []), node.name]);
+  });
+  const engine = config.cluster.engines.vllm!;
+  const ordered = [...config.models].sort((a, b) => b.gpus * b.nodes - a.gpus * a.nodes || a.index - b.index);
+  for (const model of ordered) {
+    const fabrics = FABRICS.filter((f) => CLASS_OF_FABRIC[f] === model.gpuClass).map((f) => `ib-${f}`);
+    const spec = replicaSpec(model, engine);
+    for (let r = 0; r < Math.floor(model.replicas / 2); r++) {
+      const fabric = fabrics[r % fabrics.length]!;
+      const fits = (n: string) => freeFrom.get(n)! + model.gpus <= (model.nodes > 1 ? model.gpus : 8) && (model.nodes === 1 || freeFrom.get(n) === 0);
+      const chosen = (byFabric.get(fabric) ?? []).filter(fits).slice(0, model.nodes);
+      if (chosen.length < model.nodes) break;
+      chosen.forEach((node, rank) => {
+        const start = freeFrom.get(node)!;
+        const gpus = Array.from({ length: model.gpus }, (_, k) => start + k);
+        freeFrom.set(node, model.nodes > 1 ? 8 : start + model.gpus);
+        const report = reports.get(node)!;
+        const replica: ReplicaReport = {
+          id: `${model.name}-${r}`,
+          model: model.name,
+          gpus,
+          state: 'running',
+          startedAt: '2026-11-28T08:00:00Z',
+          port: 8000 + report.replicas.length,
+          rank,
+          spec,
+        };
+        report.replicas.push(replica);
+        for (const s of report.storage) if (s.kind === 'local') s.weights.push(model.weights);
+      });
+    }
+  }
+  const snapshot: Snapshot = {
+    version: 1,
+    observedAt: NOW,
+    nodes: [...reports].map(([name, report]) => ({ name, reachable: true as const, report })),
+    routers: [{ name: 'rt-1', reachable: true, report: { version: 1, startedAt: '2026-11-28T00:00:00Z', lastUsed: {} } }],
+  };
+  return JSON.stringify(snapshot);
+}
+
+function generate(nodes: number): Generated {
+  const perFabric = nodes / FABRICS.length;
+  const clusterText = clusterYaml(perFabric);
+  const modelsText = modelsYaml(perFabric * 2 * 8);
+  const parsed = load({ clusterYaml: clusterText, modelsYaml: modelsText, snapshotJson: '' });
+  return { clusterYaml: clusterText, modelsYaml: modelsText, snapshotJson: snapshotJson(parsed) };
+}
+
+function load(g: Generated): Config {
+  const result = parseConfig({ cluster: { name: 'cluster.yaml', text: g.clusterYaml }, models: { name: 'models.yaml', text: g.modelsYaml } });
+  if (!result.ok) throw new Error(result.errors.map((e) => `${e.file}:${e.line}:${e.col}: ${e.path}: ${e.message}`).join('\n'));
+  return result.config;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+interface Sample {
+  whole: number;
+  place: number;
+  placements: number;
+  unplaceable: number;
+}
+
+async function once(g: Generated): Promise<Sample> {
+  const t0 = performance.now();
+  const config = load(g);
+  const snapshot = await readObserved(g.snapshotFile!, 'observed.json');
+  const run = dryRun(config, snapshot, emptyState(), NOW);
+  renderPlanText(run.plan, run.diff, { color: false });
+  const t1 = performance.now();
+  const fleet = buildFleet(config, snapshot, emptyState(), NOW);
+  const t2 = performance.now();
+  const plan = planFleet(fleet, emptyState());
+  const t3 = performance.now();
+  return {
+    whole: t1 - t0,
+    place: t3 - t2,
+    placements: plan.actions.filter((a) => a.op === 'start').length,
+    unplaceable: plan.unplaceable.reduce((n, u) => n + u.missing, 0),
+  };
+}
+
+const sizes = [500, 1000, 2000];
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+const dir = mkdtempSync(join(tmpdir(), 'llmgw-bench-plan-'));
+const fleets = sizes.map((nodes) => {
+  const g = generate(nodes);
+  g.snapshotFile = join(dir, `observed-${nodes}.json`);
+  writeFileSync(g.snapshotFile, g.snapshotJson);
+  return g;
+});
+// Rounds interleave the sizes, so a busy moment on a shared machine hits all of
+// them alike rather than skewing one; the first two rounds warm the JIT.
+const samples: Sample[][] = sizes.map(() => []);
+for (let round = 0; round < runs + 2; round++) {
+  for (const [i, g] of fleets.entries()) {
+    const s = await once(g);
+    if (round >= 2) samples[i]!.push(s);
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+const rows: string[][] = [
+  ['nodes', 'GPUs', 'placed', 'unplaceable', 'whole plan ms', '(fastest)', 'growth', 'placement ms', 'placements/s'],
+];
+const results = sizes.map((nodes, i) => {
+  const s = samples[i]!;
+  const whole = median(s.map((x) => x.whole));
+  const fastest = Math.min(...s.map((x) => x.whole));
+  const place = median(s.map((x) => x.place));
+  return { nodes, whole, fastest, place, rate: s[0]!.placements / (place / 1000), placements: s[0]!.placements, unplaceable: s[0]!.unplaceable };
+});
+results.forEach((r, i) => {
+  rows.push([
+    String(r.nodes),
+    String(r.nodes * 8),
+    String(r.placements),
+    String(r.unplaceable),
+    r.whole.toFixed(1),
+    r.fastest.toFixed(1),
+    i === 0 ? '' : `${(r.whole / results[i - 1]!.whole).toFixed(2)}x`,
+    r.place.toFixed(1),
+    Math.round(r.rate).toLocaleString('en-US'),
+  ]);
+});
+const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+const last = results[results.length - 1]!;
+const growth = Math.max(...results.slice(1).map((r, i) => r.whole / results[i]!.whole));
+console.log('');
+console.log(`median (and fastest) of ${runs} interleaved rounds after 2 warm-up rounds; node ${process.version}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`);
+console.log(`targets at 2000 nodes: whole plan < 500 ms: ${last.whole.toFixed(0)} ms ${last.whole < 500 ? 'ok' : 'MISSED'}; ` +
+  `>= 10,000 placements/s: ${Math.round(last.rate).toLocaleString('en-US')} ${last.rate >= 10_000 ? 'ok' : 'MISSED'}; ` +
+  `growth per doubling <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}`);

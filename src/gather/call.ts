@@ -1,0 +1,37 @@
+// One request/reply exchange with a host (CONTRACT §4): the request as JSON on
+// stdin, the reply as JSON on stdout, checked against its schema. Whatever the
+// host sends back, the outcome is a value or an SshError — never another throw,
+// so one bad host cannot spoil a tick.
+
+import { SshError } from '../errors.js';
+import type { HostTarget, Transport } from '../types/transport.js';
+import { formatSchemaIssues, getValidator, type SchemaName } from '../util/schema.js';
+import { sshError } from './ssh-errors.js';
+
+/** A short, printable excerpt of what came back, for the error message. */
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > 40 ? flat.slice(0, 40) + '…' : flat);
+}
+
+export async function callJson<T>(transport: Transport, target: HostTarget, command: string, request: unknown, schema: SchemaName): Promise<T> {
+  let stdout: string;
+  try {
+    stdout = await transport.run(target, command, JSON.stringify(request) + '\n');
+  } catch (err) {
+    if (err instanceof SshError) throw err;
+    throw sshError('unreachable', target, (err as Error)?.message ?? String(err), { cause: err });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(stdout);
+  } catch {
+    const what = stdout.trim() === '' ? 'an empty reply' : `a reply that is not JSON: ${excerpt(stdout)}`;
+    throw sshError('bad-reply', target, `\`${command}\` gave ${what}`);
+  }
+  const result = getValidator(schema)(value);
+  if (!result.ok) {
+    throw sshError('bad-reply', target, `\`${command}\` gave a reply that is not a valid ${schema}: ${formatSchemaIssues(result.errors, 1)}`);
+  }
+  return value as T;
+}

@@ -1,0 +1,101 @@
+// Observe the fleet: one agent report per node and one usage reply per router,
+// all in parallel under the transport's concurrency, into a snapshot (CONTRACT
+// §5). An unreachable host is data, not a failure: it carries its error, since
+// when it has been unreachable, and the last report seen from it.
+
+import type { Config, NodeConfig } from '../types/config.js';
+import type { AgentReport, AgentReportRequest, NodeObservation, RouterObservation, RouterUsage, Snapshot } from '../types/snapshot.js';
+import type { State } from '../types/state.js';
+import type { HostTarget, Transport } from '../types/transport.js';
+import { SshError } from '../errors.js';
+import { callJson } from './call.js';
+
+export interface GatherProgress {
+  done: number;
+  total: number;
+  unreachable: number;
+}
+
+export interface GatherDeps {
+  transport: Transport;
+  previous: Snapshot | null;
+  state: State;
+  now: () => Date;
+  onProgress?: (p: GatherProgress) => void;
+}
+
+/** Code-point order: the same on every machine, whatever its locale. */
+function byName<T extends { name: string }>(a: T, b: T): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Every distinct `weights` of models.yaml, sorted: each node is asked about all of them. */
+export function requestedWeights(config: Config): string[] {
+  return [...new Set(config.models.map((m) => m.weights))].sort();
+}
+
+export function reportRequest(node: NodeConfig, weights: string[]): AgentReportRequest {
+  const storage = node.storage.map((s) => (s.kind === 'shared' && s.filer !== undefined ? { path: s.path, kind: s.kind, filer: s.filer } : { path: s.path, kind: s.kind }));
+  return { version: 1, node: node.name, storage, weights };
+}
+
+/** One line, whatever went wrong: the snapshot's `error` field. */
+function errorLine(err: unknown): string {
+  const message = err instanceof SshError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+  return message.split('\n')[0];
+}
+
+/**
+ * What an unreachable node carries over: since when (kept from the previous
+ * snapshot, else from state.json, else now; an unknown start stays unknown, so
+ * a lost node does not look freshly unreachable) and its last report.
+ */
+export function unreachableObservation(name: string, error: string, prev: NodeObservation | undefined, state: State, now: string): NodeObservation {
+  let since: string | null;
+  if (prev?.reachable === true) since = now;
+  else if (prev !== undefined) since = prev.unreachableSince ?? state.unreachableSince[name] ?? null;
+  else since = state.unreachableSince[name] ?? now;
+  const lastReport = prev === undefined ? null : prev.reachable ? prev.report : prev.lastReport;
+  return { name, reachable: false, error, unreachableSince: since, lastReport };
+}
+
+export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<Snapshot> {
+  const { cluster } = config;
+  const observedAt = deps.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const prevNodes = new Map((deps.previous?.nodes ?? []).map((n) => [n.name, n]));
+  const weights = requestedWeights(config);
+  const agentCommand = `${cluster.agent.command} report`;
+  const routerCommand = `${cluster.router.command} usage`;
+  const nodes = [...cluster.nodes].sort(byName);
+  const progress = { done: 0, total: nodes.length, unreachable: 0 };
+
+  const observeNode = async (node: NodeConfig): Promise<NodeObservation> => {
+    const target: HostTarget = { name: node.name, host: node.host, port: node.port };
+    let obs: NodeObservation;
+    try {
+      const report = await callJson<AgentReport>(deps.transport, target, agentCommand, reportRequest(node, weights), 'agent-report');
+      obs = { name: node.name, reachable: true, report };
+    } catch (err) {
+      obs = unreachableObservation(node.name, errorLine(err), prevNodes.get(node.name), deps.state, observedAt);
+      progress.unreachable += 1;
+    }
+    progress.done += 1;
+    deps.onProgress?.({ ...progress });
+    return obs;
+  };
+
+  const observeRouter = async (r: { name: string; host: string; port: number }): Promise<RouterObservation> => {
+    try {
+      const report = await callJson<RouterUsage>(deps.transport, r, routerCommand, { version: 1 }, 'router-usage');
+      return { name: r.name, reachable: true, report };
+    } catch (err) {
+      return { name: r.name, reachable: false, error: errorLine(err) };
+    }
+  };
+
+  const [nodeObs, routerObs] = await Promise.all([
+    Promise.all(nodes.map(observeNode)),
+    Promise.all([...cluster.routers].sort(byName).map(observeRouter)),
+  ]);
+  return { version: 1, observedAt, nodes: nodeObs, routers: routerObs };
+}

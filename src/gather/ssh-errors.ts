@@ -1,0 +1,71 @@
+// What went wrong with one host, as a typed SshError. ssh2 reports failures as
+// plain Errors with a `level` (and, for sockets, a `code`); this is the one place
+// that reads them, so the rest of llmgw only ever sees SshError kinds.
+
+import { SshError, type SshErrorKind } from '../errors.js';
+import type { HostTarget } from '../types/transport.js';
+
+/** `gpu-a01 (10.0.0.1:22)`: the name for people, the address for debugging. */
+export function hostLabel(target: HostTarget): string {
+  return target.name === target.host ? `${target.host}:${target.port}` : `${target.name} (${target.host}:${target.port})`;
+}
+
+export function sshError(kind: SshErrorKind, target: HostTarget, what: string, options?: ConstructorParameters<typeof SshError>[3]): SshError {
+  return new SshError(kind, target.name, `${hostLabel(target)}: ${what}`, options);
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
+
+/**
+ * Map an error from the connect phase. `tcpConnected` tells a host that never
+ * answered (unreachable) from one that answered and then stalled (timeout).
+ */
+export function connectError(err: unknown, target: HostTarget, tcpConnected: boolean, connectTimeoutMs: number): SshError {
+  if (err instanceof SshError) return err;
+  const e = err as Error & { level?: string; code?: string | number };
+  const message = (e?.message ?? String(err)).split('\n')[0];
+  const opts = { cause: err };
+  switch (e?.level) {
+    case 'client-timeout':
+      return tcpConnected
+        ? sshError('timeout', target, `no SSH handshake within ${seconds(connectTimeoutMs)} (connectTimeout)`, opts)
+        : sshError('unreachable', target, `no TCP connection within ${seconds(connectTimeoutMs)} (connectTimeout)`, opts);
+    case 'client-authentication':
+    case 'agent':
+      return sshError('auth-failed', target, `authentication failed (${message})`, opts);
+    case 'client-dns':
+      return sshError('unreachable', target, `cannot resolve the host name (${message})`, opts);
+    case 'client-socket':
+      if (e.code === 'ECONNREFUSED') return sshError('refused', target, 'connection refused', opts);
+      if (typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code)) return sshError('unreachable', target, `connect ${e.code}`, opts);
+      return sshError('unreachable', target, `connection failed (${message})`, opts);
+    default:
+      return sshError('unreachable', target, `SSH handshake failed (${message})`, opts);
+  }
+}
+
+/** `connectTimeout` passed in our own timer (it also covers reaching the host through a bastion). */
+export function connectTimeoutError(target: HostTarget, tcpConnected: boolean, connectTimeoutMs: number): SshError {
+  return connectError(Object.assign(new Error('timed out'), { level: 'client-timeout' }), target, tcpConnected, connectTimeoutMs);
+}
+
+export function commandTimeoutError(target: HostTarget, command: string, commandTimeoutMs: number): SshError {
+  return sshError('timeout', target, `\`${command}\` gave no reply within ${seconds(commandTimeoutMs)} (commandTimeout)`);
+}
+
+/** The last non-empty line of stderr: usually the one that says why. */
+export function lastLine(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const line = lines.length ? lines[lines.length - 1] : '';
+  return line.length > 300 ? line.slice(0, 300) + '…' : line;
+}
+
+export function commandFailedError(target: HostTarget, command: string, code: number | null, signal: string | undefined, stderr: string): SshError {
+  const how = code !== null ? `exited with code ${code}` : signal ? `was killed by signal ${signal}` : 'ended without an exit status';
+  const why = lastLine(stderr);
+  return sshError('command-failed', target, `\`${command}\` ${how}${why ? `: ${why}` : ''}`, { exitCode: code, stderr: why });
+}

@@ -1,0 +1,189 @@
+// The SSH Transport (ssh2). The only module that loads ssh2 for the client side;
+// commands import it lazily, so `llmgw status` never pays for it.
+//
+// Each run() holds one of `ssh.concurrency` slots for at most connectTimeout +
+// commandTimeout, so a hanging host never holds up the hosts queued behind it
+// beyond that. With keepAlive (the long-running `llmgw run`), one connection per
+// host is kept between calls and re-opened transparently when it has died.
+
+import { readFile } from 'node:fs/promises';
+import type { Duplex } from 'node:stream';
+import ssh2 from 'ssh2';
+import type { SshConfig } from '../types/config.js';
+import type { HostTarget, Transport } from '../types/transport.js';
+import { SshError } from '../errors.js';
+import { withCachedKeyObjects } from './key-cache.js';
+import { knownHostsCache, type KnownHosts } from './known-hosts.js';
+import { createLimiter } from './limiter.js';
+import { openConnection, type AuthMethod } from './ssh-connect.js';
+import { ChannelOpenError, execCommand } from './ssh-exec.js';
+import { sshError } from './ssh-errors.js';
+
+export interface SshTransportOptions {
+  env?: Record<string, string | undefined>;
+  keepAlive?: boolean;
+  onWarning?: (msg: string) => void;
+}
+
+interface BastionEntry {
+  client: Promise<ssh2.Client>;
+  failedAt: number | null;
+}
+
+interface Setup {
+  knownHosts: KnownHosts;
+  auth: AuthMethod[];
+}
+
+const KEEPALIVE_INTERVAL_MS = 15_000;
+/** A bastion that failed is not tried again for this long: every node behind it fails at once, not one connectTimeout each. */
+const BASTION_RETRY_MS = 30_000;
+
+async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefined>): Promise<AuthMethod[]> {
+  const username = ssh.user;
+  if (ssh.identityFile) {
+    let text: string;
+    try {
+      text = await readFile(ssh.identityFile, 'utf8');
+    } catch (err) {
+      throw new SshError('auth-failed', '', `cannot read identityFile ${ssh.identityFile} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    // The passphrase is used here and nowhere else: never printed, never part of a message.
+    const parsed = ssh2.utils.parseKey(text, env.LLMGW_SSH_PASSPHRASE);
+    if (parsed instanceof Error) {
+      const hint = env.LLMGW_SSH_PASSPHRASE === undefined ? ' (an encrypted key needs LLMGW_SSH_PASSPHRASE)' : '';
+      throw new SshError('auth-failed', '', `cannot use identityFile ${ssh.identityFile}: ${parsed.message}${hint}`);
+    }
+    return [{ type: 'publickey', username, key: withCachedKeyObjects(Array.isArray(parsed) ? parsed[0] : parsed) }];
+  }
+  if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: env.SSH_AUTH_SOCK }];
+  throw new SshError('auth-failed', '', 'no ssh.identityFile in cluster.yaml and no ssh-agent (SSH_AUTH_SOCK is not set)');
+}
+
+export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {}): Transport {
+  const env = opts.env ?? process.env;
+  const limit = createLimiter(ssh.concurrency);
+  const pool = new Map<string, ssh2.Client>();
+  const open = new Set<ssh2.Client>();
+  /** The one bastion connection every node's stream goes through; a failure is remembered for BASTION_RETRY_MS. */
+  let bastion: BastionEntry | null = null;
+  let closed = false;
+
+  const knownHosts = knownHostsCache(ssh.knownHosts, opts.onWarning);
+  let auth: Promise<AuthMethod[]> | null = null;
+  const getSetup = async (): Promise<Setup> => {
+    auth ??= resolveAuth(ssh, env);
+    const [kh, methods] = await Promise.all([knownHosts(), auth]);
+    return { knownHosts: kh, auth: methods };
+  };
+
+  const track = (client: ssh2.Client): ssh2.Client => {
+    open.add(client);
+    client.on('close', () => open.delete(client));
+    client.on('error', () => undefined); // late errors after ready end in 'close'
+    return client;
+  };
+
+  const connectBastion = async (s: Setup): Promise<ssh2.Client> => {
+    const jump = ssh.proxyJump!;
+    const target: HostTarget = { name: `bastion ${jump.user}@${jump.host}:${jump.port}`, host: jump.host, port: jump.port };
+    const auth = s.auth.map((a) => ({ ...a, username: jump.user }));
+    return track(await openConnection(target, { ...s, auth, connectTimeoutMs: ssh.connectTimeoutMs, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
+  };
+
+  const bastionClient = (s: Setup): Promise<ssh2.Client> => {
+    if (bastion?.failedAt != null && Date.now() - bastion.failedAt > BASTION_RETRY_MS) bastion = null;
+    if (bastion) return bastion.client;
+    const entry: BastionEntry = { client: connectBastion(s), failedAt: null };
+    bastion = entry;
+    entry.client.then(
+      (c) => c.on('close', () => bastion === entry && (bastion = null)),
+      () => (entry.failedAt = Date.now()),
+    );
+    return entry.client;
+  };
+
+  const throughBastion = async (s: Setup, target: HostTarget): Promise<Duplex> => {
+    let client: ssh2.Client;
+    try {
+      client = await bastionClient(s);
+    } catch (err) {
+      const e = err as SshError;
+      throw sshError(e.kind, target, `via ${e.message}`, { cause: err });
+    }
+    return new Promise<Duplex>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(sshError('unreachable', target, `the bastion opened no channel to it within ${ssh.connectTimeoutMs} ms (connectTimeout)`)),
+        ssh.connectTimeoutMs,
+      );
+      client.forwardOut('127.0.0.1', 0, target.host, target.port, (err, stream) => {
+        clearTimeout(timer);
+        if (err) reject(sshError('unreachable', target, `the bastion could not reach it (${err.message})`, { cause: err }));
+        else resolve(stream);
+      });
+    });
+  };
+
+  const connect = async (target: HostTarget): Promise<ssh2.Client> => {
+    const s = await getSetup().catch((err: unknown) => {
+      if (err instanceof SshError) throw sshError(err.kind, target, err.message, { cause: err });
+      // known_hosts exists but cannot be read: no key can be checked, so none is accepted.
+      const code = (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message;
+      throw sshError('host-key-unknown', target, `cannot read known_hosts ${ssh.knownHosts} (${code})`, { cause: err });
+    });
+    const started = Date.now();
+    const sock = ssh.proxyJump ? await throughBastion(s, target) : undefined;
+    const remaining = Math.max(1, ssh.connectTimeoutMs - (Date.now() - started));
+    return track(await openConnection(target, { ...s, sock, connectTimeoutMs: remaining, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
+  };
+
+  const runOnce = async (target: HostTarget, command: string, input: string, retried = false): Promise<string> => {
+    const key = `${target.host}:${target.port}`;
+    const kept = opts.keepAlive && !retried ? pool.get(key) : undefined;
+    const reused = kept !== undefined && open.has(kept);
+    const client = reused ? kept : await connect(target);
+    if (opts.keepAlive && !reused) {
+      pool.set(key, client);
+      client.on('close', () => pool.get(key) === client && pool.delete(key));
+    }
+    try {
+      const out = await execCommand(client, target, command, input, ssh.commandTimeoutMs);
+      if (!opts.keepAlive) client.end();
+      return out;
+    } catch (err) {
+      // A timed-out or broken connection is never kept: the next call starts clean.
+      client.destroy();
+      open.delete(client);
+      if (pool.get(key) === client) pool.delete(key);
+      // The kept connection had died unnoticed; the command never started, so running it on a fresh one is safe.
+      if (err instanceof ChannelOpenError && reused) return runOnce(target, command, input, true);
+      if (err instanceof ChannelOpenError) throw sshError('unreachable', target, `could not open a session (${err.message})`);
+      throw err;
+    }
+  };
+
+  return {
+    run(target, command, input) {
+      if (closed) return Promise.reject(sshError('unreachable', target, 'the SSH transport is closed'));
+      return limit(() => runOnce(target, command, input)).catch((err: unknown) => {
+        throw err instanceof SshError ? err : sshError('unreachable', target, (err as Error)?.message ?? String(err), { cause: err });
+      });
+    },
+    async close() {
+      closed = true;
+      const clients = [...open];
+      pool.clear();
+      bastion = null;
+      await Promise.all(
+        clients.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              const t = setTimeout(() => (c.destroy(), resolve()), 1000);
+              c.once('close', () => (clearTimeout(t), resolve()));
+              c.end();
+            }),
+        ),
+      );
+    },
+  };
+}

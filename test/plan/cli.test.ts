@@ -1,0 +1,144 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+import { captureIo } from '../helpers/io.js';
+
+const CLUSTER = `apiVersion: llmgw/v1
+kind: Cluster
+name: t
+fabrics: [ib-a]
+nodes:
+  - name: n[1-2]
+    fabric: ib-a
+engines:
+  vllm:
+    command: [vllm, serve, "{weightsPath}", --port, "{port}"]
+notify:
+  webhooks: [{ url: "http://127.0.0.1:9/hook" }]
+`;
+const models = (replicas: number) => `apiVersion: llmgw/v1
+kind: Models
+models:
+  - name: m
+    weights: org/m
+    engine: vllm
+    gpus: 4
+    replicas: ${replicas}
+`;
+const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
+const OBSERVED = JSON.stringify({
+  version: 1,
+  observedAt: '2026-11-29T08:00:00Z',
+  nodes: ['n1', 'n2'].map((name) => ({ name, reachable: true, report: { version: 1, gpus, replicas: [], storage: [], warnings: [] } })),
+  routers: [],
+});
+
+function repo(modelsYaml: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-plan-'));
+  writeFileSync(join(dir, 'cluster.yaml'), CLUSTER);
+  writeFileSync(join(dir, 'models.yaml'), modelsYaml);
+  mkdirSync(join(dir, '.llmgw'));
+  writeFileSync(join(dir, '.llmgw', 'observed.json'), OBSERVED);
+  return dir;
+}
+
+async function plan(dir: string, args: string[], opts: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}) {
+  const c = captureIo({ cwd: dir, env: opts.env ?? {} });
+  c.io.stdout.isTTY = opts.tty ?? false;
+  const code = await main(['plan', '--observed', '.llmgw/observed.json', '--now', '2026-11-29T08:00:00Z', ...args], c.io);
+  return { code, out: c.out(), err: c.err() };
+}
+
+const dirs: string[] = [];
+const fresh = (m: string) => {
+  const d = repo(m);
+  dirs.push(d);
+  return d;
+};
+
+test('plan exits 0 with changes, 2 with --detailed-exitcode, 0 with --detailed-exitcode and no changes', async () => {
+  const dir = fresh(models(2));
+  const r = await plan(dir, []);
+  assert.is(r.code, 0);
+  assert.match(r.out, /^  \+ start  m-0  n1\[0-3\]  port 8000  weights: none  \(2 of 2 replicas missing\)$/m);
+  assert.match(r.out, /^Plan: 2 to start, 0 to stop, 0 cannot be placed\.$/m);
+  assert.match(r.out, /^--- STATUS\.md \(observed\)\n\+\+\+ STATUS\.md \(planned\)$/m);
+  assert.is((await plan(dir, ['--detailed-exitcode'])).code, 2);
+  const none = fresh(models(0));
+  const n = await plan(none, ['--detailed-exitcode']);
+  assert.is(n.code, 0);
+  assert.match(n.out, /^No changes\. The fleet matches models\.yaml\.$/m);
+});
+
+test('plan --format json prints the contract plan', async () => {
+  const r = await plan(fresh(models(1)), ['--format', 'json']);
+  assert.is(r.code, 0);
+  const json = JSON.parse(r.out);
+  assert.equal(Object.keys(json), ['version', 'changes', 'blocked', 'actions', 'unplaceable']);
+  assert.equal(json.actions[0].placement, [{ node: 'n1', gpus: [0, 1, 2, 3] }]);
+});
+
+test('plan --format markdown prints a PR comment with the diff folded', async () => {
+  const r = await plan(fresh(models(1)), ['--format', 'markdown']);
+  assert.is(r.code, 0);
+  assert.match(r.out, /^### llmgw plan\n\n\*\*Plan: 1 to start, 0 to stop, 0 cannot be placed\.\*\*/);
+  assert.match(r.out, /<details>\n<summary>STATUS\.md diff/);
+});
+
+test('an invalid config has no plan: exit 1 with the validation errors, even with --detailed-exitcode', async () => {
+  const r = await plan(fresh(models(-1)), ['--detailed-exitcode']);
+  assert.is(r.code, 1);
+  assert.is(r.out, '');
+  assert.match(r.err, /^models\.yaml:\d+:\d+: models\[0\]\.replicas: /m);
+});
+
+test('a bad --format is a usage error, exit 1', async () => {
+  const r = await plan(fresh(models(1)), ['--format', 'yaml']);
+  assert.is(r.code, 1);
+  assert.match(r.err, /--format must be one of text, json, markdown/);
+});
+
+test('colour only on a terminal and never with NO_COLOR', async () => {
+  const dir = fresh(models(1));
+  assert.not.match((await plan(dir, [])).out, /\x1b\[/);
+  assert.match((await plan(dir, [], { tty: true })).out, /\x1b\[32m/);
+  assert.not.match((await plan(dir, [], { tty: true, env: { NO_COLOR: '1' } })).out, /\x1b\[/);
+});
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+async function example(name: string, format: string) {
+  const c = captureIo({ cwd: ROOT });
+  const code = await main(
+    ['plan', '--repo', `examples/${name}`, '--observed', `examples/${name}/.llmgw/observed.json`, '--now', '2026-11-29T08:00:00Z', '--format', format],
+    c.io,
+  );
+  return { code, out: c.out() };
+}
+
+test('the demo example plans something sensible: starts land on reachable nodes and the diff shows them', async () => {
+  const r = await example('demo', 'json');
+  assert.is(r.code, 0);
+  const plan = JSON.parse(r.out);
+  assert.is(plan.blocked, null);
+  for (const a of plan.actions) assert.ok(a.placement.length > 0, a.replica);
+  const text = await example('demo', 'text');
+  assert.match(text.out, /^Plan: \d+ to start, \d+ to stop, \d+ cannot be placed\.$/m);
+});
+
+test('markdown for the large example stays under 60,000 characters', async () => {
+  const r = await example('large', 'markdown');
+  assert.is(r.code, 0);
+  assert.ok(r.out.length < 60_000, `${r.out.length} chars`);
+  assert.match(r.out, /^### llmgw plan\n\n\*\*Plan: /);
+});
+
+test.after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test.run();
