@@ -5,7 +5,7 @@
 // names and STATUS.md lines can carry text from nodes: table cells are escaped,
 // and the diff sits in a fence longer than any backtick run inside it.
 
-import { md } from '../status/escape.js';
+import { codeFence, md } from '../status/escape.js';
 import { capList } from '../status/format.js';
 import type { Action, Plan } from '../types/plan.js';
 import { actionWhy, placementText, sentence, summaryLine } from './render-common.js';
@@ -30,11 +30,6 @@ function cut<T>(rows: readonly T[], max: number, render: (row: T) => string, mor
   return left > 0 ? [...shown.map(render), more(left)] : shown.map(render);
 }
 
-function fenceFor(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
 function diffBlock(diff: string, budget: number): string[] {
   if (diff === '') return ['_STATUS.md would not change._'];
   const lines = diff.replace(/\n$/, '').split('\n');
@@ -48,7 +43,7 @@ function diffBlock(diff: string, budget: number): string[] {
     size += line.length + 1;
   }
   const body = kept.join('\n');
-  const fence = fenceFor(body);
+  const fence = codeFence(body);
   const out = [
     '<details>',
     `<summary>STATUS.md diff (+${added} −${removed})</summary>`,
