@@ -2,6 +2,7 @@
 // replicas and models its rule is about. Buckets follow CONTRACT §6.
 
 import type { Config, EngineConfig, ModelConfig, NodeConfig, StorageDecl } from '../../src/types/config.js';
+import type { Action } from '../../src/types/plan.js';
 import type { Fleet, FleetGpu, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
 import type { AgentReport, ReplicaState } from '../../src/types/snapshot.js';
 import { replicaSpec } from '../../src/plan/spec.js';
@@ -185,4 +186,11 @@ export function makeFleet(input: FleetIn): Fleet {
     replicaById: new Map(replicas.map((r) => [r.id, r])),
     routersAnswered: false,
   };
+}
+
+/** One line per action, to compare a plan at a glance: `start m-1 a1+a2`, `stop m-0 (failed) after []`. */
+export function brief(a: Action): string {
+  return a.op === 'start'
+    ? `start ${a.replica} ${a.placement.map((p) => p.node).join('+')}`
+    : `stop ${a.replica} (${a.reason}) after [${a.waitFor.join(',')}]`;
 }
