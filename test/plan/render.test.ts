@@ -59,8 +59,15 @@ test('text: no actions says the fleet matches, and a blocked plan says why', () 
 });
 
 test('text: control characters from a node never reach the terminal', () => {
-  const evil: Plan = { ...plan, actions: [{ ...plan.actions[0]!, replica: 'x\x1b[2Jy' }] };
-  assert.not.match(renderPlanText(evil, '', { color: false }), /\x1b/);
+  const evil: Plan = {
+    ...plan,
+    blocked: 'x\x1b[2J',
+    actions: [{ ...plan.actions[0]!, replica: 'x\x1b[2Jy\nz' }],
+    unplaceable: [{ model: 'm\x1b[31m', missing: 1, reason: 'needs \x1b]8;;http://e\x07x' }],
+  };
+  const out = renderPlanText(evil, '+\x1b[2J\n', { color: false });
+  assert.not.match(out, /[\x1b\x07]/);
+  assert.ok(out.includes('x[2Jy z'), 'one line per action');
 });
 
 test('json: exactly the contract fields in the contract order', () => {
