@@ -108,4 +108,20 @@ test('markdown: long lists are cut with "and N more" and the whole stays under t
   assert.match(md, /… and \d+ more lines of the diff\./);
 });
 
+test('markdown: however many and however long the rows, the comment stays under the limit', () => {
+  const long = 'm'.repeat(300);
+  const start = plan.actions[1] as StartAction;
+  const huge: Plan = {
+    ...plan,
+    blocked: 'b'.repeat(10_000),
+    actions: Array.from({ length: 3000 }, (_, i) => ({ ...start, replica: `${long}-${i}`, model: long, reason: 'r'.repeat(5_000) })),
+    unplaceable: Array.from({ length: 400 }, (_, i) => ({ model: `${long}${i}`, missing: 1, reason: 'ib-x 0, '.repeat(2_000) })),
+  };
+  const out = renderPlanMarkdown(huge, statusDiff('', 'x'.repeat(200_000) + '\n'));
+  assert.ok(out.length < MAX_CHARS, `${out.length} chars`);
+  assert.match(out, /\| \| … and \d+ more \| \| \| \| \| \|/);
+  assert.match(out, /\| … and \d+ more \| \| \|/);
+  assert.ok(out.includes('<details>') && out.includes('</details>'));
+});
+
 test.run();
