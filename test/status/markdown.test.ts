@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { marked } from 'marked';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/golden.js';
 import { renderStatusMarkdown, summarize } from '../../src/status/index.js';
 import { md } from '../../src/status/escape.js';
 import { MAX_LIST } from '../../src/status/render-markdown.js';
@@ -55,6 +58,14 @@ test('STATUS.md carries the observation date only, and no busy replica last-use 
   assert.not.ok(out.includes('08:00'), 'no observation time of day');
   assert.not.ok(out.includes('07:59'), 'no last use of the busy llama-8b-0');
   assert.not.match(out, /ago\b/);
+});
+
+test('every time in STATUS.md is a UTC date, never a time of day: observation, outage start, last use', () => {
+  const sample = renderStatusMarkdown(summarize(sampleFleet(), []));
+  assert.ok(sample.includes('a4 (since 2026-11-29)'), 'the unreachable node a4, silent since 07:55');
+  for (const text of [sample, readFileSync(join(ROOT, 'examples/demo/STATUS.md'), 'utf8'), readFileSync(join(ROOT, 'examples/large/STATUS.md'), 'utf8')]) {
+    assert.not.match(text, /\d\d:\d\d/);
+  }
 });
 
 test('a steady fleet observed later the same day renders the same bytes', () => {
