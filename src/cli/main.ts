@@ -78,6 +78,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 const isEntry = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1]);
 if (isEntry) {
+  // `llmgw demo | head`: a reader that goes away is not an error worth a crash,
+  // and the command must still get to clean up what it started.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+  }
   const code = await main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

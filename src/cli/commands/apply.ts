@@ -1,6 +1,109 @@
-import { NotImplementedError } from '../../errors.js';
-import type { Io } from '../io.js';
+// `llmgw apply`: the hand-driven tick (CONTRACT §7): gather, plan, show the
+// plan, confirm, apply, write STATUS.md and state. No git: it is for an
+// operator at a terminal, who commits (or lets the next reconcile commit).
 
-export async function run(_argv: string[], _io: Io): Promise<number> {
-  throw new NotImplementedError('`llmgw apply` is not implemented yet');
+import { createInterface } from 'node:readline/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { executePlan } from '../../apply/executor.js';
+import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../../config/repo-files.js';
+import { ConfigError, GitError, UsageError } from '../../errors.js';
+import { openConfigRepo } from '../../git/config-repo.js';
+import { updateState } from '../../daemon/state-update.js';
+import { stableJson, writeFileAtomic } from '../../util/fs.js';
+import type { Io } from '../io.js';
+import { loadConfig } from '../../config/load-config.js';
+import { dryRun } from '../../plan/dry-run.js';
+import { renderPlanText } from '../../plan/render-text.js';
+import { afterApply } from '../../daemon/after-apply.js';
+import { gatherSnapshot } from '../../gather/gather.js';
+import { previousRun } from '../../gather/observe.js';
+import { createSshTransport } from '../../gather/ssh-transport.js';
+
+const HELP = `Usage: llmgw apply [--repo DIR] [--yes] [--force]
+
+Gather, plan, show the plan, confirm, apply it, and write STATUS.md and
+.llmgw/ (no commit). Refuses a checkout whose cluster.yaml or models.yaml has
+uncommitted edits: only committed config is applied.
+  --yes     apply without asking (required when stdin is not a terminal)
+  --force   apply a plan the safety rules block (CONTRACT §10)
+`;
+
+/** Config files with uncommitted edits (CONTRACT §10); none when the directory is not a git checkout. */
+async function uncommittedConfig(dir: string, env: Record<string, string | undefined>): Promise<string[]> {
+  const repo = await openConfigRepo({ dir, env }).catch((err: unknown) => {
+    if (err instanceof GitError) return null;
+    throw err;
+  });
+  return repo ? repo.dirtyConfig() : [];
+}
+
+async function confirm(io: Io, question: string): Promise<boolean> {
+  const rl = createInterface({ input: io.stdin, output: io.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      repo: { type: 'string', default: '.' },
+      yes: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const dir = resolve(io.cwd, values.repo);
+  const loaded = await loadConfig(dir, { env: io.env, strictEnv: true, displayDir: values.repo });
+  if (!loaded.ok) throw new ConfigError('the config is invalid: nothing applied', loaded.errors);
+  const config = loaded.config;
+  const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
+  if (!interactive && !values.yes) throw new UsageError('stdin is not a terminal: pass --yes to apply without confirmation');
+
+  const warn = (m: string): void => void io.stderr.write(`warning: ${m}\n`);
+  const { previous, state } = await previousRun(dir, warn);
+  const transport = createSshTransport(config.cluster.ssh, { env: io.env, keepAlive: true, onWarning: warn });
+  try {
+    const snapshot = await gatherSnapshot(config, { transport, previous, state, now: () => new Date() });
+    const now = new Date();
+    const { fleet, plan, diff } = dryRun(config, snapshot, state, now.toISOString());
+    io.stdout.write(renderPlanText(plan, diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
+    const dirty = await uncommittedConfig(dir, io.env);
+    if (dirty.length > 0) {
+      io.stderr.write(`llmgw apply: uncommitted edits to ${dirty.join(', ')}: only committed config is applied; commit them first\n`);
+      return 1;
+    }
+    if (plan.blocked !== null && !values.force) {
+      io.stderr.write(`llmgw apply: the plan is blocked: ${plan.blocked} (--force applies it anyway)\n`);
+      return 1;
+    }
+    if (plan.actions.length > 0 && interactive && !values.yes && !(await confirm(io, `Apply ${plan.actions.length} change(s)? [y/N] `))) {
+      io.stdout.write('Nothing applied.\n');
+      return 1;
+    }
+    const outcome = await executePlan(plan, { config, fleet, transport });
+    for (const r of outcome.results) {
+      const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (waits for ${(r.waitingFor ?? []).join(', ')})` : '';
+      io.stdout.write(`${r.op} ${r.replica}: ${r.status}${why}\n`);
+    }
+    for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
+    const nextState = updateState(state, { snapshot, outcome, now });
+    const after = afterApply({ config, snapshot, fleet, plan, outcome, state: nextState, now: now.toISOString() });
+    await writeFileAtomic(join(dir, STATUS_FILE), after.status);
+    await writeFileAtomic(join(dir, STATE_FILE), serializeState(nextState));
+    await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(after.snapshot));
+    io.stdout.write(`started ${outcome.started}, stopped ${outcome.stopped}, waiting ${outcome.deferred}, failed ${outcome.failed}; wrote ${STATUS_FILE}\n`);
+    return outcome.failed > 0 || outcome.failures.length > 0 ? 1 : 0;
+  } finally {
+    await transport.close();
+  }
 }

@@ -11,7 +11,6 @@ import { UsageError } from '../../errors.js';
 import { CONFIG_FILES } from '../../config/repo-files.js';
 import { parseDuration } from '../../config/duration.js';
 import type { Io } from '../io.js';
-import type { TickWiring } from '../../daemon/tick-wiring.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
 
 const DEFAULT_LEASE_TTL = '10m';
@@ -74,15 +73,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
   assertSchedule(values.schedule);
   const log = (line: string) => io.stdout.write(`${new Date().toISOString()} ${line}\n`);
   const repo = await openRepoFromOptions(values, io);
-  const { loadTickWiring } = await import('../../daemon/tick-wiring.js');
+  // Loaded here, after the options are checked: ssh2 and simple-git are heavy.
+  const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }] = await Promise.all([
+    import('../../daemon/tick.js'),
+    import('../../daemon/transport-for-config.js'),
+    import('../../gather/ssh-transport.js'),
+    import('../tick-report.js'),
+  ]);
   // One transport for the life of the process: connections stay warm between ticks,
   // and are replaced only when a PR changes cluster.yaml's ssh settings.
-  const wired: { p: Promise<{ wiring: TickWiring; transports: ReturnType<TickWiring['cachedTransports']> }> | null } = { p: null };
-  const wire = () =>
-    (wired.p ??= loadTickWiring().then((wiring) => ({
-      wiring,
-      transports: wiring.cachedTransports((ssh) => wiring.createSshTransport(ssh, { env: io.env, keepAlive: true })),
-    })));
+  const transports = cachedTransports((ssh) => createSshTransport(ssh, { env: io.env, keepAlive: true }));
   const signal = untilSignal();
   let daemon;
   try {
@@ -95,8 +95,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       now: () => new Date(),
       log,
       tick: async (reason) => {
-        const { wiring, transports } = await wire();
-        const result = await wiring.runTick({
+        const result = await runTick({
           repo,
           transport: (config) => transports.forConfig(config),
           env: io.env,
@@ -104,7 +103,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           push: !values['no-push'],
           log,
         });
-        log(`tick (${reason}): ${wiring.tickSummary(result)}`);
+        log(`tick (${reason}): ${tickSummary(result)}`);
       },
     });
     log(`running: schedule '${values.schedule}'${values.watch ? ', watching cluster.yaml and models.yaml' : ''} in ${repo.dir}`);
@@ -112,8 +111,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   } finally {
     signal.dispose();
     await daemon?.stop();
-    const opened = await wired.p?.catch(() => null);
-    await opened?.transports.close();
+    await transports.close();
   }
   log('stopped');
   return 0;

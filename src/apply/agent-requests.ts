@@ -1,0 +1,106 @@
+// What each node is told to start (CONTRACT §2 models.yaml, §4 `agent apply`):
+// the engine's argv with every placeholder replaced as ONE argv element, so a
+// value from the repo can never split into extra arguments or reach a shell.
+
+import { posix } from 'node:path';
+import type { Config, EngineConfig, ModelConfig, NodeConfig } from '../types/config.js';
+import type { Fleet, FleetNode } from '../types/fleet.js';
+import type { StartAction } from '../types/plan.js';
+import type { StartRequest } from '../types/snapshot.js';
+import { replicaSpec } from '../plan/spec.js';
+
+/** One rank of a start, addressed to the node that runs it. */
+export interface NodeStart {
+  node: string;
+  request: StartRequest;
+}
+
+const PLACEHOLDER = /\{(model|replica|weights|weightsPath|gpus|port|host|rank|nodes|head)\}/g;
+
+/**
+ * Where the node finds the weights: the storage path cluster.yaml told it to
+ * look in whose report lists them complete; otherwise the first local path,
+ * else the first path, where the engine may fetch them; with no storage at
+ * all, the weights string itself (an engine that resolves names by itself).
+ */
+export function weightsPathFor(nodeConfig: NodeConfig, fleetNode: FleetNode | undefined, weights: string): string {
+  const reported = fleetNode?.report?.storage ?? [];
+  for (const decl of nodeConfig.storage) {
+    const entry = reported.find((s) => s.path === decl.path);
+    if (entry?.weights.includes(weights)) return posix.join(decl.path, weights);
+  }
+  const local = nodeConfig.storage.find((s) => s.kind === 'local');
+  const first = local ?? nodeConfig.storage[0];
+  return first ? posix.join(first.path, weights) : weights;
+}
+
+/**
+ * Replace the placeholders in each argv element (`{port}` and `--port={port}`
+ * alike). An element stays one element whatever the value holds: spaces or
+ * quotes in a model name never split it, because no shell ever parses it.
+ * Unknown `{words}` are left as written.
+ */
+export function expandArgv(template: readonly string[], values: Record<string, string>): string[] {
+  return template.map((arg) => arg.replace(PLACEHOLDER, (_all, key: string) => values[key]!));
+}
+
+function lookup(config: Config, action: StartAction): { model: ModelConfig; engine: EngineConfig } {
+  const model = config.models.find((m) => m.name === action.model);
+  if (!model) throw new Error(`start of ${action.replica}: model ${action.model} is not in models.yaml`);
+  const engine = config.cluster.engines[model.engine];
+  if (!engine) throw new Error(`start of ${action.replica}: engine ${model.engine} is not in cluster.yaml`);
+  return { model, engine };
+}
+
+function nodeConfigOf(config: Config, fleet: Fleet, name: string): NodeConfig {
+  const n = fleet.nodeByName.get(name)?.config ?? config.cluster.nodes.find((c) => c.name === name);
+  if (!n) throw new Error(`node ${name} is not in cluster.yaml`);
+  return n;
+}
+
+/** The StartRequest of every rank of one start action, rank 0 first. */
+export function startRequests(action: StartAction, config: Config, fleet: Fleet): NodeStart[] {
+  const { model, engine } = lookup(config, action);
+  const spec = replicaSpec(model, engine);
+  const head = nodeConfigOf(config, fleet, action.placement[0]!.node);
+  // One URL per replica: the head's. A multi-node engine answers HTTP on its
+  // head only, so every rank probes (and the routers send traffic to) the head.
+  const endpoint = `http://${head.host}:${action.port}`;
+  const peers = action.placement.map((p) => p.node);
+  const template = [...engine.command, ...model.args];
+  return action.placement.map((p, rank) => {
+    const node = nodeConfigOf(config, fleet, p.node);
+    const weightsPath = weightsPathFor(node, fleet.nodeByName.get(p.node), model.weights);
+    const command = expandArgv(template, {
+      model: model.name,
+      replica: action.replica,
+      weights: model.weights,
+      weightsPath,
+      gpus: String(p.gpus.length),
+      port: String(action.port),
+      host: node.host,
+      rank: String(rank),
+      nodes: String(action.placement.length),
+      head: head.host,
+    });
+    return {
+      node: p.node,
+      request: {
+        replica: action.replica,
+        model: model.name,
+        spec,
+        weights: model.weights,
+        weightsPath,
+        gpus: [...p.gpus],
+        port: action.port,
+        endpoint,
+        rank,
+        peers,
+        command,
+        env: { CUDA_VISIBLE_DEVICES: p.gpus.join(',') },
+        health: engine.health,
+        startTimeoutSeconds: Math.ceil(engine.startTimeoutMs / 1000),
+      },
+    };
+  });
+}

@@ -1,0 +1,155 @@
+// Executes a plan in CONTRACT §10's order:
+//   (0) router tables, when a replica about to be stopped is in them
+//   (1) stops that free capacity (no waitFor)
+//   (2) starts: one `agent apply` per node, every node at once
+//   (3) router tables to every router
+//   (4) stops whose waitFor replicas are all running; the rest wait for a later tick
+// Which stops run this tick is known before anything runs (readiness is what
+// this tick observed), so every table push already leaves them out. One node
+// failing never stops the rest; every action gets its own result. A router
+// that cannot be reached does not hold the stops back: it is reported, and it
+// gets the whole table again at the next tick.
+
+import type { Config } from '../types/config.js';
+import type { Fleet } from '../types/fleet.js';
+import type { Plan, StartAction, StopAction } from '../types/plan.js';
+import type { Transport } from '../types/transport.js';
+import { startRequests, type NodeStart } from './agent-requests.js';
+import { applyOnNodes, batchesOf, resultKey, type NodeResults } from './node-calls.js';
+import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from './outcome.js';
+import { endpointTable, pushTables } from './router-tables.js';
+
+export interface ApplyContext {
+  config: Config;
+  fleet: Fleet;
+  transport: Transport;
+}
+
+interface Run {
+  ctx: ApplyContext;
+  results: Map<string, ActionResult>;
+  failures: ApplyFailure[];
+  tables: Map<string, RouterTableResult>;
+}
+
+function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, nodes: string[], errors: { node: string; error: string }[]): void {
+  run.results.set(resultKey(op, replica), {
+    op,
+    replica,
+    model,
+    status: 'failed',
+    nodes,
+    error: errors.map((e) => `${e.node}: ${e.error}`).join('; '),
+  });
+  for (const e of errors) run.failures.push({ op, replica, model, host: e.node, error: e.error });
+}
+
+async function runStops(run: Run, stops: StopAction[]): Promise<void> {
+  const { fleet, config, transport } = run.ctx;
+  const calls: { node: string; replica: string }[] = [];
+  const skipped = new Map<string, { node: string; error: string }[]>();
+  for (const s of stops) {
+    for (const p of s.placement) {
+      const condition = fleet.nodeByName.get(p.node)?.condition ?? 'lost';
+      // A rank on a lost node counts as gone (CONTRACT §6): nothing to stop there.
+      if (condition === 'lost') continue;
+      if (condition === 'unreachable') {
+        const list = skipped.get(s.replica) ?? [];
+        list.push({ node: p.node, error: 'node is unreachable; stopped once it answers' });
+        skipped.set(s.replica, list);
+      } else calls.push({ node: p.node, replica: s.replica });
+    }
+  }
+  const byNode = await applyOnNodes(batchesOf([], calls), config, transport);
+  for (const s of stops) {
+    const errors = [...(skipped.get(s.replica) ?? [])];
+    for (const c of calls) {
+      if (c.replica !== s.replica) continue;
+      const r = byNode.get(c.node)?.get(resultKey('stop', s.replica));
+      if (r && !r.ok) errors.push({ node: c.node, error: r.error });
+    }
+    const nodes = s.placement.map((p) => p.node);
+    if (errors.length > 0) fail(run, 'stop', s.replica, s.model, nodes, errors);
+    else run.results.set(resultKey('stop', s.replica), { op: 'stop', replica: s.replica, model: s.model, status: 'ok', nodes });
+  }
+}
+
+async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
+  const { config, fleet, transport } = run.ctx;
+  const ranks = new Map<string, NodeStart[]>();
+  for (const a of starts) {
+    try {
+      ranks.set(a.replica, startRequests(a, config, fleet));
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      fail(run, 'start', a.replica, a.model, a.placement.map((p) => p.node), a.placement.map((p) => ({ node: p.node, error })));
+    }
+  }
+  const byNode = await applyOnNodes(batchesOf([...ranks.values()].flat(), []), config, transport);
+  const rollback: { node: string; replica: string }[] = [];
+  for (const a of starts) {
+    const list = ranks.get(a.replica);
+    if (!list) continue;
+    const nodes = list.map((s) => s.node);
+    const outcome = list.map((s) => ({ node: s.node, r: byNode.get(s.node)?.get(resultKey('start', a.replica)) }));
+    const errors = outcome.flatMap(({ node, r }) => (r && r.ok ? [] : [{ node, error: r && !r.ok ? r.error : 'no result' }]));
+    if (errors.length === 0) {
+      run.results.set(resultKey('start', a.replica), { op: 'start', replica: a.replica, model: a.model, status: 'ok', nodes });
+      continue;
+    }
+    fail(run, 'start', a.replica, a.model, nodes, errors);
+    // Ranks that did start cannot serve without the others: take them down
+    // so the next tick places the whole replica afresh.
+    for (const o of outcome) if (o.r?.ok) rollback.push({ node: o.node, replica: a.replica });
+  }
+  if (rollback.length > 0) await applyOnNodes(batchesOf([], rollback), config, transport);
+}
+
+async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<void> {
+  const { config, fleet, transport } = run.ctx;
+  if (config.cluster.routers.length === 0) return;
+  const pushed = await pushTables(endpointTable(config, fleet, leaving), config, transport);
+  for (const r of pushed.results) run.tables.set(r.router, r);
+  run.failures.push(...pushed.failures);
+}
+
+export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyOutcome> {
+  const run: Run = { ctx, results: new Map(), failures: [], tables: new Map() };
+  const starts = plan.actions.filter((a): a is StartAction => a.op === 'start');
+  const stops = plan.actions.filter((a): a is StopAction => a.op === 'stop');
+  const freeing = stops.filter((s) => s.waitFor.length === 0);
+  const isRunning = (id: string) => ctx.fleet.replicaById.get(id)?.state === 'running';
+  const ready = stops.filter((s) => s.waitFor.length > 0 && s.waitFor.every(isRunning));
+  const leaving = new Set([...freeing, ...ready].map((s) => s.replica));
+
+  if (freeing.some((s) => isRunning(s.replica))) await pushAll(run, leaving);
+  await runStops(run, freeing);
+  await runStarts(run, starts);
+  await pushAll(run, leaving);
+  await runStops(run, ready);
+
+  for (const s of stops) {
+    if (run.results.has(resultKey('stop', s.replica))) continue;
+    const waitingFor = s.waitFor.filter((id) => !isRunning(id));
+    run.results.set(resultKey('stop', s.replica), {
+      op: 'stop',
+      replica: s.replica,
+      model: s.model,
+      status: 'deferred',
+      nodes: s.placement.map((p) => p.node),
+      waitingFor,
+    });
+  }
+  const results = plan.actions.map((a) => run.results.get(resultKey(a.op, a.replica))!);
+  const count = (op: 'start' | 'stop' | null, status: ActionResult['status']) =>
+    results.filter((r) => (op === null || r.op === op) && r.status === status).length;
+  return {
+    results,
+    failures: run.failures,
+    routerTables: [...run.tables.values()].sort((a, b) => (a.router < b.router ? -1 : 1)),
+    started: count('start', 'ok'),
+    stopped: count('stop', 'ok'),
+    deferred: count(null, 'deferred'),
+    failed: count(null, 'failed'),
+  };
+}

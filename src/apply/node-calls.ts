@@ -1,0 +1,78 @@
+// One `agent apply` call per node, every node at once: the transport bounds how
+// many sessions are in flight (ssh.concurrency). A node that cannot be reached
+// fails its own starts and stops and nothing else.
+
+import type { Config, NodeConfig } from '../types/config.js';
+import type { AgentApplyReply, AgentApplyRequest, StartRequest } from '../types/snapshot.js';
+import type { HostTarget, Transport } from '../types/transport.js';
+import { callJson } from '../gather/call.js';
+
+export interface NodeBatch {
+  node: string;
+  start: StartRequest[];
+  stop: string[];
+}
+
+/** `op:replica` -> ok, or the error the node gave. */
+export type NodeResults = Map<string, { ok: true } | { ok: false; error: string }>;
+
+export function resultKey(op: 'start' | 'stop', replica: string): string {
+  return `${op}:${replica}`;
+}
+
+export function nodeTarget(node: NodeConfig): HostTarget {
+  return { name: node.name, host: node.host, port: node.port };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function applyOnNode(batch: NodeBatch, config: Config, transport: Transport): Promise<NodeResults> {
+  const results: NodeResults = new Map();
+  const asked = [
+    ...batch.start.map((s) => resultKey('start', s.replica)),
+    ...batch.stop.map((r) => resultKey('stop', r)),
+  ];
+  const node = config.cluster.nodes.find((n) => n.name === batch.node);
+  if (!node) {
+    for (const k of asked) results.set(k, { ok: false, error: `node ${batch.node} is not in cluster.yaml` });
+    return results;
+  }
+  const request: AgentApplyRequest = { version: 1, node: node.name, start: batch.start, stop: batch.stop };
+  try {
+    const reply = await callJson<AgentApplyReply>(
+      transport,
+      nodeTarget(node),
+      `${config.cluster.agent.command} apply`,
+      request,
+      'agent-apply-reply',
+    );
+    for (const r of reply.results) {
+      results.set(resultKey(r.op, r.replica), r.ok ? { ok: true } : { ok: false, error: r.error ?? 'failed' });
+    }
+    for (const k of asked) if (!results.has(k)) results.set(k, { ok: false, error: 'the agent gave no result for it' });
+  } catch (err) {
+    for (const k of asked) results.set(k, { ok: false, error: errorText(err) });
+  }
+  return results;
+}
+
+/** Every batch's results, by node name. */
+export async function applyOnNodes(batches: NodeBatch[], config: Config, transport: Transport): Promise<Map<string, NodeResults>> {
+  const done = await Promise.all(batches.map(async (b) => [b.node, await applyOnNode(b, config, transport)] as const));
+  return new Map(done);
+}
+
+/** Group (node, item) pairs into one batch per node, nodes in name order. */
+export function batchesOf(starts: { node: string; request: StartRequest }[], stops: { node: string; replica: string }[]): NodeBatch[] {
+  const byNode = new Map<string, NodeBatch>();
+  const get = (node: string) => {
+    let b = byNode.get(node);
+    if (!b) byNode.set(node, (b = { node, start: [], stop: [] }));
+    return b;
+  };
+  for (const s of starts) get(s.node).start.push(s.request);
+  for (const s of stops) get(s.node).stop.push(s.replica);
+  return [...byNode.values()].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+}

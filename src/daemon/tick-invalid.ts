@@ -1,0 +1,44 @@
+// A tick on an invalid config (CONTRACT §8, §10): touch nothing on the fleet,
+// keep the last fleet summary under a block saying why nothing is applied, and
+// tell somebody. The webhooks come from cluster.yaml when it is valid on its
+// own, so the usual case (a broken models.yaml) still notifies.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { STATUS_FILE } from '../config/repo-files.js';
+import type { ConfigProblem, WebhookConfig } from '../types/config.js';
+import type { State } from '../types/state.js';
+import { readTextIfExists } from '../util/fs.js';
+import { parseConfig } from '../config/load-config.js';
+import { detectEvents, type NotifyEvent } from '../notify/events.js';
+import { renderInvalidConfigBlock } from '../status/index.js';
+
+const NO_MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n';
+
+/** cluster.yaml's name and webhooks when cluster.yaml alone is valid; '' and none otherwise. */
+export async function clusterAlone(dir: string, env: Record<string, string | undefined>): Promise<{ name: string; webhooks: WebhookConfig[] }> {
+  const text = await readFile(join(dir, 'cluster.yaml'), 'utf8').catch(() => null);
+  if (text === null) return { name: '', webhooks: [] };
+  const alone = parseConfig({ cluster: { name: 'cluster.yaml', text }, models: { name: 'models.yaml', text: NO_MODELS } }, { env, strictEnv: true });
+  return alone.ok ? { name: alone.config.cluster.name, webhooks: alone.config.cluster.notify.webhooks } : { name: '', webhooks: [] };
+}
+
+export async function invalidTick(
+  dir: string,
+  state: State,
+  errors: ConfigProblem[],
+  cluster: string,
+  now: Date,
+): Promise<{ status: string; state: State; events: NotifyEvent[] }> {
+  const previous = await readTextIfExists(join(dir, STATUS_FILE));
+  const status = renderInvalidConfigBlock(previous, errors);
+  const detected = detectEvents(state, {
+    cluster,
+    fleet: null,
+    plan: null,
+    applyFailures: [],
+    configErrors: errors,
+    now: now.toISOString(),
+  });
+  return { status, state: detected.state, events: detected.events };
+}

@@ -1,0 +1,155 @@
+// One reconcile tick (CONTRACT §1): pull, validate, gather, plan, apply, render,
+// commit and push if anything changed, notify. The only async function that
+// wires the pipeline together; every stage it calls is a module of its own,
+// and the pure ones (fleet, plan, status) take `now` from here.
+//
+// STATUS.md and .llmgw/observed.json describe the fleet as this tick leaves
+// it (after-apply.ts); the next tick's commit is the one that sees the new
+// replicas running.
+
+import { executePlan } from '../apply/executor.js';
+import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
+import { loadConfig } from '../config/load-config.js';
+import { GENERATED_FILES } from '../config/repo-files.js';
+import { GitError } from '../errors.js';
+import { buildFleet } from '../fleet/index.js';
+import { gatherSnapshot } from '../gather/gather.js';
+import { previousRun } from '../gather/observe.js';
+import { repoInternals, type ConfigRepo } from '../git/config-repo.js';
+import { detectEvents, type NotifyEvent } from '../notify/events.js';
+import { deliver } from '../notify/webhook.js';
+import { planFleet } from '../plan/plan-fleet.js';
+import type { Config } from '../types/config.js';
+import { afterApply } from './after-apply.js';
+import { writeGenerated } from './generated-files.js';
+import { updateState } from './state-update.js';
+import { clusterAlone, invalidTick } from './tick-invalid.js';
+import { commitMessage, type TickResult } from './tick-result.js';
+import { resolveTransport, type TransportSource } from './transport-for-config.js';
+
+export type { TickResult } from './tick-result.js';
+
+export interface TickOptions {
+  repo: ConfigRepo;
+  /** A transport, or a function giving one for the config just loaded (see transport-for-config.ts). */
+  transport: TransportSource;
+  env: Record<string, string | undefined>;
+  now: () => Date;
+  /** Push the commit (reconcile --no-push: false). */
+  push: boolean;
+  log: (line: string) => void;
+  /** Deliver events to the webhooks (default true); they are detected and recorded either way. */
+  notify?: boolean;
+}
+
+async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<void> {
+  if (opts.notify === false || events.length === 0 || webhooks.length === 0) return;
+  // deliver never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
+  await deliver(webhooks, events, { log: (line) => opts.log(`notify: ${line}`) });
+}
+
+/**
+ * Commits of ours the remote does not have yet: this tick's, or an earlier
+ * tick's whose push failed or was skipped (--no-push). A fake repo without
+ * git internals has none beyond this tick's.
+ */
+async function unpushed(repo: ConfigRepo): Promise<boolean> {
+  const inner = repoInternals(repo);
+  if (!inner) return false;
+  const ref = `refs/remotes/${inner.upstream.remote}/${inner.upstream.branch}`;
+  return Number(await inner.git.run(['rev-list', '--count', `${ref}..HEAD`])) > 0;
+}
+
+async function commitAndPush(opts: TickOptions, message: string | null, result: TickResult): Promise<void> {
+  if (message !== null) {
+    result.commit = await opts.repo.commit(GENERATED_FILES, message);
+    if (result.commit !== null) opts.log(`committed ${result.commit.slice(0, 12)}: ${message}`);
+  }
+  if (!opts.push || !opts.repo.hasRemote) return;
+  if (result.commit === null && !(await unpushed(opts.repo))) return;
+  try {
+    await opts.repo.push();
+    result.pushed = true;
+  } catch (err) {
+    if (!(err instanceof GitError)) throw err;
+    // The commit stays; the next tick's sync rebases it and pushes again.
+    result.pushError = err.message;
+    opts.log(`push failed: ${err.message}`);
+  }
+}
+
+function blankResult(): TickResult {
+  return {
+    configInvalid: false, dirtyConfig: [], plan: null, blocked: null, applied: false, outcome: null,
+    events: [], status: '', commit: null, pushed: false, pushError: null,
+  };
+}
+
+export async function runTick(opts: TickOptions): Promise<TickResult> {
+  const { repo, log } = opts;
+  const result = blankResult();
+  await repo.sync();
+  const now = opts.now();
+  const loaded = await loadConfig(repo.dir, { env: opts.env, strictEnv: true, displayDir: '.' });
+  // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
+  const { previous, state } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
+
+  if (!loaded.ok) {
+    result.configInvalid = true;
+    log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
+    const cluster = await clusterAlone(repo.dir, opts.env);
+    const inv = await invalidTick(repo.dir, state, loaded.errors, cluster.name, now);
+    result.status = inv.status;
+    result.events = inv.events.map((e) => e.event);
+    await notifyAll(opts, cluster.webhooks, inv.events);
+    const changed = await writeGenerated(repo.dir, { status: inv.status, state: inv.state, snapshot: null });
+    await commitAndPush(opts, changed ? commitMessage(cluster.name || null, result) : null, result);
+    return result;
+  }
+
+  const config = loaded.config;
+  result.dirtyConfig = await repo.dirtyConfig();
+  const transport = resolveTransport(opts.transport, config);
+  const snapshot = await gatherSnapshot(config, {
+    transport,
+    previous,
+    state,
+    now: opts.now,
+  });
+  const fleet = buildFleet(config, snapshot, state, now.toISOString());
+  const plan = planFleet(fleet, state);
+  result.plan = plan;
+  result.blocked = plan.blocked;
+
+  let outcome: ApplyOutcome = emptyOutcome();
+  if (result.dirtyConfig.length > 0) {
+    log(`uncommitted edits to ${result.dirtyConfig.join(', ')}: planned ${plan.actions.length} action(s), applied nothing (only committed config is applied)`);
+  } else if (plan.blocked !== null) {
+    log(`plan blocked: ${plan.blocked}; applied nothing`);
+  } else {
+    outcome = await executePlan(plan, { config, fleet, transport });
+    result.applied = true;
+    for (const f of outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
+  }
+  result.outcome = outcome;
+
+  const updated = updateState(state, { snapshot, outcome, now });
+  const detected = detectEvents(updated, {
+    cluster: config.cluster.name,
+    fleet,
+    plan,
+    applyFailures: outcome.failures.flatMap((f) => (f.replica === null ? [] : [{ replica: f.replica, node: f.host, error: f.error }])),
+    configErrors: null,
+    now: now.toISOString(),
+  });
+  result.events = detected.events.map((e) => e.event);
+  await notifyAll(opts, config.cluster.notify.webhooks, detected.events);
+
+  const after = afterApply({ config, snapshot, fleet, plan, outcome, state: detected.state, now: now.toISOString() });
+  result.status = after.status;
+  const changed = await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after.snapshot });
+  const counts = { running: 0, starting: 0, failed: 0 };
+  for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
+  await commitAndPush(opts, changed ? commitMessage(config.cluster.name, result, counts) : null, result);
+  return result;
+}

@@ -1,0 +1,117 @@
+// `llmgw demo`: the simulated fleet of examples/demo, reconciled by the very
+// tick a production fleet runs (src/daemon/tick.ts): the first tick starts
+// replicas, the second sees them running and commits STATUS.md.
+
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createSshTransport } from '../gather/ssh-transport.js';
+import { openConfigRepo } from '../git/config-repo.js';
+import { renderPlanText } from '../plan/render-text.js';
+import { runTick, type TickResult } from '../daemon/tick.js';
+import { cachedTransports } from '../daemon/transport-for-config.js';
+import type { Plan } from '../types/plan.js';
+import { tickSummary } from '../cli/tick-report.js';
+import { git } from './git-remote.js';
+import { startSimWorld, type SimWorld } from './sim-world.js';
+
+export interface DemoOptions {
+  keep: boolean;
+  out: (text: string) => void;
+  env: Record<string, string | undefined>;
+  /** Resolves when a --keep demo should stop (Ctrl-C). */
+  stopped: Promise<void>;
+  /** Seconds between --keep ticks. */
+  intervalSeconds?: number;
+}
+
+/** Wait until every replica the plan started answers its health check, or the time is up. */
+async function waitHealthy(plan: Plan, world: SimWorld, timeoutMs: number): Promise<number> {
+  const urls = plan.actions
+    .filter((a) => a.op === 'start')
+    .map((a) => `http://${world.hostOf.get(a.placement[0]!.node)}:${a.op === 'start' ? a.port : 0}/health`);
+  const deadline = Date.now() + timeoutMs;
+  const healthy = new Set<string>();
+  while (healthy.size < urls.length && Date.now() < deadline) {
+    await Promise.all(
+      urls.filter((u) => !healthy.has(u)).map(async (u) => {
+        const ok = await fetch(u, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+        if (ok) healthy.add(u);
+      }),
+    );
+    if (healthy.size < urls.length) await sleep(200);
+  }
+  return healthy.size;
+}
+
+/** One chat completion through the router, as a user of the fleet would send it. */
+async function askRouter(port: number, model: string): Promise<string> {
+  const url = `http://127.0.0.1:${port}/v1/chat/completions`;
+  const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello?' }] });
+  try {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5000) });
+    const reply = (await res.json()) as { choices?: { message?: { content?: string } }[] };
+    return `POST ${url} (model ${model}) -> ${res.status}: ${reply.choices?.[0]?.message?.content ?? JSON.stringify(reply)}`;
+  } catch (err) {
+    return `POST ${url} (model ${model}) failed: ${(err as Error).message}`;
+  }
+}
+
+export async function runDemo(opts: DemoOptions): Promise<number> {
+  const started = Date.now();
+  const { out } = opts;
+  const dir = await mkdtemp(join(tmpdir(), 'llmgw-demo-'));
+  out(`llmgw demo: starting a simulated fleet in ${dir}\n`);
+  const world = await startSimWorld({ dir });
+  const workdir = join(dir, 'checkout');
+  const env = { ...opts.env, GIT_TERMINAL_PROMPT: '0' };
+  const transports = cachedTransports((ssh) => createSshTransport(ssh, { env, keepAlive: true }));
+  try {
+    const addresses = world.sim.hosts.map((h) => h.host);
+    out(`${world.nodeNames.length} nodes and a router, each a real SSH server on its own loopback address (${addresses[0]} … ${addresses[addresses.length - 1]});\n`);
+    out(`the config repo is a bare git remote: ${world.remote}\n\n`);
+    const repo = await openConfigRepo({ dir: workdir, remote: world.remote, branch: 'main', env });
+    const tick = (n: number): Promise<TickResult> =>
+      runTick({
+        repo,
+        transport: (config) => transports.forConfig(config),
+        env,
+        now: () => new Date(),
+        push: true,
+        log: (line) => out(`  tick ${n}: ${line}\n`),
+      });
+
+    out('== Tick 1: pull, gather, plan, apply, commit\n');
+    const first = await tick(1);
+    if (first.plan) out('\n' + renderPlanText(first.plan, '', { color: false }).replace(/\nSTATUS\.md would not change\.\n$/, '\n'));
+    out(`${tickSummary(first)}\n\n`);
+    if (first.plan) {
+      const starts = first.plan.actions.filter((a) => a.op === 'start').length;
+      const up = await waitHealthy(first.plan, world, 20_000);
+      out(`${up} of ${starts} new replicas answer their health check.\n\n`);
+    }
+    out('== Tick 2: the replicas are observed running\n');
+    const second = await tick(2);
+    out(`${tickSummary(second)}\n\n`);
+    out('== STATUS.md\n\n' + second.status + '\n');
+    const model = second.plan?.actions[0]?.model ?? first.plan?.actions[0]?.model;
+    if (model) out(`== A request through the router\n\n${await askRouter(world.routerPort, model)}\n\n`);
+    out('== git log of the config repo\n\n' + (await git(workdir, ['log', '--format=%h %s  (%an)'])) + '\n\n');
+    out(`The reconciler's checkout: ${workdir}\n  git -C ${workdir} log --stat\n`);
+    if (opts.keep) {
+      out(`\nThe router serves http://127.0.0.1:${world.routerPort}/v1/chat/completions; ticking every ${opts.intervalSeconds ?? 10} s, Ctrl-C stops.\n`);
+      for (let n = 3; ; n++) {
+        const stop = await Promise.race([opts.stopped.then(() => true), sleep((opts.intervalSeconds ?? 10) * 1000).then(() => false)]);
+        if (stop) break;
+        const r = await tick(n);
+        out(`  tick ${n}: ${tickSummary(r)}\n`);
+      }
+    }
+    out(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s. Stopped every engine, SSH server and the router; the repo stays in ${dir} (rm -rf it when done).\n`);
+    return 0;
+  } finally {
+    await transports.close();
+    await world.close();
+  }
+}

@@ -1,0 +1,124 @@
+// Hand-built config, fleet and transport for the apply tests: small enough to
+// read, with only the fields apply looks at filled in meaningfully.
+
+import type { Config, NodeConfig } from '../../src/types/config.js';
+import type { Fleet, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
+import type { AgentApplyReply, AgentApplyRequest, ReplicaState } from '../../src/types/snapshot.js';
+import type { HostTarget, Transport } from '../../src/types/transport.js';
+import { SshError } from '../../src/errors.js';
+
+export function node(name: string, extra: Partial<NodeConfig> = {}): NodeConfig {
+  return { name, host: `${name}.example`, port: 22, fabric: 'ib-a', cordon: false, storage: [], ...extra };
+}
+
+export function config(nodes: NodeConfig[], routers = ['rt-1', 'rt-2']): Config {
+  return {
+    cluster: {
+      name: 'test',
+      ssh: { user: 'llmgw', knownHosts: '/dev/null', port: 22, connectTimeoutMs: 1000, commandTimeoutMs: 1000, concurrency: 8 },
+      agent: { command: 'llmgw agent' },
+      router: { command: 'llmgw router' },
+      fabrics: ['ib-a'],
+      gpuClasses: [],
+      nodes,
+      routers: routers.map((r) => ({ name: r, host: `${r}.example`, port: 22 })),
+      engines: {
+        vllm: {
+          name: 'vllm',
+          command: ['vllm', 'serve', '{weightsPath}', '--tp', '{gpus}', '--port', '{port}', '--host={host}'],
+          basePort: 8000,
+          health: '/health',
+          startTimeoutMs: 1_200_000,
+        },
+      },
+      notify: { webhooks: [] },
+      idleAfterMs: 86_400_000,
+      lostAfterMs: 600_000,
+      safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+    },
+    models: [
+      { name: 'llama', weights: 'meta/llama', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: ['--name', '{model} x'], index: 0 },
+      { name: 'big', weights: 'ds/v3', engine: 'vllm', gpus: 8, nodes: 2, replicas: 1, priority: 0, args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'], index: 1 },
+      { name: 'idle', weights: 'x/idle', engine: 'vllm', gpus: 1, nodes: 1, replicas: 0, priority: 0, args: [], index: 2 },
+    ],
+  };
+}
+
+export function replica(id: string, model: string, nodes: string[], state: ReplicaState, port = 8000): FleetReplica {
+  return {
+    id,
+    model,
+    state,
+    startedAt: '2026-11-29T07:00:00Z',
+    spec: 'abcd1234',
+    port,
+    endpoint: `http://${nodes[0]}.example:${port}`,
+    ranks: nodes.map((n, rank) => ({ node: n, rank, gpus: [0, 1] })),
+    nodes,
+    lost: false,
+    unreachable: false,
+    idleSeconds: null,
+    idleSince: null,
+  };
+}
+
+export function fleet(cfg: Config, replicas: FleetReplica[], conditions: Record<string, NodeCondition> = {}, reports: Record<string, FleetNode['report']> = {}): Fleet {
+  const nodes: FleetNode[] = cfg.cluster.nodes.map((c) => ({
+    name: c.name,
+    config: c,
+    fabric: c.fabric,
+    cordoned: c.cordon,
+    condition: conditions[c.name] ?? 'reachable',
+    unreachableSince: null,
+    error: null,
+    report: reports[c.name] ?? null,
+    gpus: [],
+    holds: new Set(),
+    replicas: replicas.filter((r) => r.nodes.includes(c.name)).map((r) => r.id),
+    usedPorts: new Set(),
+    freeWholeClass: null,
+  }));
+  return {
+    config: cfg,
+    now: '2026-11-29T08:00:00Z',
+    observedAt: '2026-11-29T08:00:00Z',
+    nodes,
+    nodeByName: new Map(nodes.map((n) => [n.name, n])),
+    replicas,
+    replicaById: new Map(replicas.map((r) => [r.id, r])),
+    routersAnswered: true,
+  };
+}
+
+export interface Call {
+  host: string;
+  command: string;
+  input: any;
+}
+
+/**
+ * Records every call in order. Agents answer ok for everything unless the node
+ * is in `down` (unreachable) or `refuse` (replica ids it answers not ok for).
+ */
+export function fakeTransport(opts: { down?: string[]; refuse?: string[] } = {}): Transport & { calls: Call[] } {
+  const calls: Call[] = [];
+  return {
+    calls,
+    async run(target: HostTarget, command: string, input: string): Promise<string> {
+      calls.push({ host: target.name, command, input: JSON.parse(input) });
+      await new Promise((r) => setTimeout(r, 1));
+      if (opts.down?.includes(target.name)) throw new SshError('unreachable', target.name, `${target.name}: connect ECONNREFUSED`);
+      if (command.endsWith(' endpoints')) return '{"version":1}';
+      const req = JSON.parse(input) as AgentApplyRequest;
+      const reply: AgentApplyReply = {
+        version: 1,
+        results: [
+          ...req.start.map((s) => ({ replica: s.replica, op: 'start' as const, ...(opts.refuse?.includes(s.replica) ? { ok: false, error: 'no such GPU' } : { ok: true }) })),
+          ...req.stop.map((r) => ({ replica: r, op: 'stop' as const, ok: true })),
+        ],
+      };
+      return JSON.stringify(reply);
+    },
+    async close() {},
+  };
+}
