@@ -4,6 +4,7 @@
 
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
+import { strictExceptNotify } from '../config/env-vars.js';
 import { readSnapshotFile, readState } from '../config/repo-files.js';
 import { ConfigError, DataError, UsageError, formatProblem } from '../errors.js';
 import type { Config, ConfigProblem } from '../types/config.js';
@@ -55,12 +56,15 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
       ? undefined
       : Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), readState(repoDir)]),
   );
-  const loaded = await loadConfig(repoDir, { env: io.env, strictEnv: false, displayDir: opts.repo });
+  // Reading a snapshot file needs no secrets (PR CI has none); gathering live
+  // does need the ssh settings' ${VAR}s, though still not the webhooks'.
+  const strictEnv = opts.observed === undefined ? strictExceptNotify : false;
+  const loaded = await loadConfig(repoDir, { env: io.env, strictEnv, displayDir: opts.repo });
   for (const w of loaded.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
   if (!loaded.ok) throw new ConfigError('the config is invalid', loaded.errors);
   if (opts.observed === undefined) {
     const { observeLive } = await import('../gather/observe.js');
-    const { snapshot, state } = await observeLive(loaded.config, repoDir, io);
+    const { snapshot, state } = await observeLive(loaded.config, repoDir, io, () => new Date(now));
     return { config: loaded.config, snapshot, state, now, warnings: loaded.warnings };
   }
   const [snapshot, state] = (await fleetFiles)!;

@@ -39,11 +39,16 @@ export async function previousRun(dir: string, warn: (m: string) => void): Promi
   return { previous, state };
 }
 
-/** Gather over SSH now, with a progress line on a terminal's stderr. */
+/**
+ * Gather over SSH, with a progress line on a terminal's stderr. `now` stamps
+ * the observation (and any newly unreachable node), so a command run with
+ * --now judges times on the same clock it recorded them with.
+ */
 export async function observeLive(
   config: Config,
   repoDir: string,
   io: { env: Record<string, string | undefined>; stderr: NodeJS.WritableStream & { isTTY?: boolean } },
+  now: () => Date,
 ): Promise<{ snapshot: Snapshot; state: State }> {
   const warn = (m: string): void => void io.stderr.write(`warning: ${m}\n`);
   const { previous, state } = await previousRun(repoDir, warn);
@@ -52,7 +57,7 @@ export async function observeLive(
   const transport = createSshTransport(config.cluster.ssh, { env: io.env, onWarning: warn });
   const progress = createProgressLine(io.stderr);
   try {
-    const snapshot = await gatherSnapshot(config, { transport, previous, state, now: () => new Date(), onProgress: (p) => progress.update(p) });
+    const snapshot = await gatherSnapshot(config, { transport, previous, state, now, onProgress: (p) => progress.update(p) });
     return { snapshot, state };
   } finally {
     progress.done();

@@ -84,17 +84,16 @@ export function classify(fleet: Fleet): Classified {
       if (stop.placement.length > 0) freeStops.push(stop);
       continue;
     }
+    if (!desired || replica.state === 'failed') {
+      // Stopped without waiting; a rank on an unreachable node cannot be told, but
+      // the ranks that can are stopped now so their GPUs are free for this plan.
+      const stop = stopAction(replica, desired ? 'failed' : 'not in models.yaml', [], fleet);
+      if (stop.placement.length > 0) freeStops.push(stop);
+      continue;
+    }
     if (replica.unreachable) {
       // Its node's last report is assumed still true: nothing is moved until it is lost.
-      if (desired && replica.state !== 'failed') desired.kept.push(replica);
-      continue;
-    }
-    if (!desired) {
-      freeStops.push(stopAction(replica, 'not in models.yaml', [], fleet));
-      continue;
-    }
-    if (replica.state === 'failed') {
-      freeStops.push(stopAction(replica, 'failed', [], fleet));
+      desired.kept.push(replica);
       continue;
     }
     const reason = notKeptReason(replica, desired.model, desired.spec, fleet);

@@ -2,13 +2,11 @@ import type { ModelConfig } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Placement, WeightsLocality } from '../types/plan.js';
 import type { Capacity } from './capacity.js';
-import type { WeightsIndex } from './weights-tier.js';
 
 /** What placing one model's missing replicas reads and changes. */
 export interface PlaceContext {
   fleet: Fleet;
   capacity: Capacity;
-  weights: WeightsIndex;
   /** Nodes where this model failed to start within the last 30 minutes. */
   recentFailures(model: string): ReadonlySet<string>;
 }

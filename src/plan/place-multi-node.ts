@@ -5,6 +5,7 @@
 // weights, then whether the fabric holds them, (b) best fit: fewest free whole
 // nodes, (c) name; inside it, holders first, then by name.
 
+import { fabricHolds } from '../fleet/index.js';
 import type { ModelConfig } from '../types/config.js';
 import type { WeightsLocality } from '../types/plan.js';
 import type { NodeCapacity } from './capacity.js';
@@ -26,7 +27,6 @@ interface Pool {
 }
 
 function poolsFor(model: ModelConfig, ctx: PlaceContext): Pool[] {
-  const holding = ctx.weights.fabricsHolding(model.weights);
   const pools = new Map<string, Pool>();
   for (const cap of ctx.capacity.nodes) {
     const cls = wholeClass(cap);
@@ -35,7 +35,7 @@ function poolsFor(model: ModelConfig, ctx: PlaceContext): Pool[] {
     const key = `${cap.node.fabric}\u0000${cls}`;
     let pool = pools.get(key);
     if (!pool) {
-      pool = { fabric: cap.node.fabric, cls, fabricHolds: holding.has(cap.node.fabric), nodes: [], holders: 0, next: 0 };
+      pool = { fabric: cap.node.fabric, cls, fabricHolds: fabricHolds(ctx.fleet, cap.node.fabric, model.weights), nodes: [], holders: 0, next: 0 };
       pools.set(key, pool);
     }
     pool.nodes.push(cap);

@@ -11,7 +11,7 @@ import { MinHeap } from './heap.js';
 import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
 import { basePortOf } from './place-context.js';
 import { oneNodeReason } from './unplaceable-reason.js';
-import { TIER_RANK } from './weights-tier.js';
+import { TIER_RANK, weightsTier } from './weights-tier.js';
 import type { WeightsLocality } from '../types/plan.js';
 
 interface Candidate {
@@ -42,7 +42,7 @@ export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContex
       cap,
       cls,
       failed: failures.has(cap.node.name) ? 1 : 0,
-      tier: ctx.weights.tier(cap.node, model.weights),
+      tier: weightsTier(ctx.fleet, cap.node, model.weights),
       count: cap.modelCount.get(model.name) ?? 0,
       left: free - need,
     };

@@ -15,7 +15,6 @@ import { recentFailures } from './recent-failures.js';
 import { byReplicaNumber, compareNames, idAllocator } from './replica-ids.js';
 import { blockedReason } from './safety.js';
 import { stopSurplus } from './surplus.js';
-import { weightsIndex } from './weights-tier.js';
 
 export function planFleet(fleet: Fleet, state: State): Plan {
   // Steps 1, 2, 4, 5: what stays, what is freed now, what is replaced with surge.
@@ -26,7 +25,6 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   const ctx: PlaceContext = {
     fleet,
     capacity: buildCapacity(fleet, new Set(freeStops.map((s) => s.replica))),
-    weights: weightsIndex(fleet),
     recentFailures: recentFailures(state, fleet.now),
   };
   const newId = idAllocator(fleet.replicas.map((r) => r.id));

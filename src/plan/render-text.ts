@@ -37,11 +37,11 @@ export function renderPlanText(plan: Plan, diff: string, options: TextOptions): 
   }
   for (const u of plan.unplaceable) {
     const what = `${plainText(u.model)} (${u.missing} ${u.missing === 1 ? 'replica' : 'replicas'})`;
-    lines.push(paint('yellow', `  ! cannot place  ${what}: ${u.reason}`));
+    lines.push(paint('yellow', `  ! cannot place  ${what}: ${plainText(u.reason)}`));
   }
   if (lines.length > 0) lines.push('');
   lines.push(paint('bold', summaryLine(plan)));
-  if (plan.blocked !== null) lines.push(paint('yellow', `Blocked: ${sentence(plan.blocked)}`));
+  if (plan.blocked !== null) lines.push(paint('yellow', `Blocked: ${plainText(sentence(plan.blocked))}`));
   lines.push('');
   if (diff === '') {
     lines.push('STATUS.md would not change.');

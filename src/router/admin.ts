@@ -52,20 +52,29 @@ export async function listenAdmin(server: http.Server, path: string): Promise<vo
       server.once('error', reject);
       // The umask closes the window between bind and chmod in which others could
       // connect; bind happens inside listen(), synchronously, so it is restored at once.
-      const previous = process.umask(0o177);
+      const previous = setUmask(0o177);
       try {
         server.listen(path, () => {
           server.off('error', reject);
           resolve();
         });
       } finally {
-        process.umask(previous);
+        if (previous !== null) setUmask(previous);
       }
     });
   } catch (err) {
     throw new RouterError(`cannot listen on the admin socket ${path}: ${(err as Error).message}`, { cause: err });
   }
   await chmod(path, 0o600);
+}
+
+/** process.umask(mask), or null where it cannot be set (a worker thread): the chmod below still applies. */
+function setUmask(mask: number): number | null {
+  try {
+    return process.umask(mask);
+  } catch {
+    return null;
+  }
 }
 
 function answers(path: string): Promise<boolean> {

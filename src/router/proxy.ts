@@ -1,29 +1,17 @@
 // The OpenAI-compatible front door: read the body (bounded), find `model`, pick a
 // replica, and stream the engine's answer back byte for byte. The hot path
-// allocates little on purpose: one small record per request, upstream
-// connections kept alive, headers passed as raw arrays.
+// allocates little on purpose: one Exchange per request (methods, not closures),
+// upstream connections kept alive (upstream.ts), headers as raw arrays.
 
-import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acquire, pickUpstream, release, servableModels, type RouterState, type Upstream } from './table.js';
 import { RETRY_AFTER_SECONDS, sendError, sendJson } from './reply.js';
+import type { Connection, UpstreamSink } from './upstream-connection.js';
+import { UpstreamPool } from './upstream-pool.js';
 
 const PROXIED_PATHS = new Set(['/v1/chat/completions', '/v1/completions', '/v1/embeddings']);
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-/** One client request on its way through the router. */
-interface Exchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly model: string;
-  readonly body: Buffer;
-  /** Raw request headers to forward; slots 0-1 are Host, rewritten per upstream, 2-3 the body's length. */
-  readonly headers: string[];
-  upstream: ClientRequest | null;
-  retried: boolean;
-  clientGone: boolean;
-}
 
 export interface Proxy {
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -32,11 +20,8 @@ export interface Proxy {
 }
 
 export function createProxy(state: RouterState, maxBodyBytes: number): Proxy {
-  // Engines batch many concurrent requests, so the pool must not queue them
-  // behind a small socket limit (that would also blind least-in-flight).
-  const agentOptions = { keepAlive: true, maxSockets: 1024, maxFreeSockets: 256, scheduling: 'lifo' as const, noDelay: true };
-  const httpAgent = new http.Agent(agentOptions);
-  const httpsAgent = new https.Agent(agentOptions);
+  const pool = new UpstreamPool();
+  const ctx: ProxyContext = { state, pool, maxBodyBytes };
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
@@ -44,40 +29,76 @@ export function createProxy(state: RouterState, maxBodyBytes: number): Proxy {
     const path = q < 0 ? url : url.slice(0, q);
     if (path === '/v1/models') {
       if (req.method !== 'GET') return sendError(res, 405, 'method_not_allowed', 'Use GET for /v1/models');
-      return listModels(res);
+      return listModels(state, res);
     }
     if (!PROXIED_PATHS.has(path)) return sendError(res, 404, 'unknown_url', `Unknown request URL: ${req.method} ${path}`);
     if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', `Use POST for ${path}`);
     const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > maxBodyBytes) return tooLarge(res);
-    readBody(req, res);
+    if (declared !== undefined && Number(declared) > maxBodyBytes) return tooLarge(res, maxBodyBytes);
+    new Exchange(ctx, req, res);
   }
 
-  function readBody(req: IncomingMessage, res: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    let gone = false;
-    res.on('close', () => (gone = true));
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        refused = true;
-        tooLarge(res);
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!refused && !gone) dispatch(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    });
+  return { handle, close: () => pool.close() };
+}
+
+interface ProxyContext {
+  readonly state: RouterState;
+  readonly pool: UpstreamPool;
+  readonly maxBodyBytes: number;
+}
+
+/** One client request on its way through the router, and the sink of its upstream reply. */
+class Exchange implements UpstreamSink {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private refused = false;
+  private clientGone = false;
+  private model = '';
+  /** The request head after the Host line (client headers, Content-Length): built once, reused by a retry. */
+  private headTail = '';
+  private payload: string | Buffer = '';
+  private upstream: Upstream | null = null;
+  private conn: Connection | null = null;
+  private retried = false;
+  private firstChunk = true;
+
+  constructor(
+    private readonly ctx: ProxyContext,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    res.on('close', () => this.onClientClose());
+    req.on('data', (chunk: Buffer) => this.onBody(chunk));
+    req.on('end', () => this.dispatch());
   }
 
-  function tooLarge(res: ServerResponse): void {
-    // Closing the connection spares reading the rest of a body we refuse.
-    sendError(res, 413, 'request_too_large', `Request body is larger than ${maxBodyBytes} bytes`, { connection: 'close' });
+  private onClientClose(): void {
+    if (this.res.writableFinished) return;
+    // The client left: stop the engine generating tokens for nobody.
+    this.clientGone = true;
+    const conn = this.conn;
+    if (conn) {
+      this.conn = null;
+      conn.abort();
+      this.done();
+    }
   }
 
-  function dispatch(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+  private onBody(chunk: Buffer): void {
+    if (this.refused) return;
+    this.size += chunk.length;
+    if (this.size > this.ctx.maxBodyBytes) {
+      this.refused = true;
+      this.chunks = [];
+      tooLarge(this.res, this.ctx.maxBodyBytes);
+    } else this.chunks.push(chunk);
+  }
+
+  private dispatch(): void {
+    if (this.refused || this.clientGone) return;
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    this.chunks = [];
+    const res = this.res;
     let model: unknown;
     try {
       model = (JSON.parse(body.toString('utf8')) as { model?: unknown } | null)?.model;
@@ -87,113 +108,123 @@ export function createProxy(state: RouterState, maxBodyBytes: number): Proxy {
     if (typeof model !== 'string' || model === '') {
       return sendError(res, 400, 'missing_model', 'The request body must name a model: {"model": "..."}');
     }
-    const route = state.models.get(model);
+    const route = this.ctx.state.models.get(model);
     if (!route) return sendError(res, 404, 'model_not_found', `The model '${model}' does not exist`);
     const u = pickUpstream(route, null);
     if (!u) return noReplica(res, model);
-    const ex: Exchange = { req, res, model, body, headers: forwardHeaders(req.rawHeaders, body.length), upstream: null, retried: false, clientGone: false };
-    res.on('close', () => {
-      if (res.writableFinished) return;
-      // The client left: stop the engine generating tokens for nobody.
-      ex.clientGone = true;
-      ex.upstream?.destroy();
-    });
-    forward(ex, u);
+    this.model = model;
+    this.payload = oneWrite(body);
+    this.headTail = forwardedHeaders(this.req.rawHeaders) + `Content-Length: ${body.length}\r\n\r\n`;
+    this.forward(u);
   }
 
-  function forward(ex: Exchange, u: Upstream): void {
-    acquire(state, u);
-    let released = false;
-    let responded = false;
-    const done = (): void => {
-      if (released) return;
-      released = true;
+  private forward(u: Upstream): void {
+    acquire(this.ctx.state, u);
+    this.upstream = u;
+    const head = `POST ${u.basePath}${this.req.url} HTTP/1.1\r\nHost: ${u.hostHeader}\r\n${this.headTail}`;
+    this.conn = this.ctx.pool.send(u, head, this.payload, this);
+  }
+
+  /** Release the replica once, whatever ended the exchange. */
+  private done(): void {
+    const u = this.upstream;
+    if (u) {
+      this.upstream = null;
       release(u);
-    };
-    ex.headers[1] = u.hostHeader;
-    const up = (u.https ? https : http).request({
-      host: u.hostname,
-      port: u.port,
-      method: 'POST',
-      path: u.basePath + ex.req.url,
-      headers: ex.headers,
-      agent: u.https ? httpsAgent : httpAgent,
-    });
-    ex.upstream = up;
-    up.on('response', (upRes: IncomingMessage) => {
-      responded = true;
-      const res = ex.res;
-      res.writeHead(upRes.statusCode ?? 502, responseHeaders(upRes.rawHeaders));
-      // A stream (SSE) has no length: show the client the status now, not with the first token.
-      if (upRes.headers['content-length'] === undefined) res.flushHeaders();
-      upRes.pipe(res);
-      upRes.on('error', () => res.destroy());
-    });
-    up.on('close', done);
-    up.on('error', () => {
-      done();
-      if (ex.clientGone) return;
-      if (responded) return void ex.res.destroy();
-      if (!ex.retried) {
-        // Nothing reached the client yet, so one more try is safe. A kept-alive
-        // socket the engine closed as we reused it may be retried on the same replica.
-        ex.retried = true;
-        const route = state.models.get(ex.model);
-        const next = (route && pickUpstream(route, u)) ?? (up.reusedSocket && route?.upstreams.includes(u) ? u : null);
-        if (next) return forward(ex, next);
-      }
-      sendError(ex.res, 502, 'upstream_unavailable', `No replica of '${ex.model}' answered`);
-    });
-    up.end(ex.body);
+    }
   }
 
-  function noReplica(res: ServerResponse, model: string): void {
-    sendError(res, 503, 'no_replica', `The model '${model}' has no running replica yet`, {
-      'retry-after': String(RETRY_AFTER_SECONDS),
-    });
+  head(status: number, headers: string[], hasLength: boolean): void {
+    try {
+      this.res.writeHead(status, headers);
+    } catch {
+      // A header Node will not send (bad characters from the engine): nothing safe to pass on.
+      this.conn?.abort();
+      this.conn = null;
+      this.done();
+      return sendError(this.res, 502, 'upstream_unavailable', `The replica of '${this.model}' sent an invalid reply`);
+    }
+    // A stream (SSE) has no length: show the client the status now, not with the first token.
+    if (!hasLength) this.res.flushHeaders();
   }
 
-  function listModels(res: ServerResponse): void {
-    const created = Math.floor(state.startedAtMs / 1000);
-    const data = servableModels(state).map((id) => ({ id, object: 'model', created, owned_by: 'llmgw' }));
-    sendJson(res, 200, { object: 'list', data });
+  data(chunk: Buffer): boolean {
+    // The first chunk goes out with the headers in one write (see oneWrite).
+    const ok = this.firstChunk ? this.res.write(oneWrite(chunk), 'latin1') : this.res.write(chunk);
+    this.firstChunk = false;
+    if (!ok) this.res.once('drain', () => this.conn?.resume());
+    return ok;
   }
 
-  return {
-    handle,
-    close() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
-    },
-  };
+  end(): void {
+    this.conn = null;
+    this.done();
+    this.res.end();
+  }
+
+  fail(responded: boolean, reused: boolean): void {
+    const failed = this.upstream;
+    this.conn = null;
+    this.done();
+    if (this.clientGone) return;
+    if (responded) return void this.res.destroy(); // too late for a status: cut the stream
+    if (!this.retried && failed) {
+      // Nothing reached the client yet, so one more try is safe: on another replica
+      // of the table in force now, or on the same one if a kept-alive socket had
+      // been closed under us (the replica itself may be fine).
+      this.retried = true;
+      const route = this.ctx.state.models.get(this.model);
+      const next = (route && pickUpstream(route, failed)) ?? (reused && route?.upstreams.includes(failed) ? failed : null);
+      if (next) return this.forward(next);
+    }
+    sendError(this.res, 502, 'upstream_unavailable', `No replica of '${this.model}' answered`);
+  }
 }
 
-// Headers that describe one hop's connection, not the message, are never
-// forwarded. On the way in, Host and Content-Length are the router's to set;
-// on the way out the engine's length is
-// the body's length and stays.
-const HOP_BY_HOP = ['te', 'trailer', 'upgrade', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'proxy-authorization'];
-const REQUEST_DROP = new Set([...HOP_BY_HOP, 'host', 'content-length']);
-const RESPONSE_DROP = new Set(HOP_BY_HOP);
+function tooLarge(res: ServerResponse, maxBodyBytes: number): void {
+  // Closing the connection spares reading the rest of a body we refuse.
+  sendError(res, 413, 'request_too_large', `Request body is larger than ${maxBodyBytes} bytes`, { connection: 'close' });
+}
+
+function noReplica(res: ServerResponse, model: string): void {
+  sendError(res, 503, 'no_replica', `The model '${model}' has no running replica yet`, {
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+}
+
+function listModels(state: RouterState, res: ServerResponse): void {
+  const created = Math.floor(state.startedAtMs / 1000);
+  const data = servableModels(state).map((id) => ({ id, object: 'model', created, owned_by: 'llmgw' }));
+  sendJson(res, 200, { object: 'list', data });
+}
+
+/**
+ * A head and a body leave in one write() when both are strings; on loopback the
+ * syscall is most of a small request's cost. latin1 maps bytes to characters one
+ * to one, so the bytes stay exactly the client's. Large bodies stay buffers:
+ * copying them would cost more than the second syscall.
+ */
+function oneWrite(chunk: Buffer): string | Buffer {
+  return chunk.length <= ONE_WRITE_MAX ? chunk.toString('latin1') : chunk;
+}
+
+const ONE_WRITE_MAX = 16 * 1024;
+
+// Headers that describe one hop's connection, not the message, are not forwarded;
+// Host and Content-Length are the router's to set.
+const REQUEST_DROP = new Set([
+  'te', 'trailer', 'upgrade', 'connection', 'keep-alive', 'proxy-connection',
+  'transfer-encoding', 'proxy-authorization', 'host', 'content-length', 'expect',
+]);
 const DROP_LENGTHS = new Set([...REQUEST_DROP].map((h) => h.length));
 
-/** Cheap test first: most header names have a length no dropped header has, and skip the lowercasing. */
-function dropped(name: string, drop: ReadonlySet<string>): boolean {
-  return DROP_LENGTHS.has(name.length) && drop.has(name.toLowerCase());
-}
-
-function forwardHeaders(raw: string[], length: number): string[] {
-  const out = ['Host', '', 'Content-Length', String(length)];
+/** The client's headers as request lines; most names skip the lowercasing by length alone. */
+function forwardedHeaders(raw: string[]): string {
+  let out = '';
   for (let i = 0; i < raw.length; i += 2) {
-    if (!dropped(raw[i]!, REQUEST_DROP)) out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
-}
-
-function responseHeaders(raw: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (!dropped(raw[i]!, RESPONSE_DROP)) out.push(raw[i]!, raw[i + 1]!);
+    const name = raw[i]!;
+    if (DROP_LENGTHS.has(name.length) && REQUEST_DROP.has(name.toLowerCase())) continue;
+    out += `${name}: ${raw[i + 1]!}\r\n`;
   }
   return out;
 }

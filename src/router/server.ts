@@ -20,7 +20,11 @@ export interface RouterOptions {
 export interface RunningRouter {
   /** The TCP port actually bound (useful with port 0). */
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stop accepting, let requests in flight finish for up to `graceMs` (default 0),
+   * then cut what is left and remove the admin socket.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
@@ -51,11 +55,19 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   let closing: Promise<void> | null = null;
   return {
     port,
-    close() {
+    close(graceMs = 0) {
       closing ??= (async () => {
-        server.closeAllConnections();
+        const closed = Promise.all([closeServer(server), closeServer(admin)]);
         admin.closeAllConnections();
-        await Promise.all([closeServer(server), closeServer(admin)]);
+        // A kept-alive connection turns idle when its last answer ends: close it then.
+        server.closeIdleConnections();
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([closed, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+        clearInterval(sweep);
+        clearTimeout(timer);
+        server.closeAllConnections();
+        await closed;
         proxy.close();
       })();
       return closing;

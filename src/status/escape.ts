@@ -27,3 +27,9 @@ export function md(text: string): string {
     .replace(/[&<]/g, (c) => HTML[c])
     .replace(/www\./gi, (w) => `${w.slice(0, 3)}\\.`);
 }
+
+/** A backtick fence longer than any backtick run in `text`, so nothing inside can close it. */
+export function codeFence(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}

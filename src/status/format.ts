@@ -11,12 +11,6 @@ export function utcDate(iso: string): string {
   return Number.isNaN(ms) ? iso : new Date(ms).toISOString().slice(0, 10);
 }
 
-/** `2026-11-29 07:40 UTC` from an ISO time; the raw text when it is not a time. */
-export function utcMinute(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-}
-
 /** `2d 3h`, `5h 20m`, `45s`: the two largest units. */
 export function duration(seconds: number): string {
   const units: [string, number][] = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];

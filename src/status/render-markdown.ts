@@ -1,14 +1,15 @@
 // STATUS.md (CONTRACT §8): aggregates that stay readable for 4 or 4,000 nodes,
 // rendered only from the status report so it cannot disagree with `--json`.
 // Nothing that moves while the fleet stands still is written — no "N minutes
-// ago", no busy replica's last use, observedAt as its UTC date only — so a
+// ago", no busy replica's last use, and every time (observedAt, when a node
+// went silent, when an idle replica was last used) as its UTC date only — so a
 // steady fleet commits at most once a day. Every string from a node goes
 // through md().
 
 import { attentionItems } from './attention.js';
 import { BAR_CHARS, BAR_ORDER, barText } from './bar.js';
 import { md } from './escape.js';
-import { capList, isTime, plural, sum, utcDate, utcMinute } from './format.js';
+import { capList, isTime, plural, sum, utcDate } from './format.js';
 import type { HoldingRow, NodeSince, StatusReport } from './types.js';
 
 /** Longest list written out before "and N more". */
@@ -19,9 +20,6 @@ function date(iso: string): string {
   return isTime(iso) ? utcDate(iso) : md(iso);
 }
 
-function minute(iso: string): string {
-  return isTime(iso) ? utcMinute(iso) : md(iso);
-}
 
 const WEBHOOK_YAML = [
   'notify:',
@@ -165,7 +163,7 @@ function holdings(report: StatusReport): string[] {
 function nodeList(label: string, nodes: NodeSince[] | { node: string }[]): string[] {
   if (nodes.length === 0) return [];
   const { shown, more: n } = capList(nodes as NodeSince[], MAX_LIST);
-  const names = shown.map((x) => (x.since === undefined ? md(x.node) : `${md(x.node)} (since ${x.since ? minute(x.since) : 'unknown'})`));
+  const names = shown.map((x) => (x.since === undefined ? md(x.node) : `${md(x.node)} (since ${x.since ? date(x.since) : 'unknown'})`));
   return [`- **${label}** (${nodes.length}): ${names.join(', ')}${n > 0 ? `, and ${n} more` : ''}`];
 }
 

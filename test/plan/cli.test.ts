@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
+import { ROOT } from '../helpers/golden.js';
 import { captureIo } from '../helpers/io.js';
 
 const CLUSTER = `apiVersion: llmgw/v1
@@ -108,8 +108,6 @@ test('colour only on a terminal and never with NO_COLOR', async () => {
   assert.match((await plan(dir, [], { tty: true })).out, /\x1b\[32m/);
   assert.not.match((await plan(dir, [], { tty: true, env: { NO_COLOR: '1' } })).out, /\x1b\[/);
 });
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function example(name: string, format: string) {
   const c = captureIo({ cwd: ROOT });

@@ -2,8 +2,9 @@
 // replicas and models its rule is about. Buckets follow CONTRACT §6.
 
 import type { Config, EngineConfig, ModelConfig, NodeConfig, StorageDecl } from '../../src/types/config.js';
+import type { Action } from '../../src/types/plan.js';
 import type { Fleet, FleetGpu, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
-import type { ReplicaState } from '../../src/types/snapshot.js';
+import type { AgentReport, ReplicaState } from '../../src/types/snapshot.js';
 import { replicaSpec } from '../../src/plan/spec.js';
 
 export const NOW = '2026-11-29T08:00:00.000Z';
@@ -18,8 +19,9 @@ export interface NodeSpec {
   unhealthy?: number[];
   cordon?: boolean;
   condition?: NodeCondition;
+  /** Weights found in /models, a local path cluster.yaml tells the node to look in. */
   holds?: string[];
-  /** What cluster.yaml tells the node to look in (makeConfig only). */
+  /** What cluster.yaml tells the node to look in (default: /models when it holds something). */
   storage?: StorageDecl[];
 }
 
@@ -54,6 +56,15 @@ export const ENGINE: EngineConfig = {
   startTimeoutMs: 1_200_000,
 };
 
+const MODELS_DIR: StorageDecl = { path: '/models', kind: 'local' };
+
+/** Holdings as the fleet model reads them: the node's own report, for a declared path. */
+function holdingsReport(holds: string[] | undefined): AgentReport | null {
+  if (!holds?.length) return null;
+  const storage = [{ ...MODELS_DIR, weights: [...holds], incomplete: [] }];
+  return { version: 1, gpus: [], replicas: [], storage, warnings: [] };
+}
+
 export function model(m: ModelIn, index: number): ModelConfig {
   return {
     weights: `org/${m.name}`,
@@ -76,7 +87,7 @@ export function makeConfig(input: FleetIn): Config {
     port: 22,
     fabric: n.fabric ?? 'ib-a',
     cordon: n.cordon ?? false,
-    storage: n.storage ?? [],
+    storage: n.storage ?? (n.holds?.length ? [MODELS_DIR] : []),
   }));
   const fabrics = [...new Set(nodes.map((n) => n.fabric))].sort();
   return {
@@ -155,7 +166,7 @@ export function makeFleet(input: FleetIn): Fleet {
       condition,
       unreachableSince: null,
       error: null,
-      report: null,
+      report: holdingsReport(n.holds),
       gpus,
       holds: new Set(n.holds ?? []),
       replicas: here.map((r) => r.id).sort(),
@@ -175,4 +186,11 @@ export function makeFleet(input: FleetIn): Fleet {
     replicaById: new Map(replicas.map((r) => [r.id, r])),
     routersAnswered: false,
   };
+}
+
+/** One line per action, to compare a plan at a glance: `start m-1 a1+a2`, `stop m-0 (failed) after []`. */
+export function brief(a: Action): string {
+  return a.op === 'start'
+    ? `start ${a.replica} ${a.placement.map((p) => p.node).join('+')}`
+    : `stop ${a.replica} (${a.reason}) after [${a.waitFor.join(',')}]`;
 }

@@ -4,14 +4,9 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
+import { ROOT, golden } from '../helpers/golden.js';
 import { captureIo } from '../helpers/io.js';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const update = process.env.LLMGW_UPDATE_GOLDEN === '1';
 
 async function plan(example: string, format: string): Promise<string> {
   const c = captureIo({ cwd: ROOT });
@@ -19,16 +14,6 @@ async function plan(example: string, format: string): Promise<string> {
   const code = await main(['plan', ...args, '--now', '2026-11-29T08:00:00Z', '--format', format], c.io);
   assert.is(code, 0, c.err());
   return c.out();
-}
-
-function golden(path: string, actual: string): void {
-  const file = join(ROOT, path);
-  if (update) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, actual);
-    return;
-  }
-  assert.fixture(actual, readFileSync(file, 'utf8'), `${path} (LLMGW_UPDATE_GOLDEN=1 to accept)`);
 }
 
 for (const example of ['demo', 'large']) {

@@ -3,12 +3,8 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { Action, StartAction, StopAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet } from './fleet-fixture.js';
+import { brief, makeFleet } from './fleet-fixture.js';
 
-const brief = (a: Action) =>
-  a.op === 'start'
-    ? `start ${a.replica} ${a.placement.map((p) => p.node).join('+')}`
-    : `stop ${a.replica} (${a.reason}) after [${a.waitFor.join(',')}]`;
 const starts = (actions: Action[]) => actions.filter((a): a is StartAction => a.op === 'start');
 const stops = (actions: Action[]) => actions.filter((a): a is StopAction => a.op === 'stop');
 

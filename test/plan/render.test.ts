@@ -59,8 +59,15 @@ test('text: no actions says the fleet matches, and a blocked plan says why', () 
 });
 
 test('text: control characters from a node never reach the terminal', () => {
-  const evil: Plan = { ...plan, actions: [{ ...plan.actions[0]!, replica: 'x\x1b[2Jy' }] };
-  assert.not.match(renderPlanText(evil, '', { color: false }), /\x1b/);
+  const evil: Plan = {
+    ...plan,
+    blocked: 'x\x1b[2J',
+    actions: [{ ...plan.actions[0]!, replica: 'x\x1b[2Jy\nz' }],
+    unplaceable: [{ model: 'm\x1b[31m', missing: 1, reason: 'needs \x1b]8;;http://e\x07x' }],
+  };
+  const out = renderPlanText(evil, '+\x1b[2J\n', { color: false });
+  assert.not.match(out, /[\x1b\x07]/);
+  assert.ok(out.includes('x[2Jy z'), 'one line per action');
 });
 
 test('json: exactly the contract fields in the contract order', () => {
@@ -99,6 +106,22 @@ test('markdown: long lists are cut with "and N more" and the whole stays under t
   assert.ok(md.length < MAX_CHARS, `${md.length} chars`);
   assert.match(md, /… and 1850 more/);
   assert.match(md, /… and \d+ more lines of the diff\./);
+});
+
+test('markdown: however many and however long the rows, the comment stays under the limit', () => {
+  const long = 'm'.repeat(300);
+  const start = plan.actions[1] as StartAction;
+  const huge: Plan = {
+    ...plan,
+    blocked: 'b'.repeat(10_000),
+    actions: Array.from({ length: 3000 }, (_, i) => ({ ...start, replica: `${long}-${i}`, model: long, reason: 'r'.repeat(5_000) })),
+    unplaceable: Array.from({ length: 400 }, (_, i) => ({ model: `${long}${i}`, missing: 1, reason: 'ib-x 0, '.repeat(2_000) })),
+  };
+  const out = renderPlanMarkdown(huge, statusDiff('', 'x'.repeat(200_000) + '\n'));
+  assert.ok(out.length < MAX_CHARS, `${out.length} chars`);
+  assert.match(out, /\| \| … and \d+ more \| \| \| \| \| \|/);
+  assert.match(out, /\| … and \d+ more \| \| \|/);
+  assert.ok(out.includes('<details>') && out.includes('</details>'));
 });
 
 test.run();

@@ -1,14 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
-import type { Action } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet } from './fleet-fixture.js';
+import { brief, makeFleet } from './fleet-fixture.js';
 
-const brief = (a: Action) =>
-  a.op === 'start'
-    ? `start ${a.replica} ${a.placement.map((p) => p.node).join('+')}`
-    : `stop ${a.replica} (${a.reason}) after [${a.waitFor.join(',')}]`;
 
 test('spec changed without enough kept replicas: surge, one stop per new replica, waiting for it', () => {
   const fleet = makeFleet({

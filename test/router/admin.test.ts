@@ -8,6 +8,7 @@ import { runRouterClient } from '../../src/router/client.js';
 import { startRouter } from '../../src/router/server.js';
 import { RouterError } from '../../src/router/router-error.js';
 import { main } from '../../src/cli/main.js';
+import { getValidator } from '../../src/util/schema.js';
 
 const test = suite('router admin');
 
@@ -96,16 +97,22 @@ test('runRouterClient: endpoints then usage round trip; a bad table is refused w
   cleanups.push(tmp.cleanup, () => r.close());
   const env = { LLMGW_ROUTER_SOCKET: tmp.path };
   const a = await engine('a');
-  const table = { version: 1, models: { m: [{ replica: 'm-0', url: a.url }] } };
+  // Wire format: unknown properties are allowed (a newer reconciler may send more).
+  const table = { version: 1, models: { m: [{ replica: 'm-0', url: a.url, weight: 1 }] }, generation: 7 };
+  assert.equal(getValidator('router-endpoints')(table), { ok: true });
   assert.equal(await runRouterClient('endpoints', JSON.stringify(table), env), { stdout: '{"version":1,"ok":true}\n', stderr: '', code: 0 });
   assert.is((await chat(r.port, 'm')).status, 200);
   const usage = await runRouterClient('usage', '{"version":1}', env);
   assert.is(usage.code, 0);
+  assert.equal(getValidator('router-usage')(JSON.parse(usage.stdout)), { ok: true });
   assert.equal(Object.keys(JSON.parse(usage.stdout).lastUsed), ['m-0']);
   const bad = await runRouterClient('endpoints', '{"version":1,"models":{"m":[{"replica":"m-0","url":"ftp://x"}]}}', env);
   assert.is(bad.code, 1);
   assert.is(bad.stdout, '');
-  assert.is(bad.stderr, 'llmgw router endpoints: invalid table on stdin: models.m[0].url: must be an http:// or https:// URL\n');
+  assert.is(bad.stderr, "llmgw router endpoints: invalid table on stdin: /models/m/0/url: must be an http:// or https:// URL, got 'ftp://x'\n");
+  const noVersion = await runRouterClient('endpoints', '{"models":{}}', env);
+  assert.is(noVersion.code, 1);
+  assert.match(noVersion.stderr, /^llmgw router endpoints: invalid table on stdin: \/: must have required property 'version'\n$/);
   assert.is((await chat(r.port, 'm')).status, 200, 'the table in service is unchanged');
 });
 

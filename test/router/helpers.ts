@@ -64,6 +64,10 @@ export function request(port: number, path: string, body: string | object | null
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!res.complete) reject(Object.assign(new Error('reply cut short'), { code: 'CUT' }));
+      });
       res.on('end', () => {
         let json: unknown = null;
         try {

@@ -177,6 +177,24 @@ test('a body over the limit is 413, whether announced by Content-Length or not',
   assert.is(e.received.length, 0, 'nothing reached the engine');
 });
 
+test('a chunked request body is forwarded whole, with its length', async () => {
+  const e = await engine('a');
+  await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: router.port, path: '/v1/completions', method: 'POST', agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.write('{"model":"m",');
+    setTimeout(() => req.end('"prompt":"split"}'), 20);
+  });
+  assert.is(status, 200);
+  assert.equal(e.received[0]!.body, { model: 'm', prompt: 'split' });
+  assert.is(e.received[0]!.headers['content-length'], '30');
+  assert.is(e.received[0]!.headers['transfer-encoding'], undefined);
+});
+
 test('bad JSON or a missing model is 400', async () => {
   const bad = await request(router.port, '/v1/chat/completions', '{"model":');
   assert.is(bad.status, 400);

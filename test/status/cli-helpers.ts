@@ -1,11 +1,11 @@
 // Running `llmgw status` in-process with captured streams.
 
-import { fileURLToPath } from 'node:url';
 import { run } from '../../src/cli/commands/status.js';
 import { reportError } from '../../src/cli/report-error.js';
+import { ROOT } from '../helpers/golden.js';
 import { captureIo } from '../helpers/io.js';
 
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export { ROOT };
 export const NOW = '2026-11-29T08:00:00Z';
 
 export interface Captured {

@@ -42,6 +42,10 @@ test('without --observed it gathers over SSH: a node it cannot reach is reported
     // Carried over from the committed snapshot: gpu-b04 was already lost, the rest are unreachable since now.
     assert.equal(json.nodes.lost.map((n: { node: string }) => n.node), ['gpu-b04']);
     assert.is(json.nodes.unreachable.length, 7);
+    // Newly unreachable nodes are stamped with --now, the clock the command judges by.
+    const since = Object.fromEntries(json.nodes.unreachable.map((n: { node: string; since: string }) => [n.node, n.since]));
+    assert.is(since['gpu-a04'], '2026-11-29T07:56:00Z');
+    assert.is(since['gpu-a01'], '2026-11-29T08:00:00Z');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

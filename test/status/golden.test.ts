@@ -3,21 +3,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ROOT, exampleStatus } from './cli-helpers.js';
-
-const update = process.env.LLMGW_UPDATE_GOLDEN === '1';
-
-function golden(path: string, actual: string): void {
-  const file = join(ROOT, path);
-  if (update) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, actual);
-    return;
-  }
-  assert.fixture(actual, readFileSync(file, 'utf8'), `${path} (LLMGW_UPDATE_GOLDEN=1 to accept)`);
-}
+import { golden } from '../helpers/golden.js';
+import { exampleStatus } from './cli-helpers.js';
 
 for (const example of ['demo', 'large']) {
   test(`examples/${example}: --format markdown is the committed STATUS.md`, async () => {

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { marked } from 'marked';
 import { renderInvalidConfigBlock } from '../../src/status/index.js';
+import { INVALID_END } from '../../src/status/invalid-config.js';
 import type { ConfigProblem } from '../../src/types/config.js';
 
 const problems: ConfigProblem[] = [
@@ -9,13 +11,27 @@ const problems: ConfigProblem[] = [
 ];
 const SUMMARY = '# Fleet status: demo\n\nObserved on 2026-11-29 (UTC).\n';
 
-test('an invalid config puts a block with every error above the last fleet summary', () => {
+test('an invalid config puts a block with every error, verbatim as file:line:col lines, above the last fleet summary', () => {
   const out = renderInvalidConfigBlock(SUMMARY, problems);
   assert.ok(out.includes('The config on this branch is invalid.'));
   assert.ok(out.includes('Nothing is being applied until it is fixed.'));
-  assert.ok(out.includes('> - models.yaml:14:11: models\\[2\\].gpus: must be >= 1'));
-  assert.ok(out.includes('unknown key &lt;b>nodez&lt;/b> \\(did you mean nodes?\\)'));
+  assert.ok(out.includes('\n> models.yaml:14:11: models[2].gpus: must be >= 1\n'));
+  assert.ok(out.includes('\n> cluster.yaml:3:1: nodez: unknown key <b>nodez</b> (did you mean nodes?)\n'));
+  assert.ok(out.indexOf('models.yaml:14:11') < out.indexOf('# Fleet status'));
   assert.ok(out.endsWith(SUMMARY));
+});
+
+test('the errors render inert: a message cannot close the code block, add HTML or end the block early', () => {
+  const evil: ConfigProblem[] = [
+    { file: 'models.yaml', line: 1, col: 1, path: '', message: 'x\n```\n<img src=x onerror=alert(1)> [l](javascript:alert(1))' },
+    { file: 'models.yaml', line: 2, col: 1, path: '', message: `sneaky ${INVALID_END} end` },
+  ];
+  const out = renderInvalidConfigBlock(SUMMARY, evil);
+  const html = marked.parse(out, { async: false, gfm: true }) as string;
+  assert.not.match(html, /<img|<a /);
+  assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'), 'the tag shows as text inside the code block');
+  assert.is(out.split(INVALID_END).length - 1, 1, 'only the real end marker');
+  assert.is(renderInvalidConfigBlock(out, problems), renderInvalidConfigBlock(SUMMARY, problems));
 });
 
 test('a second invalid tick replaces the block rather than stacking another', () => {

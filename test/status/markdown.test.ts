@@ -1,10 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { marked } from 'marked';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/golden.js';
 import { renderStatusMarkdown, summarize } from '../../src/status/index.js';
 import { md } from '../../src/status/escape.js';
 import { MAX_LIST } from '../../src/status/render-markdown.js';
 import { sampleFleet } from './sample.js';
+import { buildFleet } from '../../src/fleet/index.js';
+import { emptyState } from '../../src/types/state.js';
+import { NOW, config, gpus, model, nodeConfig, replica, report, routerUp, snapshot, up } from '../fleet/fixtures.js';
 
 // The class is the name cut at the first space, so the payload has none.
 const EVIL = 'NVIDIA <script>alert(1)</script>|*x*_y_[l](http://e.vil)`c`#1@all<img/src=x>';
@@ -54,6 +60,14 @@ test('STATUS.md carries the observation date only, and no busy replica last-use 
   assert.not.match(out, /ago\b/);
 });
 
+test('every time in STATUS.md is a UTC date, never a time of day: observation, outage start, last use', () => {
+  const sample = renderStatusMarkdown(summarize(sampleFleet(), []));
+  assert.ok(sample.includes('a4 (since 2026-11-29)'), 'the unreachable node a4, silent since 07:55');
+  for (const text of [sample, readFileSync(join(ROOT, 'examples/demo/STATUS.md'), 'utf8'), readFileSync(join(ROOT, 'examples/large/STATUS.md'), 'utf8')]) {
+    assert.not.match(text, /\d\d:\d\d/);
+  }
+});
+
 test('a steady fleet observed later the same day renders the same bytes', () => {
   const f1 = sampleFleet();
   const f2 = { ...f1, observedAt: '2026-11-29T08:05:00Z', now: '2026-11-29T08:05:00Z' };
@@ -79,6 +93,37 @@ test('long lists are capped with "and N more"', () => {
   assert.ok(line.startsWith('- **Lost** (250): n000 (since unknown)'));
   assert.ok(line.endsWith(`, and ${250 - MAX_LIST} more`));
   assert.is(line.split('since unknown').length - 1, MAX_LIST);
+});
+
+const HOSTILE = [
+  '<img src=x onerror=alert(1)>',
+  'a|b|c',
+  '`code`',
+  '[x](javascript:alert(1))',
+  'line\n# head\n<script>x</script>',
+  '![i](http://e.vil/x.png)',
+  '&#x3C;img&#x3E;',
+  '<!-- open',
+];
+
+test('replica ids, model names and GPU names a node reports render inert on a GFM renderer, one cell each', () => {
+  for (const evil of HOSTILE) {
+    const cfg = config([nodeConfig('n1')], { routers: [{ name: 'rt-1', host: 'rt-1', port: 22 }] }, [model('m')]);
+    const gpuName = `NVIDIA ${evil.replace(/\s/g, '')}`;
+    // A replica of a model models.yaml does not name, unused for weeks: in the models and idle tables.
+    const rep = replica(evil, [0], { model: evil, startedAt: '2026-11-01T00:00:00Z' });
+    const snap = snapshot([up('n1', report(gpus(2, gpuName), [rep]))], [routerUp('rt-1', '2026-11-01T00:00:00Z')]);
+    const fleet = buildFleet(cfg, snap, emptyState(), NOW);
+    const out = html(renderStatusMarkdown(summarize(fleet, [{ model: evil, missing: 1, reason: evil }])));
+    assert.not.match(out, /<(img|script|a |em>|h[1-6]>(?!Fleet status|Capacity|Fabrics|Models|Cannot|Idle|Weights|Nodes)|!--)/i, evil);
+    assert.not.match(out, /<code>code<\/code>/, evil);
+    for (const table of out.split('<table>').slice(1)) {
+      const head = (table.match(/<th[ >]/g) ?? []).length;
+      for (const row of table.split('<tbody>')[1]!.split('</tr>').slice(0, -1)) {
+        assert.is((row.match(/<td[ >]/g) ?? []).length, head, `${evil}: a row keeps its cells`);
+      }
+    }
+  }
 });
 
 test.run();

@@ -66,7 +66,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     for (const e of loaded.errors) io.stderr.write(formatProblem(e) + '\n');
     return 1;
   }
-  const { snapshot } = await observeLive(loaded.config, dir, io);
+  const { snapshot } = await observeLive(loaded.config, dir, io, () => new Date());
   const text = stableJson(snapshot);
   if (opts.out === undefined) {
     io.stdout.write(text);

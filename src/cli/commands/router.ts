@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../../errors.js';
 import { resolveAdminSocket, runRouterClient } from '../../router/client.js';
 import { startRouter } from '../../router/server.js';
+import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage:
@@ -14,6 +15,8 @@ const HELP = `Usage:
 
 The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock.
 `;
+
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
@@ -57,7 +60,8 @@ async function serve(argv: string[], io: Io): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await router.close();
+  // Streams in flight get a moment to finish; a restart should not cut every answer.
+  await router.close(SHUTDOWN_GRACE_MS);
   return 0;
 }
 
@@ -75,10 +79,4 @@ function parse(argv: string[], options: ParseArgsConfig['options']): { values: R
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-  return text;
 }

@@ -1,0 +1,64 @@
+// `llmgw router serve` as an operator runs it: its own process, signals, its socket.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chat, clientAgent, eventually, startEngine, tempSocket, withRouter } from './helpers.js';
+import { runRouterClient } from '../../src/router/client.js';
+import { parseListen } from '../../src/cli/commands/router.js';
+import { UsageError } from '../../src/errors.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+test('serve: listens where told, answers on its admin socket, and exits 0 on SIGTERM removing the socket', async () => {
+  const tmp = tempSocket();
+  const engine = await startEngine('e');
+  const child = spawn(process.execPath, [MAIN, 'router', 'serve', '--listen', '127.0.0.1:0', '--admin', tmp.path], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    let err = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => (err += d));
+    await eventually(() => /serving on http:\/\/127\.0\.0\.1:\d+/.test(err), 10_000);
+    assert.match(err, new RegExp(`^llmgw router: serving on http://127\\.0\\.0\\.1:\\d+, admin socket ${tmp.path}\\n$`));
+    const port = Number(/:(\d+),/.exec(err)![1]);
+    assert.is(statSync(tmp.path).mode & 0o777, 0o600);
+    const env = { LLMGW_ROUTER_SOCKET: tmp.path };
+    const table = { version: 1, models: { m: [{ replica: 'm-0', url: engine.url }] } };
+    assert.is((await runRouterClient('endpoints', JSON.stringify(table), env)).code, 0);
+    assert.is((await chat(port, 'm')).json.engine, 'e');
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    assert.is(await exited, 0);
+    assert.not.ok(existsSync(tmp.path), 'the admin socket is gone');
+  } finally {
+    child.kill('SIGKILL');
+    await engine.close();
+    tmp.cleanup();
+  }
+});
+
+test('close with a grace period lets a request in flight finish', async () => {
+  const held: ServerResponse[] = [];
+  const engine = await startEngine('slow', (_req, res) => held.push(res));
+  const r = await withRouter();
+  await r.setTable({ m: [{ replica: 'm-0', url: engine.url }] });
+  const reply = chat(r.port, 'm');
+  await eventually(() => held.length === 1);
+  const closed = r.close(5_000);
+  setTimeout(() => held[0]!.end('{"engine":"slow"}'), 50);
+  assert.is((await reply).json.engine, 'slow');
+  await closed;
+  await engine.close();
+  clientAgent.destroy();
+});
+
+test('--listen takes HOST:PORT, [v6]:PORT or :PORT, and refuses anything else as a usage error', () => {
+  assert.equal(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });
+  assert.equal(parseListen('[::1]:9000'), { host: '::1', port: 9000 });
+  assert.equal(parseListen(':80'), { host: '0.0.0.0', port: 80 });
+  for (const bad of ['8080', 'host', 'h:99999', 'h:p']) assert.throws(() => parseListen(bad), (e: unknown) => e instanceof UsageError);
+});
+
+test.run();
