@@ -10,7 +10,11 @@ export function tickSummary(r: TickResult): string {
   const applied = !r.applied
     ? `nothing applied${r.leaseLost ? ' (the lease ran out)' : ''}`
     : `started ${o?.started ?? 0}, stopped ${o?.stopped ?? 0}, waiting ${o?.deferred ?? 0}, failed ${o?.failed ?? 0}`;
-  const commit = r.commit ? `committed ${r.commit.slice(0, 12)}${r.pushed ? ' and pushed' : ''}` : 'no commit (STATUS.md and state unchanged)';
+  const commit = r.commit
+    ? `committed ${r.commit.slice(0, 12)}${r.pushed ? ' and pushed' : ''}`
+    : r.leaseLost
+      ? 'no commit (the lease ran out)'
+      : 'no commit (STATUS.md and state unchanged)';
   return `${plan}; ${applied}; ${commit}`;
 }
 

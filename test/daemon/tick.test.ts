@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { tickSummary } from '../../src/cli/tick-report.js';
 import { runTick, type TickOptions } from '../../src/daemon/tick.js';
 import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
@@ -137,6 +138,7 @@ test('a lease that runs out before an apply could finish (two connect+command ti
   const r = await tick({ now: () => t, leaseExpiresAt: new Date(t.getTime() + 139_000) });
   assert.equal([r.applied, r.leaseLost, r.plan!.actions.length], [false, true, 2]);
   assert.equal(applies(canned), []);
+  assert.match(tickSummary(r), /^2 action\(s\) planned; nothing applied \(the lease ran out\); /);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -153,6 +155,7 @@ test('a lease that ran out during the tick means nothing is committed: another h
   };
   const r = await tick({ now: () => new Date(t), transport: slowApply, leaseExpiresAt: new Date(t + 200_000) });
   assert.equal([r.applied, r.leaseLost, r.commit], [true, true, null]);
+  assert.match(tickSummary(r), /; no commit \(the lease ran out\)$/);
   assert.is(await git(dir, ['log', '--format=%s']), 'seed');
   await rm(dir, { recursive: true, force: true });
 });
