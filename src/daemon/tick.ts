@@ -181,9 +181,13 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
     cluster: config.cluster.name,
     fleet,
     plan,
-    applyFailures: outcome.failures.map((f) =>
-      f.replica === null ? { replica: f.host, node: f.host, error: f.error, router: true as const } : { replica: f.replica, node: f.host, error: f.error },
-    ),
+    applyFailures: [
+      ...outcome.failures.map((f) =>
+        f.replica === null ? { replica: f.host, node: f.host, error: f.error, router: true as const } : { replica: f.replica, node: f.host, error: f.error },
+      ),
+      // A start that failed after `agent apply` accepted it, newly seen this tick.
+      ...state.startFailures.filter((f) => !committed.startFailures.includes(f)).map((f) => ({ replica: f.replica, node: f.node, error: f.error })),
+    ],
     configErrors: null,
     now: now.toISOString(),
   });

@@ -129,6 +129,8 @@ test('a replica a report shows failed is a failed start: recorded once in state.
   assert.is.not(start.placement[0]!.node, node);
   const recorded = JSON.parse(await readFile(join(dir, '.llmgw/state.json'), 'utf8')).startFailures;
   assert.equal(recorded.map((f: { node: string; model: string; replica: string }) => [f.node, f.model, f.replica]), [[node, 'm', 'm-0']]);
+  assert.ok(r.events.includes('apply.failed'), 'somebody hears of the failed start');
+  assert.equal((await tick()).events, [], 'once: the next tick neither records nor notifies it again');
   await rm(dir, { recursive: true, force: true });
 });
 
