@@ -27,7 +27,9 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the bran
                         taken in the remote: it guards the fleet, not the branch)
   --lease-ttl DURATION  how long a tick's lease lasts (default ${DEFAULT_LEASE_TTL}); must exceed a
                         tick plus clock skew. Instances sharing a remote take turns: only
-                        the holder of refs/llmgw/lease reconciles, the others stand by.
+                        the holder of refs/llmgw/lease reconciles, the others stand by. A tick
+                        whose lease has less than two SSH connect+command timeouts left
+                        applies nothing, and one whose lease ran out commits nothing.
 SIGTERM or SIGINT finishes the tick in flight and exits 0.
 `;
 
