@@ -102,7 +102,11 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     if (opts.keep) {
       out(`\nThe router serves http://127.0.0.1:${world.routerPort}/v1/chat/completions; ticking every ${opts.intervalSeconds ?? 10} s, Ctrl-C stops.\n`);
       for (let n = 3; ; n++) {
-        const stop = await Promise.race([opts.stopped.then(() => true), sleep((opts.intervalSeconds ?? 10) * 1000).then(() => false)]);
+        // The wait is cancelled on Ctrl-C: a pending timer would keep the process up for the rest of it.
+        const pause = new AbortController();
+        const waited = sleep((opts.intervalSeconds ?? 10) * 1000, false, { signal: pause.signal }).catch(() => false);
+        const stop = await Promise.race([opts.stopped.then(() => true), waited]);
+        pause.abort();
         if (stop) break;
         const r = await tick(n);
         out(`  tick ${n}: ${tickSummary(r)}\n`);

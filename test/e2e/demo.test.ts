@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -27,6 +27,28 @@ test('llmgw demo starts replicas at tick 1, sees them running at tick 2, and lea
   assert.ok(block);
   const { stdout: ps } = await exec('ps', ['-eo', 'args']);
   assert.not.ok(ps.includes(`--host ${block}.`), 'a stub engine of the demo is still running');
+  await rm(dir!, { recursive: true, force: true });
+});
+
+test('llmgw demo --keep stops cleanly and at once on Ctrl-C, even pressed twice: exit 0, no engine left running', async () => {
+  const child = spawn(process.execPath, [main, 'demo', '--keep'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const end = Date.now() + 30_000;
+  while (!out.includes('Ctrl-C stops') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  const signalled = Date.now();
+  child.kill('SIGINT');
+  child.kill('SIGINT');
+  assert.is(await exited, 0, out);
+  const seconds = (Date.now() - signalled) / 1000;
+  assert.ok(seconds < 5, `exited ${seconds} s after Ctrl-C: the wait between ticks was not cancelled`);
+  assert.match(out, /Stopped every engine, SSH server and the router/);
+  const block = /loopback address \((127\.\d+)\./.exec(out)?.[1];
+  const { stdout: ps } = await exec('ps', ['-eo', 'args']);
+  assert.not.ok(ps.includes(`--host ${block}.`), 'a stub engine of the demo is still running');
+  const dir = /the repo stays in (\S+) /.exec(out)?.[1];
   await rm(dir!, { recursive: true, force: true });
 });
 

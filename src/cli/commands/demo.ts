@@ -22,10 +22,17 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  let onSignal: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (onSignal = resolve));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  let resolveStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let signals = 0;
+  // Not `once`: a second Ctrl-C must not kill the process half-way through
+  // stopping the engines, which would leave them running on loopback.
+  const onSignal = (): void => {
+    if (signals++ > 0) io.stderr.write('llmgw demo: stopping the engines, SSH servers and router; one moment\n');
+    resolveStopped();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     return await runDemo({ keep: values.keep, out: (t) => io.stdout.write(t), env: io.env, stopped });
   } finally {
