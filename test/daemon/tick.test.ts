@@ -162,6 +162,18 @@ test('a lease that ran out during the tick means nothing is committed: another h
   await rm(dir, { recursive: true, force: true });
 });
 
+test('a ${VAR} unset at reconcile time is an error: nothing applied, config.invalid, the block names file:line:col', async () => {
+  const { dir, canned, tick } = await setup();
+  await writeFile(join(dir, 'cluster.yaml'), CLUSTER + 'notify:\n  webhooks:\n    - url: ${HOOK_URL}\n');
+  await git(dir, ['commit', '--quiet', '-am', 'notify']);
+  const r = await tick();
+  assert.equal([r.configInvalid, r.applied, r.events], [true, false, ['config.invalid']]);
+  assert.equal(canned.calls, []);
+  assert.match(r.status, /^> cluster\.yaml:15:12: notify\.webhooks\[0\]\.url: environment variable HOOK_URL is not set$/m);
+  assert.equal((await tick({ env: { HOOK_URL: 'http://127.0.0.1:9/hook' }, notify: false })).configInvalid, false);
+  await rm(dir, { recursive: true, force: true });
+});
+
 test('a plan that stops more than maxStopFraction is blocked: shown, nothing applied', async () => {
   const { dir, canned, tick } = await setup();
   await tick();
