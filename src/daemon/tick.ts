@@ -67,6 +67,8 @@ function leaseExpired(opts: TickOptions): boolean {
 
 async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<void> {
   if (opts.notify === false || events.length === 0 || webhooks.length === 0) return;
+  // Its state will not be committed (commitAndPush), so the next holder detects these again and sends them once.
+  if (leaseExpired(opts)) return;
   // deliver never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
   await deliver(webhooks, events, { log: (line) => opts.log(`notify: ${line}`) });
 }

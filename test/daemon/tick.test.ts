@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -144,21 +146,34 @@ test('a lease that runs out before an apply could finish (two connect+command ti
   await rm(dir, { recursive: true, force: true });
 });
 
-test('a lease that ran out during the tick means nothing is committed: another holder may be acting', async () => {
-  const { dir, canned, tick } = await setup();
-  let t = Date.parse('2026-11-29T08:00:00Z');
-  const inner = handlerTransport(canned);
-  const slowApply: Transport = {
-    async run(target, command, input) {
-      if (command.endsWith('agent apply')) t += 300_000;
-      return inner.run(target, command, input);
-    },
-    close: async () => undefined,
-  };
-  const r = await tick({ now: () => new Date(t), transport: slowApply, leaseExpiresAt: new Date(t + 200_000) });
-  assert.equal([r.applied, r.leaseLost, r.commit], [true, true, null]);
-  assert.match(tickSummary(r), /; no commit \(the lease ran out\)$/);
-  assert.is(await git(dir, ['log', '--format=%s']), 'seed');
+test('a lease that ran out during the tick means nothing is committed nor notified: another holder may be acting, and will notify', async () => {
+  const { dir, canned, tick, lines } = await setup();
+  let posts = 0;
+  const hook = createServer((_req, res) => void (posts++, res.end()));
+  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+  await writeFile(join(dir, 'cluster.yaml'), CLUSTER + `notify:\n  webhooks:\n    - url: http://127.0.0.1:${(hook.address() as AddressInfo).port}/\n`);
+  await git(dir, ['commit', '--quiet', '-am', 'notify']);
+  try {
+    let t = Date.parse('2026-11-29T08:00:00Z');
+    const inner = handlerTransport(canned);
+    const slowApply: Transport = {
+      async run(target, command, input) {
+        if (!command.endsWith('agent apply')) return inner.run(target, command, input);
+        t += 300_000;
+        return JSON.stringify({ version: 1, results: [{ replica: JSON.parse(input).start[0].replica, op: 'start', ok: false, error: 'CUDA error' }] });
+      },
+      close: async () => undefined,
+    };
+    const r = await tick({ now: () => new Date(t), transport: slowApply, leaseExpiresAt: new Date(t + 200_000) });
+    assert.equal([r.applied, r.leaseLost, r.commit, r.events.includes('apply.failed')], [true, true, null, true]);
+    assert.ok(lines.some((l) => l.startsWith('the lease ran out during the tick')));
+    assert.match(tickSummary(r), /; no commit \(the lease ran out\)$/);
+    assert.is(await git(dir, ['log', '--format=%s']), 'notify\nseed');
+    assert.is(posts, 0);
+  } finally {
+    hook.closeAllConnections();
+    await new Promise((r) => hook.close(r));
+  }
   await rm(dir, { recursive: true, force: true });
 });
 
