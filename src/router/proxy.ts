@@ -241,6 +241,7 @@ const REQUEST_DROP = new Set([
   'transfer-encoding', 'proxy-authorization', 'host', 'content-length', 'expect',
 ]);
 const DROP_LENGTHS = new Set([...REQUEST_DROP].map((h) => h.length));
+const PLAIN_CONNECTION = new Set(['keep-alive', 'close']);
 
 /** The client's headers as request lines; most names skip the lowercasing by length alone. */
 function forwardedHeaders(raw: string[]): string {
@@ -249,7 +250,10 @@ function forwardedHeaders(raw: string[]): string {
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     if (DROP_LENGTHS.has(name.length) && REQUEST_DROP.has(name.toLowerCase())) {
-      if (name.length === 10 && name.toLowerCase() === 'connection') named = connectionNamed(raw[i + 1]!, named);
+      // Nearly every client sends just `keep-alive` (or `close`): no need to split those.
+      if (name.length === 10 && name.toLowerCase() === 'connection' && !PLAIN_CONNECTION.has(raw[i + 1]!.toLowerCase())) {
+        named = connectionNamed(raw[i + 1]!, named);
+      }
       continue;
     }
     out += `${name}: ${raw[i + 1]!}\r\n`;

@@ -108,6 +108,7 @@ export class Connection {
             return;
           }
           this.pending = null;
+          if (end > MAX_HEAD_BYTES) return this.broken(); // however it was cut into packets
           buf = data;
           off = end + 4;
           if (!this.parseHead(data.toString('latin1', 0, end))) return this.broken();

@@ -75,6 +75,23 @@ test('a table upload cut off mid-body leaves the router up and its table unchang
   assert.is((await r.usage()).version, 1);
 });
 
+test('runRouterClient finds the socket only in the env it is given, never in process.env', async () => {
+  const tmp = tempSocket();
+  const r = await withRouter({ socket: tmp.path });
+  cleanups.push(tmp.cleanup, () => r.close());
+  const saved = process.env['LLMGW_ROUTER_SOCKET'];
+  process.env['LLMGW_ROUTER_SOCKET'] = tmp.path;
+  try {
+    const out = await runRouterClient('usage', '', { LLMGW_ROUTER_SOCKET: `${tmp.path}.elsewhere` });
+    assert.is(out.code, 1);
+    assert.ok(out.stderr.includes(`${tmp.path}.elsewhere`));
+    assert.is((await runRouterClient('usage', '', { LLMGW_ROUTER_SOCKET: tmp.path })).code, 0);
+  } finally {
+    if (saved === undefined) delete process.env['LLMGW_ROUTER_SOCKET'];
+    else process.env['LLMGW_ROUTER_SOCKET'] = saved;
+  }
+});
+
 test('a usage reply that is not a usage report is refused in one line, exit 1', async () => {
   const tmp = tempSocket();
   const fake = http.createServer((_req, res) => res.end('{"version":1,"lastUsed":{"x":"yesterday"}}'));

@@ -263,4 +263,12 @@ test('an engine that hangs after its head holds only its own request: the client
   assert.ok(e.requests.length >= 2);
 });
 
+test('a reply head over 64 KiB is a 502, whether it arrives in one read or many', async () => {
+  const huge = `HTTP/1.1 200 OK\r\nX-Big: ${'b'.repeat(70 * 1024)}\r\nContent-Length: 2\r\n\r\nok`;
+  await engine((s, i) => (i === 0 ? void s.write(huge) : writeSlowly(s, huge, 16 * 1024)));
+  const one = await chat(router.port, 'm');
+  const many = await chat(router.port, 'm');
+  assert.equal([one.status, one.json.error.code, many.status], [502, 'upstream_unavailable', 502]);
+});
+
 test.run();
