@@ -29,11 +29,11 @@ export function createProxy(state: RouterState, maxBodyBytes: number): Proxy {
     const path = q < 0 ? url : url.slice(0, q);
     if (path === '/v1/models' || path.startsWith('/v1/models/')) {
       // HEAD is GET without the body (Node's server drops it), as HTTP wants.
-      if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res, path, 'GET, HEAD');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res, path, 'GET, HEAD');
       return path === '/v1/models' ? listModels(state, res) : oneModel(state, res, path.slice('/v1/models/'.length));
     }
-    if (!PROXIED_PATHS.has(path)) return sendError(res, 404, 'unknown_url', `Unknown request URL: ${req.method} ${path}`);
-    if (req.method !== 'POST') return notAllowed(res, path, 'POST');
+    if (!PROXIED_PATHS.has(path)) return sendError(res, 404, 'unknown_url', `Unknown request URL: ${req.method} ${path}`, hangUpIfBody(req));
+    if (req.method !== 'POST') return notAllowed(req, res, path, 'POST');
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBodyBytes) return tooLarge(res, maxBodyBytes);
     new Exchange(ctx, req, res);
@@ -194,8 +194,18 @@ function noReplica(res: ServerResponse, model: string): void {
   });
 }
 
-function notAllowed(res: ServerResponse, path: string, allow: string): void {
-  sendError(res, 405, 'method_not_allowed', `Use ${allow.split(',')[0]} for ${path}`, { allow });
+function notAllowed(req: IncomingMessage, res: ServerResponse, path: string, allow: string): void {
+  sendError(res, 405, 'method_not_allowed', `Use ${allow.split(',')[0]} for ${path}`, { allow, ...hangUpIfBody(req) });
+}
+
+/**
+ * A refused request's body would otherwise be read to its end to keep the
+ * connection (Node does so), with no size limit: closing instead spares that.
+ */
+function hangUpIfBody(req: IncomingMessage): Record<string, string> {
+  const length = req.headers['content-length'];
+  const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return body ? { connection: 'close' } : {};
 }
 
 function modelObject(state: RouterState, id: string): { id: string; object: 'model'; created: number; owned_by: string } {

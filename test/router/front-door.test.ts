@@ -168,4 +168,18 @@ test('a hostile body is refused, never a crash: deep nesting is 400, a body past
   assert.is(after.status, 200);
 });
 
+test('a refused request that carries a body is answered and the connection closed, so its body is not read to the end', async () => {
+  const read = await raw(
+    (s) => {
+      s.write('POST /v1/nothing HTTP/1.1\r\nHost: r\r\nTransfer-Encoding: chunked\r\n\r\n');
+      s.write(`4000\r\n${'x'.repeat(0x4000)}\r\n`);
+    },
+    (r) => r.includes('unknown_url'),
+  );
+  assert.match(read, /^HTTP\/1\.1 404 /);
+  assert.match(read, /\r\nconnection: close\r\n/i);
+  const bodyless = await request(router.port, '/v1/nothing', null, 'GET');
+  assert.equal([bodyless.status, bodyless.headers['connection']], [404, 'keep-alive']);
+});
+
 test.run();
