@@ -15,6 +15,8 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export interface Proxy {
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The server's 'checkContinue': `Expect: 100-continue` gets its 100 only for a request the proxy would take. */
+  checkContinue(req: IncomingMessage, res: ServerResponse): void;
   /** Drop the kept upstream connections. */
   close(): void;
 }
@@ -39,7 +41,18 @@ export function createProxy(state: RouterState, maxBodyBytes: number): Proxy {
     new Exchange(ctx, req, res);
   }
 
-  return { handle, close: () => pool.close() };
+  function checkContinue(req: IncomingMessage, res: ServerResponse): void {
+    // A refusal (413, 404, 405) goes out instead of the 100, so the client never
+    // starts sending a body that would only be thrown away.
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const declared = req.headers['content-length'];
+    const refused = req.method !== 'POST' || !PROXIED_PATHS.has(q < 0 ? url : url.slice(0, q)) || (declared !== undefined && Number(declared) > maxBodyBytes);
+    if (!refused) res.writeContinue();
+    handle(req, res);
+  }
+
+  return { handle, checkContinue, close: () => pool.close() };
 }
 
 interface ProxyContext {

@@ -67,6 +67,15 @@ test('Expect: 100-continue gets 100 Continue, then the body is forwarded and the
   assert.is(e.received[0]!.headers['expect'], undefined);
 });
 
+test('Expect: 100-continue for a body over the limit is refused with 413 at once, never invited with a 100', async () => {
+  const read = await raw(
+    `POST /v1/completions HTTP/1.1\r\nHost: r\r\nExpect: 100-continue\r\nContent-Length: ${1024 * 1024}\r\n\r\n`,
+    (r) => r.includes('request_too_large'),
+  );
+  assert.match(read, /^HTTP\/1\.1 413 /);
+  assert.not.match(read, /100 Continue/);
+});
+
 test('pipelined requests on one connection are all answered, in order', async () => {
   const e = await engine('a');
   await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
