@@ -60,16 +60,29 @@ function load(): void {
   process.send!({ ready: true });
 }
 
+/**
+ * One kept-alive client pool per target for the whole run, as a steady client
+ * would hold: a fresh pool each round would time connection set-up at every
+ * round's start, which no client sending 1,000 requests a second pays.
+ */
+const agents = new Map<string, http.Agent>();
+function agentFor(job: LoadJob): http.Agent {
+  const key = job.ports.join(',');
+  let agent = agents.get(key);
+  if (!agent) agents.set(key, (agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(256, job.connections), noDelay: true } as http.AgentOptions)));
+  return agent;
+}
+
 async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(256, job.connections), noDelay: true } as http.AgentOptions);
+  const agent = agentFor(job);
   const latencies = new Float64Array(Math.ceil(job.seconds * (job.kind === 'saturate' ? 40_000 : job.rate * 1.5)));
   let n = 0;
   let errors = 0;
   let next = 0;
   // Raw header arrays skip Node's header bookkeeping, so Host must be given by hand.
   const headersFor = new Map(job.ports.map((p) => [p, ['Host', `127.0.0.1:${p}`, 'Content-Type', 'application/json', 'Content-Length', String(BODY.length)]]));
-  function fire(port: number, done: () => void): void {
-    const t0 = performance.now();
+  /** `t0` is when the request was due: in the open loop its schedule, not when the generator got round to it. */
+  function fire(port: number, done: () => void, t0 = performance.now()): void {
     const headers = headersFor.get(port);
     const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', agent, headers }, (res) => {
       res.on('data', () => undefined);
@@ -103,18 +116,20 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
     let sent = 0;
     let finished = 0;
     const done = (): void => void (++finished === total && resolve());
+    // Latency counts from each request's scheduled time (started + k/rate), so a
+    // generator that falls behind — a late timer, a stall — is charged to the
+    // requests it delayed instead of vanishing (coordinated omission).
     const tick = (): void => {
       const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * job.rate));
       while (sent < due) {
+        fire(port(), done, started + ((sent + 1) * 1000) / job.rate);
         sent++;
-        fire(port(), done);
       }
       if (sent < total) setTimeout(tick, 1);
     };
     tick();
   });
   const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
   return { requests: n, errors, seconds, latencies: latencies.slice(0, n) };
 }
 

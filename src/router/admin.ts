@@ -5,7 +5,7 @@
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net from 'node:net';
-import { chmod, mkdir, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseEndpoints } from './endpoints.js';
 import { swapTable, usageOf, type RouterState } from './table.js';
@@ -18,7 +18,9 @@ const MAX_TABLE_BYTES = 64 * 1024 * 1024;
 export function createAdminServer(state: RouterState): http.Server {
   return http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/usage') return sendJson(res, 200, usageOf(state));
-    if (req.method === 'PUT' && req.url === '/endpoints') return void putEndpoints(state, req, res);
+    // A client that leaves mid-table rejects the body's iterator: that ends its
+    // request, never the router (an unhandled rejection would stop the process).
+    if (req.method === 'PUT' && req.url === '/endpoints') return void putEndpoints(state, req, res).catch(() => res.destroy());
     sendJson(res, 404, { version: 1, ok: false, errors: [`unknown admin request ${req.method} ${req.url}`] });
   });
 }
@@ -44,6 +46,9 @@ async function putEndpoints(state: RouterState, req: IncomingMessage, res: Serve
 export async function listenAdmin(server: http.Server, path: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   if (await answers(path)) throw new RouterError(`another router is already listening on the admin socket ${path}`);
+  // Only a socket is ours to replace: a mistyped --admin must not delete a file.
+  const existing = await lstat(path).catch(() => null);
+  if (existing && !existing.isSocket()) throw new RouterError(`the admin socket path ${path} exists and is not a socket`);
   await unlink(path).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw new RouterError(`cannot replace the stale admin socket ${path}: ${err.message}`);
   });

@@ -4,6 +4,7 @@
 
 import http from 'node:http';
 import { parseEndpoints } from './endpoints.js';
+import { formatSchemaIssues, getValidator } from '../util/schema.js';
 
 export const DEFAULT_ADMIN_SOCKET = '/run/llmgw/router.sock';
 
@@ -51,7 +52,24 @@ export async function runRouterClient(
     const errors = tryErrors(reply.body);
     return fail(`the router refused the request (HTTP ${reply.status})${errors ? `: ${errors}` : ''}`);
   }
+  if (subcommand === 'usage') {
+    // What gather will check on the far side of SSH is checked here too, so a
+    // socket answered by something else fails on the router host, in one line.
+    const problem = usageProblem(reply.body);
+    if (problem) return fail(`the reply on ${socket} is not a usage report: ${problem}`);
+  }
   return { stdout: reply.body.trimEnd() + '\n', stderr: '', code: 0 };
+}
+
+function usageProblem(body: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return 'not JSON';
+  }
+  const checked = getValidator('router-usage')(value);
+  return checked.ok ? null : formatSchemaIssues(checked.errors, 3);
 }
 
 function tryErrors(body: string): string | null {

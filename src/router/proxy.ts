@@ -15,6 +15,8 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export interface Proxy {
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The server's 'checkContinue': `Expect: 100-continue` gets its 100 only for a request the proxy would take. */
+  checkContinue(req: IncomingMessage, res: ServerResponse): void;
   /** Drop the kept upstream connections. */
   close(): void;
 }
@@ -27,18 +29,30 @@ export function createProxy(state: RouterState, maxBodyBytes: number): Proxy {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    if (path === '/v1/models') {
-      if (req.method !== 'GET') return sendError(res, 405, 'method_not_allowed', 'Use GET for /v1/models');
-      return listModels(state, res);
+    if (path === '/v1/models' || path.startsWith('/v1/models/')) {
+      // HEAD is GET without the body (Node's server drops it), as HTTP wants.
+      if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res, path, 'GET, HEAD');
+      return path === '/v1/models' ? listModels(state, res) : oneModel(state, res, path.slice('/v1/models/'.length));
     }
-    if (!PROXIED_PATHS.has(path)) return sendError(res, 404, 'unknown_url', `Unknown request URL: ${req.method} ${path}`);
-    if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', `Use POST for ${path}`);
+    if (!PROXIED_PATHS.has(path)) return sendError(res, 404, 'unknown_url', `Unknown request URL: ${req.method} ${path}`, hangUpIfBody(req));
+    if (req.method !== 'POST') return notAllowed(req, res, path, 'POST');
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBodyBytes) return tooLarge(res, maxBodyBytes);
     new Exchange(ctx, req, res);
   }
 
-  return { handle, close: () => pool.close() };
+  function checkContinue(req: IncomingMessage, res: ServerResponse): void {
+    // A refusal (413, 404, 405) goes out instead of the 100, so the client never
+    // starts sending a body that would only be thrown away.
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const declared = req.headers['content-length'];
+    const refused = req.method !== 'POST' || !PROXIED_PATHS.has(q < 0 ? url : url.slice(0, q)) || (declared !== undefined && Number(declared) > maxBodyBytes);
+    if (!refused) res.writeContinue();
+    handle(req, res);
+  }
+
+  return { handle, checkContinue, close: () => pool.close() };
 }
 
 interface ProxyContext {
@@ -106,10 +120,10 @@ class Exchange implements UpstreamSink {
       return sendError(res, 400, 'invalid_json', 'The request body is not valid JSON');
     }
     if (typeof model !== 'string' || model === '') {
-      return sendError(res, 400, 'missing_model', 'The request body must name a model: {"model": "..."}');
+      return sendError(res, 400, 'missing_model', 'The request body must name a model: {"model": "..."}', {}, 'model');
     }
     const route = this.ctx.state.models.get(model);
-    if (!route) return sendError(res, 404, 'model_not_found', `The model '${model}' does not exist`);
+    if (!route) return modelNotFound(res, model);
     const u = pickUpstream(route, null);
     if (!u) return noReplica(res, model);
     this.model = model;
@@ -162,16 +176,17 @@ class Exchange implements UpstreamSink {
     this.res.end();
   }
 
-  fail(responded: boolean, reused: boolean): void {
+  fail(responded: boolean, reused: boolean, heard: boolean): void {
     const failed = this.upstream;
     this.conn = null;
     this.done();
     if (this.clientGone) return;
     if (responded) return void this.res.destroy(); // too late for a status: cut the stream
-    if (!this.retried && failed) {
-      // Nothing reached the client yet, so one more try is safe: on another replica
-      // of the table in force now, or on the same one if a kept-alive socket had
-      // been closed under us (the replica itself may be fine).
+    if (!this.retried && !heard && failed) {
+      // The engine sent nothing, so one more try is safe: on another replica of
+      // the table in force now, or on the same one if a kept-alive socket had
+      // been closed under us (the replica itself may be fine). An engine that
+      // sent even part of a head had taken the request: it is not sent twice.
       this.retried = true;
       const route = this.ctx.state.models.get(this.model);
       const next = (route && pickUpstream(route, failed)) ?? (reused && route?.upstreams.includes(failed) ? failed : null);
@@ -192,10 +207,42 @@ function noReplica(res: ServerResponse, model: string): void {
   });
 }
 
+function notAllowed(req: IncomingMessage, res: ServerResponse, path: string, allow: string): void {
+  sendError(res, 405, 'method_not_allowed', `Use ${allow.split(',')[0]} for ${path}`, { allow, ...hangUpIfBody(req) });
+}
+
+/**
+ * A refused request's body would otherwise be read to its end to keep the
+ * connection (Node does so), with no size limit: closing instead spares that.
+ */
+function hangUpIfBody(req: IncomingMessage): Record<string, string> {
+  const length = req.headers['content-length'];
+  const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return body ? { connection: 'close' } : {};
+}
+
+function modelObject(state: RouterState, id: string): { id: string; object: 'model'; created: number; owned_by: string } {
+  return { id, object: 'model', created: Math.floor(state.startedAtMs / 1000), owned_by: 'llmgw' };
+}
+
 function listModels(state: RouterState, res: ServerResponse): void {
-  const created = Math.floor(state.startedAtMs / 1000);
-  const data = servableModels(state).map((id) => ({ id, object: 'model', created, owned_by: 'llmgw' }));
-  sendJson(res, 200, { object: 'list', data });
+  sendJson(res, 200, { object: 'list', data: servableModels(state).map((id) => modelObject(state, id)) });
+}
+
+/** OpenAI's `GET /v1/models/{model}`: the model object while it can be served, else 404 as for a request. */
+function oneModel(state: RouterState, res: ServerResponse, encoded: string): void {
+  let id: string;
+  try {
+    id = decodeURIComponent(encoded);
+  } catch {
+    id = encoded;
+  }
+  if ((state.models.get(id)?.upstreams.length ?? 0) === 0) return modelNotFound(res, id);
+  sendJson(res, 200, modelObject(state, id));
+}
+
+function modelNotFound(res: ServerResponse, model: string): void {
+  sendError(res, 404, 'model_not_found', `The model '${model}' does not exist`, {}, 'model');
 }
 
 /**
@@ -217,14 +264,40 @@ const REQUEST_DROP = new Set([
   'transfer-encoding', 'proxy-authorization', 'host', 'content-length', 'expect',
 ]);
 const DROP_LENGTHS = new Set([...REQUEST_DROP].map((h) => h.length));
+const PLAIN_CONNECTION = new Set(['keep-alive', 'close']);
 
 /** The client's headers as request lines; most names skip the lowercasing by length alone. */
 function forwardedHeaders(raw: string[]): string {
   let out = '';
+  let named: Set<string> | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (DROP_LENGTHS.has(name.length) && REQUEST_DROP.has(name.toLowerCase())) continue;
+    if (DROP_LENGTHS.has(name.length) && REQUEST_DROP.has(name.toLowerCase())) {
+      // Nearly every client sends just `keep-alive` (or `close`): no need to split those.
+      if (name.length === 10 && name.toLowerCase() === 'connection' && !PLAIN_CONNECTION.has(raw[i + 1]!.toLowerCase())) {
+        named = connectionNamed(raw[i + 1]!, named);
+      }
+      continue;
+    }
     out += `${name}: ${raw[i + 1]!}\r\n`;
+  }
+  return named ? withoutNamed(raw, named) : out;
+}
+
+/** Headers a client's `Connection:` names are for this hop only (RFC 9110 §7.6.1). */
+function connectionNamed(value: string, named: Set<string> | null): Set<string> | null {
+  for (const token of value.split(',')) {
+    const t = token.trim().toLowerCase();
+    if (t !== '' && t !== 'close' && t !== 'keep-alive') (named ??= new Set()).add(t);
+  }
+  return named;
+}
+
+function withoutNamed(raw: string[], named: Set<string>): string {
+  let out = '';
+  for (let i = 0; i < raw.length; i += 2) {
+    const lower = raw[i]!.toLowerCase();
+    if (!REQUEST_DROP.has(lower) && !named.has(lower)) out += `${raw[i]!}: ${raw[i + 1]!}\r\n`;
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // The router's own answers, in the OpenAI error shape clients already parse:
-// {"error":{"message","type","code"}}.
+// {"error":{"message","type","param","code"}} (`param` names the offending
+// request field, or is null, as OpenAI's own errors do).
 
 import type { ServerResponse } from 'node:http';
 
@@ -41,11 +42,12 @@ export function sendError(
   code: ErrorCode,
   message: string,
   headers: Record<string, string> = {},
+  param: string | null = null,
 ): void {
   if (res.headersSent) {
     // Too late for a status: cutting the stream is the only honest signal left.
     res.destroy();
     return;
   }
-  sendJson(res, status, { error: { message, type: TYPE_BY_STATUS[status] ?? 'server_error', code } }, headers);
+  sendJson(res, status, { error: { message, type: TYPE_BY_STATUS[status] ?? 'server_error', param, code } }, headers);
 }

@@ -32,6 +32,7 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   const state = createRouterState(now ? () => now().getTime() : Date.now);
   const proxy = createProxy(state, opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const server = http.createServer({ noDelay: true }, proxy.handle);
+  server.on('checkContinue', proxy.checkContinue);
   // Longer than common client pools keep idle connections, so the router is not the side that drops them mid-reuse.
   server.keepAliveTimeout = 65_000;
   const admin = createAdminServer(state);

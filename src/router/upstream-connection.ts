@@ -10,13 +10,17 @@ import type net from 'node:net';
 
 /** What a connection reports to the request it carries. */
 export interface UpstreamSink {
-  /** Status and headers, hop-by-hop ones already dropped; hasLength = a Content-Length was sent. */
+  /** Status and headers, hop-by-hop ones already dropped; hasLength = the head tells where the body ends (Content-Length, 204, 304). */
   head(status: number, headers: string[], hasLength: boolean): void;
   /** Body bytes as they arrive; false asks the connection to pause until resume(). */
   data(chunk: Buffer): boolean;
   end(): void;
-  /** The exchange broke; `responded` = the head had already been passed on. `reused` = on a kept-alive socket. */
-  fail(responded: boolean, reused: boolean): void;
+  /**
+   * The exchange broke. `responded` = the head had already been passed on;
+   * `heard` = the engine had sent at least one byte (so it took the request: no retry);
+   * `reused` = on a kept-alive socket.
+   */
+  fail(responded: boolean, reused: boolean, heard: boolean): void;
 }
 
 /** Where a connection goes back when its reply is complete (the pool). */
@@ -37,6 +41,7 @@ export class Connection {
   private line = '';
   private keepAlive = true;
   private responded = false;
+  private heard = false;
   private reused = false;
   idleSince = 0;
   sink: UpstreamSink | null = null;
@@ -57,6 +62,7 @@ export class Connection {
     this.reused = reused;
     this.phase = 'head';
     this.responded = false;
+    this.heard = false;
     this.keepAlive = true;
     if (typeof body === 'string') this.socket.write(head + body, 'latin1');
     else {
@@ -83,12 +89,13 @@ export class Connection {
     if (!sink) return;
     this.sink = null;
     if (this.phase === 'until-close') sink.end();
-    else sink.fail(this.responded, this.reused);
+    else sink.fail(this.responded, this.reused, this.heard);
   }
 
   private onData(buf: Buffer): void {
     // Bytes on a parked socket: the engine is out of step with us, so drop it.
     if (!this.sink) return void this.socket.destroy();
+    this.heard = true;
     let off = 0;
     while (off < buf.length && this.sink) {
       switch (this.phase) {
@@ -101,6 +108,7 @@ export class Connection {
             return;
           }
           this.pending = null;
+          if (end > MAX_HEAD_BYTES) return this.broken(); // however it was cut into packets
           buf = data;
           off = end + 4;
           if (!this.parseHead(data.toString('latin1', 0, end))) return this.broken();
@@ -170,6 +178,7 @@ export class Connection {
     const headers: string[] = [];
     let length: string | null = null;
     let chunked = false;
+    let encoded = false;
     let close = status[1] === '0';
     for (let i = 1; i < lines.length; i++) {
       const l = lines[i]!;
@@ -181,25 +190,33 @@ export class Connection {
       if (lower === 'content-length') {
         if (!/^\d+$/.test(value) || (length !== null && length !== value)) return false;
         length = value;
-      } else if (lower === 'transfer-encoding') chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
+      } else if (lower === 'transfer-encoding') {
+        encoded = true;
+        chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
+      }
       else if (lower === 'connection') close = /\bclose\b/i.test(value) || (status[1] === '0' && !/\bkeep-alive\b/i.test(value));
       if (!HOP_BY_HOP.has(lower)) headers.push(name, value);
     }
     this.keepAlive = !close;
     this.responded = true;
+    // RFC 9112 §6.3: 204 and 304 end at the head whatever framing they announce;
+    // then Transfer-Encoding wins over Content-Length, and a final coding other
+    // than chunked reads until close.
     const noBody = code === 204 || code === 304;
-    if (chunked) {
+    if (encoded && length !== null) removeHeader(headers, 'content-length');
+    if (noBody) {
+      this.remaining = 0;
+      this.phase = 'length';
+    } else if (chunked) {
       this.phase = 'chunk-size';
-      // The framing is ours to redo for the client: the engine's length no longer applies.
-      if (length !== null) removeHeader(headers, 'content-length');
-    } else if (length !== null || noBody) {
-      this.remaining = noBody ? 0 : Number(length);
+    } else if (length !== null && !encoded) {
+      this.remaining = Number(length);
       this.phase = 'length';
     } else {
       this.phase = 'until-close';
       this.keepAlive = false;
     }
-    this.sink!.head(code, headers, length !== null && !chunked);
+    this.sink!.head(code, headers, noBody || (length !== null && !encoded));
     return true;
   }
 

@@ -25,14 +25,21 @@ export class UpstreamPool implements ConnectionOwner {
   send(u: Upstream, head: string, body: string | Buffer, sink: UpstreamSink): Connection {
     const key = u.url;
     const list = this.idle.get(key);
-    const kept = list?.pop();
-    if (kept) {
+    for (let kept = list?.pop(); kept; kept = list!.pop()) {
+      // An engine's FIN ends our side at once (no half-open sockets), before 'close'
+      // takes it out of the pool: such a socket would only fail the request.
+      if (!kept.socket.writable) {
+        kept.socket.destroy();
+        continue;
+      }
       kept.start(sink, head, body, true);
       return kept;
     }
     const socket = u.https
       ? tls.connect({ host: u.hostname, port: u.port, servername: net.isIP(u.hostname) ? undefined : u.hostname })
-      : net.connect({ host: u.hostname, port: u.port, noDelay: true });
+      : net.connect({ host: u.hostname, port: u.port });
+    // Nagle would hold a small request back until the previous segment's ACK.
+    socket.setNoDelay(true);
     // A host that drops SYNs would hold the request for minutes of kernel retries;
     // failing it here lets the retry try another replica while nothing was sent.
     socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy());

@@ -1,6 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import { chat, clientAgent, eventually, sleep, startEngine, tempSocket, withRouter, type Engine } from './helpers.js';
@@ -30,11 +33,75 @@ test.after(() => clientAgent.destroy());
 
 test('the admin socket is created with mode 0600 and a stale socket file is replaced', async () => {
   const tmp = tempSocket();
-  writeFileSync(tmp.path, 'left behind by a router that died');
+  // A router killed outright leaves its socket file behind, with nobody listening.
+  const code = `require('net').createServer().listen(${JSON.stringify(tmp.path)}, () => process.kill(process.pid, 'SIGKILL'))`;
+  spawnSync(process.execPath, ['-e', code]);
+  assert.ok(lstatSync(tmp.path).isSocket(), 'a stale socket is there');
   const r = await withRouter({ socket: tmp.path });
   cleanups.push(tmp.cleanup, () => r.close());
   assert.is(statSync(tmp.path).mode & 0o777, 0o600);
   assert.equal(await r.usage().then((u) => u.version), 1);
+});
+
+test('an admin path that is a regular file is refused and the file is left alone', async () => {
+  const tmp = tempSocket();
+  cleanups.push(tmp.cleanup);
+  writeFileSync(tmp.path, 'not a socket');
+  try {
+    await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket: tmp.path });
+    assert.unreachable('the router started on a regular file');
+  } catch (err) {
+    assert.instance(err, RouterError);
+    assert.match((err as Error).message, /exists and is not a socket/);
+  }
+  assert.is(readFileSync(tmp.path, 'utf8'), 'not a socket');
+});
+
+test('a table upload cut off mid-body leaves the router up and its table unchanged', async () => {
+  const tmp = tempSocket();
+  const r = await withRouter({ socket: tmp.path });
+  cleanups.push(tmp.cleanup, () => r.close());
+  const e = await engine('a');
+  await r.setTable({ m: [{ replica: 'm-0', url: e.url }] });
+  await new Promise<void>((resolve) => {
+    const s = net.connect(tmp.path, () => {
+      s.write('PUT /endpoints HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"version":1,');
+      setTimeout(() => s.destroy(), 30);
+    });
+    s.on('close', () => resolve());
+  });
+  await sleep(30);
+  assert.is((await chat(r.port, 'm')).json.engine, 'a');
+  assert.is((await r.usage()).version, 1);
+});
+
+test('runRouterClient finds the socket only in the env it is given, never in process.env', async () => {
+  const tmp = tempSocket();
+  const r = await withRouter({ socket: tmp.path });
+  cleanups.push(tmp.cleanup, () => r.close());
+  const saved = process.env['LLMGW_ROUTER_SOCKET'];
+  process.env['LLMGW_ROUTER_SOCKET'] = tmp.path;
+  try {
+    const out = await runRouterClient('usage', '', { LLMGW_ROUTER_SOCKET: `${tmp.path}.elsewhere` });
+    assert.is(out.code, 1);
+    assert.ok(out.stderr.includes(`${tmp.path}.elsewhere`));
+    assert.is((await runRouterClient('usage', '', { LLMGW_ROUTER_SOCKET: tmp.path })).code, 0);
+  } finally {
+    if (saved === undefined) delete process.env['LLMGW_ROUTER_SOCKET'];
+    else process.env['LLMGW_ROUTER_SOCKET'] = saved;
+  }
+});
+
+test('a usage reply that is not a usage report is refused in one line, exit 1', async () => {
+  const tmp = tempSocket();
+  const fake = http.createServer((_req, res) => res.end('{"version":1,"lastUsed":{"x":"yesterday"}}'));
+  await new Promise<void>((resolve) => fake.listen(tmp.path, resolve));
+  cleanups.push(tmp.cleanup, () => new Promise<void>((resolve) => fake.close(() => resolve())));
+  const out = await runRouterClient('usage', '', { LLMGW_ROUTER_SOCKET: tmp.path });
+  assert.is(out.code, 1);
+  assert.is(out.stdout, '');
+  assert.is(out.stderr.trimEnd().split('\n').length, 1);
+  assert.match(out.stderr, /^llmgw router usage: the reply on .* is not a usage report: /);
 });
 
 test('a second router does not steal the socket of a live one', async () => {

@@ -145,7 +145,7 @@ test('an unknown model is 404 in the OpenAI error shape', async () => {
   await router.setTable({ known: [] });
   const r = await chat(router.port, 'nope');
   assert.is(r.status, 404);
-  assert.equal(r.json, { error: { message: "The model 'nope' does not exist", type: 'invalid_request_error', code: 'model_not_found' } });
+  assert.equal(r.json, { error: { message: "The model 'nope' does not exist", type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
 });
 
 test('a known model with no replica is 503 with Retry-After', async () => {

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import net from 'node:net';
 import http from 'node:http';
-import { chat, clientAgent, request, sleep, startEngine, withRouter, type TestRouter } from './helpers.js';
+import { chat, clientAgent, eventually, request, sleep, startEngine, withRouter, type TestRouter } from './helpers.js';
 
 const test = suite('router upstream client');
 
@@ -193,6 +193,82 @@ test('the engine sees one request per client request even with a real Node engin
   assert.equal(replies.map((r) => r.json.seq), [...Array(50).keys()]);
   assert.is(real.received.length, 50);
   await real.close();
+});
+
+test('a 204 or 304 that announces chunked framing still ends at its head, and the connection serves the next request', async () => {
+  const e = await engine((s, i) => {
+    if (i === 0) s.write('HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n');
+    else if (i === 1) s.write('HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\nContent-Length: 10\r\n\r\n');
+    else s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+  });
+  const a = await chat(router.port, 'm');
+  const b = await chat(router.port, 'm');
+  const c = await chat(router.port, 'm');
+  assert.equal([a.status, a.text, b.status, b.text, c.status, c.text], [204, '', 304, '', 200, 'ok']);
+  assert.equal(e.requests.map((x) => x.conn), [0, 0, 0]);
+});
+
+test('Transfer-Encoding wins over Content-Length: the body is read by its chunks and the stale length is not passed on', async () => {
+  await engine((s) => void s.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'));
+  const r = await chat(router.port, 'm');
+  assert.equal([r.status, r.text], [200, 'hello']);
+  assert.is(r.headers['content-length'], undefined);
+});
+
+test('an engine that sent part of a head and then died is not retried on another replica: 502, one request', async () => {
+  const half = await rawEngine((s) => {
+    s.write('HTTP/1.1 200 OK\r\nContent-Ty');
+    setTimeout(() => s.destroy(), 10);
+  });
+  const spare = await rawEngine((s) => void s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+  engines.push(half, spare);
+  await router.setTable({ m: [{ replica: 'm-0', url: half.url }, { replica: 'm-1', url: spare.url }] });
+  // Round-robin would send the next request to either; the one that reaches `half` must not be repeated.
+  const replies = [await chat(router.port, 'm'), await chat(router.port, 'm')];
+  assert.equal(replies.map((r) => r.status).sort(), [200, 502]);
+  assert.is(half.requests.length, 1);
+  assert.is(spare.requests.length, 1);
+  assert.is(replies.find((r) => r.status === 502)!.json.error.code, 'upstream_unavailable');
+});
+
+test('an engine header Node will not send (a space in its name) becomes a 502 in the OpenAI shape', async () => {
+  await engine((s) => void s.write('HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 2\r\n\r\nok'));
+  const r = await chat(router.port, 'm');
+  assert.is(r.status, 502);
+  assert.is(r.json.error.code, 'upstream_unavailable');
+});
+
+test('an engine that hangs after its head holds only its own request: the client leaving closes the upstream and frees the replica', async () => {
+  let upstreamClosed = false;
+  const e = await engine((s, i) => {
+    if (i > 0) return void s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    s.on('close', () => (upstreamClosed = true));
+    s.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: router.port, path: '/v1/chat/completions', method: 'POST', agent: false }, (res) => {
+      assert.is(res.statusCode, 200);
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 20);
+    });
+    req.on('error', () => undefined);
+    req.end('{"model":"m","stream":true}');
+    setTimeout(() => reject(new Error('no head')), 2000).unref();
+  });
+  await eventually(() => upstreamClosed);
+  const after = await chat(router.port, 'm');
+  assert.equal([after.status, after.text], [200, 'ok']);
+  assert.ok(e.requests.length >= 2);
+});
+
+test('a reply head over 64 KiB is a 502, whether it arrives in one read or many', async () => {
+  const huge = `HTTP/1.1 200 OK\r\nX-Big: ${'b'.repeat(70 * 1024)}\r\nContent-Length: 2\r\n\r\nok`;
+  await engine((s, i) => (i === 0 ? void s.write(huge) : writeSlowly(s, huge, 16 * 1024)));
+  const one = await chat(router.port, 'm');
+  const many = await chat(router.port, 'm');
+  assert.equal([one.status, one.json.error.code, many.status], [502, 'upstream_unavailable', 502]);
 });
 
 test.run();
