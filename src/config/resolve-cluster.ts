@@ -154,11 +154,25 @@ function resolveEngines(ctx: ResolveContext, raw: Raw): Record<string, EngineCon
   return engines;
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 function resolveWebhooks(ctx: ResolveContext, raw: Raw): WebhookConfig[] {
   const notify = obj(raw.notify);
-  const hooks = arr(notify.webhooks).map((item) => {
+  const hooks = arr(notify.webhooks).map((item, j) => {
     const w = obj(item);
     const hook: WebhookConfig = { url: str(w.url) ?? '' };
+    // '' is an unset ${VAR}, reported where variables are. The value is never
+    // repeated: a webhook URL often carries its token.
+    if (hook.url !== '' && !isHttpUrl(hook.url)) {
+      ctx.errors.push(problemAt(ctx.src, ['notify', 'webhooks', j, 'url'], 'must be an http:// or https:// URL'));
+    }
     const secret = str(w.secret);
     // '' is an unset ${VAR} (a warning, not an error, outside reconcile): an HMAC keyed with nothing signs nothing.
     if (secret) hook.secret = secret;
