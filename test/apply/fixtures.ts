@@ -6,6 +6,7 @@ import type { Fleet, FleetNode, FleetReplica, NodeCondition } from '../../src/ty
 import type { AgentApplyReply, AgentApplyRequest, ReplicaState } from '../../src/types/snapshot.js';
 import type { HostTarget, Transport } from '../../src/types/transport.js';
 import { SshError } from '../../src/errors.js';
+import { testCluster } from '../helpers/cluster.js';
 
 export function node(name: string, extra: Partial<NodeConfig> = {}): NodeConfig {
   return { name, host: `${name}.example`, port: 22, fabric: 'ib-a', cordon: false, storage: [], ...extra };
@@ -13,13 +14,7 @@ export function node(name: string, extra: Partial<NodeConfig> = {}): NodeConfig 
 
 export function config(nodes: NodeConfig[], routers = ['rt-1', 'rt-2']): Config {
   return {
-    cluster: {
-      name: 'test',
-      ssh: { user: 'llmgw', knownHosts: '/dev/null', port: 22, connectTimeoutMs: 1000, commandTimeoutMs: 1000, concurrency: 8 },
-      agent: { command: 'llmgw agent' },
-      router: { command: 'llmgw router' },
-      fabrics: ['ib-a'],
-      gpuClasses: [],
+    cluster: testCluster({
       nodes,
       routers: routers.map((r) => ({ name: r, host: `${r}.example`, port: 22 })),
       engines: {
@@ -31,11 +26,7 @@ export function config(nodes: NodeConfig[], routers = ['rt-1', 'rt-2']): Config 
           startTimeoutMs: 1_200_000,
         },
       },
-      notify: { webhooks: [] },
-      idleAfterMs: 86_400_000,
-      lostAfterMs: 600_000,
-      safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
-    },
+    }),
     models: [
       { name: 'llama', weights: 'meta/llama', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: ['--name', '{model} x'], index: 0 },
       { name: 'big', weights: 'ds/v3', engine: 'vllm', gpus: 8, nodes: 2, replicas: 1, priority: 0, args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'], index: 1 },

@@ -6,6 +6,7 @@ import type { Action } from '../../src/types/plan.js';
 import type { Fleet, FleetGpu, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
 import type { AgentReport, ReplicaState } from '../../src/types/snapshot.js';
 import { replicaSpec } from '../../src/plan/spec.js';
+import { testCluster } from '../helpers/cluster.js';
 
 export const NOW = '2026-11-29T08:00:00.000Z';
 
@@ -91,21 +92,13 @@ export function makeConfig(input: FleetIn): Config {
   }));
   const fabrics = [...new Set(nodes.map((n) => n.fabric))].sort();
   return {
-    cluster: {
-      name: 'test',
+    cluster: testCluster({
       ssh: { user: 'llmgw', knownHosts: '/dev/null', port: 22, connectTimeoutMs: 1, commandTimeoutMs: 1, concurrency: 1 },
-      agent: { command: 'llmgw agent' },
-      router: { command: 'llmgw router' },
       fabrics,
-      gpuClasses: [],
       nodes,
-      routers: [],
       engines: { vllm: ENGINE },
-      notify: { webhooks: [] },
-      idleAfterMs: 86_400_000,
-      lostAfterMs: 600_000,
       safety: input.safety ?? { maxStopFraction: 1, minReachableFraction: 0 },
-    },
+    }),
     models,
   };
 }

@@ -6,7 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
-import { chat, clientAgent, eventually, sleep, startEngine, tempSocket, withRouter, type Engine } from './helpers.js';
+import { chat, clientAgent, eventually, sleep, engineTracker, tempSocket, withRouter } from './helpers.js';
 import { runRouterClient } from '../../src/router/client.js';
 import { startRouter } from '../../src/router/server.js';
 import { RouterError } from '../../src/router/router-error.js';
@@ -15,17 +15,11 @@ import { getValidator } from '../../src/util/schema.js';
 
 const test = suite('router admin');
 
-const engines: Engine[] = [];
+const { engine, closeAll: closeEngines } = engineTracker();
 const cleanups: (() => void | Promise<void>)[] = [];
 
-async function engine(name: string, handler?: Parameters<typeof startEngine>[1]): Promise<Engine> {
-  const e = await startEngine(name, handler);
-  engines.push(e);
-  return e;
-}
-
 test.after.each(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.close()));
+  await closeEngines();
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 

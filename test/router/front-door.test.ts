@@ -3,25 +3,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import net from 'node:net';
-import { clientAgent, request, startEngine, withRouter, type Engine, type TestRouter } from './helpers.js';
+import { clientAgent, request, engineTracker, withRouter, type TestRouter } from './helpers.js';
 
 const test = suite('router front door');
 
 let router: TestRouter;
-const engines: Engine[] = [];
-
-async function engine(name: string, handler?: Parameters<typeof startEngine>[1]): Promise<Engine> {
-  const e = await startEngine(name, handler);
-  engines.push(e);
-  return e;
-}
+const { engine, closeAll: closeEngines } = engineTracker();
 
 test.before(async () => {
   router = await withRouter({ maxBodyBytes: 64 * 1024 });
 });
-test.after.each(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.close()));
-});
+test.after.each(closeEngines);
 test.after(async () => {
   await router.close();
   clientAgent.destroy();

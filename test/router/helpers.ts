@@ -49,6 +49,21 @@ export async function startEngine(name: string, handler?: EngineHandler): Promis
   };
 }
 
+/** Engines a test file starts, closed together after each test. */
+export function engineTracker(): { engine(name: string, handler?: EngineHandler): Promise<Engine>; closeAll(): Promise<void> } {
+  const running: Engine[] = [];
+  return {
+    async engine(name, handler) {
+      const e = await startEngine(name, handler);
+      running.push(e);
+      return e;
+    },
+    async closeAll() {
+      await Promise.all(running.splice(0).map((e) => e.close()));
+    },
+  };
+}
+
 export interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;

@@ -1,26 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http, { type ServerResponse } from 'node:http';
-import { chat, clientAgent, eventually, request, startEngine, withRouter, type Engine, type TestRouter } from './helpers.js';
+import { chat, clientAgent, eventually, request, engineTracker, withRouter, type Engine, type TestRouter } from './helpers.js';
 
 const test = suite('router proxy');
 
 let router: TestRouter;
-const engines: Engine[] = [];
-
-async function engine(name: string, handler?: Parameters<typeof startEngine>[1]): Promise<Engine> {
-  const e = await startEngine(name, handler);
-  engines.push(e);
-  return e;
-}
+const { engine, closeAll: closeEngines } = engineTracker();
 
 test.before(async () => {
   router = await withRouter({ maxBodyBytes: 1024 });
 });
 
-test.after.each(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.close()));
-});
+test.after.each(closeEngines);
 
 test.after(async () => {
   await router.close();
