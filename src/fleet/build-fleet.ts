@@ -64,6 +64,13 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
   });
 
   const replicas = mergeReplicas(nodes);
+  const configured = new Set(config.cluster.nodes.map((n) => n.name));
+  const foreign = new Set<string>();
+  for (const n of snapshot.nodes) {
+    if (configured.has(n.name)) continue;
+    const report = n.reachable ? n.report : n.lastReport;
+    for (const r of report?.replicas ?? []) foreign.add(r.id);
+  }
   const usages = answeredRouters(config.cluster.routers, snapshot.routers);
   for (const r of replicas) {
     // Lost replicas count as gone: no idleness to report for what is not there.
@@ -84,5 +91,6 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     replicas,
     replicaById: new Map(replicas.map((r) => [r.id, r])),
     routersAnswered: usages !== null,
+    foreignReplicaIds: [...foreign].sort(),
   };
 }

@@ -27,7 +27,7 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     capacity: buildCapacity(fleet, new Set(freeStops.map((s) => s.replica))),
     recentFailures: recentFailures(state, fleet.now),
   };
-  const newId = idAllocator(fleet.replicas.map((r) => r.id));
+  const newId = idAllocator([...fleet.replicas.map((r) => r.id), ...(fleet.foreignReplicaIds ?? [])]);
   const starts: StartAction[] = [];
   const replaceStops: StopAction[] = [];
   const unplaceable: Unplaceable[] = [];

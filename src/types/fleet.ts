@@ -90,4 +90,9 @@ export interface Fleet {
   replicaById: ReadonlyMap<string, FleetReplica>;
   /** True when routers are configured and every one answered (idleness can be known). */
   routersAnswered: boolean;
+  /**
+   * Ids of replicas reported by snapshot nodes that cluster.yaml no longer
+   * lists: not part of the fleet, but their ids stay taken (CONTRACT §7).
+   */
+  foreignReplicaIds?: readonly string[];
 }

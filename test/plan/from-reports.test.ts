@@ -201,4 +201,15 @@ test('a failed or removed replica with a rank on an unreachable node still has i
   ]);
 });
 
+test('replica ids a node outside cluster.yaml still reports stay taken: the new replica is m-2, not m-0', () => {
+  const cfg = config([nodeConfig('n1')], {}, [model('m', { replicas: 1 })]);
+  const snap = snapshot([
+    up('n1', report(gpus(8))),
+    up('retired', report(gpus(8), [replica('m-0', [0]), replica('m-1', [1], { port: 8001 })])),
+  ]);
+  const fleet = buildFleet(cfg, snap, emptyState(), NOW);
+  assert.equal(fleet.foreignReplicaIds, ['m-0', 'm-1']);
+  assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['start m-2 n1[0] :8000 none']);
+});
+
 test.run();
