@@ -6,12 +6,18 @@ export function reportError(err: unknown, io: Io, command: string): number {
   if (err instanceof ConfigError) {
     for (const p of err.problems) io.stderr.write(formatProblem(p) + '\n');
     if (err.problems.length === 0) io.stderr.write(`llmgw ${command}: ${err.message}\n`);
-  } else if (err instanceof LlmgwError) {
-    io.stderr.write(`llmgw ${command}: ${err.message}\n`);
+  } else if (err instanceof LlmgwError || isParseArgsError(err)) {
+    io.stderr.write(`llmgw ${command}: ${(err as Error).message}\n`);
   } else {
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`llmgw ${command}: internal error: ${message}${io.debug ? '' : ' (run with --debug for details)'}\n`);
   }
   if (io.debug && err instanceof Error && err.stack) io.stderr.write(err.stack + '\n');
   return err instanceof LlmgwError ? err.exitCode : 1;
+}
+
+/** node:util parseArgs throws plain TypeErrors for a bad flag; by their code they are usage errors, not internal ones. */
+function isParseArgsError(err: unknown): err is Error {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }

@@ -26,4 +26,12 @@ test('an unknown command is one line on stderr and exit 1', async () => {
   assert.is(c.err(), "llmgw: unknown command 'frobnicate' (see llmgw --help)\n");
 });
 
+test('an unknown option of any command is one usage line on stderr and exit 1, never an internal error', async () => {
+  for (const [cmd, flag] of [['apply', '--bogus'], ['reconcile', '--force'], ['demo', '--bogus'], ['run', '--bogus'], ['plan', '--bogus']]) {
+    const c = capture();
+    assert.is(await main([cmd, flag], c.io), 1, cmd);
+    assert.is(c.err(), `llmgw ${cmd}: Unknown option '${flag}'\n`, cmd);
+  }
+});
+
 test.run();
