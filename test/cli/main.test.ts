@@ -34,4 +34,13 @@ test('an unknown option of any command is one usage line on stderr and exit 1, n
   }
 });
 
+test('a --repo directory that does not exist is one usage line and exit 1 for every command that reads the config', async () => {
+  for (const cmd of ['validate', 'gather', 'status', 'plan', 'apply']) {
+    const c = capture();
+    const args = [cmd, '--repo', 'no-such-dir-here', ...(cmd === 'apply' ? ['--yes'] : [])];
+    assert.is(await main(args, c.io), 1, cmd);
+    assert.is(c.err(), `llmgw ${cmd}: no-such-dir-here: no such directory\n`, cmd);
+  }
+});
+
 test.run();
