@@ -1,4 +1,4 @@
-import { ConfigError, LlmgwError, formatProblem } from '../errors.js';
+import { ConfigError, LlmgwError, UsageError, formatProblem } from '../errors.js';
 import type { Io } from './io.js';
 
 /** The one top-level catch: one clear line per problem, a stack only with --debug. */
@@ -6,8 +6,11 @@ export function reportError(err: unknown, io: Io, command: string): number {
   if (err instanceof ConfigError) {
     for (const p of err.problems) io.stderr.write(formatProblem(p) + '\n');
     if (err.problems.length === 0) io.stderr.write(`llmgw ${command}: ${err.message}\n`);
-  } else if (err instanceof LlmgwError || isParseArgsError(err)) {
-    io.stderr.write(`llmgw ${command}: ${(err as Error).message}\n`);
+  } else if (err instanceof UsageError || isParseArgsError(err)) {
+    // parseArgs explains some mistakes over several lines: one problem, one line.
+    io.stderr.write(`llmgw ${command}: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}\n`);
+  } else if (err instanceof LlmgwError) {
+    io.stderr.write(`llmgw ${command}: ${err.message}\n`);
   } else {
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`llmgw ${command}: internal error: ${message}${io.debug ? '' : ' (run with --debug for details)'}\n`);

@@ -34,6 +34,13 @@ test('an unknown option of any command is one usage line on stderr and exit 1, n
   }
 });
 
+test('a flag value parseArgs finds ambiguous is still one stderr line', async () => {
+  const c = capture();
+  assert.is(await main(['plan', '--now', '-5'], c.io), 1);
+  assert.is(c.err().split('\n').length, 2);
+  assert.match(c.err(), /^llmgw plan: Option '--now' argument is ambiguous\. Did you forget/);
+});
+
 test('a --repo directory that does not exist is one usage line and exit 1 for every command that reads the config', async () => {
   for (const cmd of ['validate', 'gather', 'status', 'plan', 'apply']) {
     const c = capture();
