@@ -2,6 +2,7 @@
 // config, the fleet (a snapshot file, or gathered over SSH), state.json and
 // "now". Everything after this is pure.
 
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { strictExceptNotify } from '../config/env-vars.js';
@@ -28,6 +29,14 @@ export function parseNow(text: string): string {
   return text;
 }
 
+/** `--repo DIR` resolved; a missing directory is one usage line (`DIR: no such directory`), not two missing files. */
+export async function resolveRepoDir(io: Io, repo: string): Promise<string> {
+  const dir = resolve(io.cwd, repo);
+  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!isDir) throw new UsageError(`${repo}: no such directory`);
+  return dir;
+}
+
 /** A snapshot file, checked against schemas/snapshot.schema.json: a bad one is a DataError, never a crash later. */
 export async function readObserved(file: string, shownAs: string): Promise<Snapshot> {
   const snapshot = await readSnapshotFile(file).catch((err: unknown) => {
@@ -49,7 +58,7 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
   const { io } = opts;
   // Validated first: a typo in --now should not wait for a config load or SSH.
   const now = opts.now === undefined ? new Date().toISOString() : parseNow(opts.now);
-  const repoDir = resolve(io.cwd, opts.repo);
+  const repoDir = await resolveRepoDir(io, opts.repo);
   // The files are read while the config loads; a bad config is still reported first.
   const fleetFiles = settle(
     opts.observed === undefined

@@ -1,4 +1,4 @@
-import { ConfigError, LlmgwError, formatProblem } from '../errors.js';
+import { ConfigError, LlmgwError, UsageError, formatProblem } from '../errors.js';
 import type { Io } from './io.js';
 
 /** The one top-level catch: one clear line per problem, a stack only with --debug. */
@@ -6,6 +6,9 @@ export function reportError(err: unknown, io: Io, command: string): number {
   if (err instanceof ConfigError) {
     for (const p of err.problems) io.stderr.write(formatProblem(p) + '\n');
     if (err.problems.length === 0) io.stderr.write(`llmgw ${command}: ${err.message}\n`);
+  } else if (err instanceof UsageError || isParseArgsError(err)) {
+    // parseArgs explains some mistakes over several lines: one problem, one line.
+    io.stderr.write(`llmgw ${command}: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}\n`);
   } else if (err instanceof LlmgwError) {
     io.stderr.write(`llmgw ${command}: ${err.message}\n`);
   } else {
@@ -14,4 +17,10 @@ export function reportError(err: unknown, io: Io, command: string): number {
   }
   if (io.debug && err instanceof Error && err.stack) io.stderr.write(err.stack + '\n');
   return err instanceof LlmgwError ? err.exitCode : 1;
+}
+
+/** node:util parseArgs throws plain TypeErrors for a bad flag; by their code they are usage errors, not internal ones. */
+function isParseArgsError(err: unknown): err is Error {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }

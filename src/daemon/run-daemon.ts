@@ -53,11 +53,23 @@ export function startDaemon(opts: DaemonOptions): Loop {
     }
   }
 
-  return startLoop({
+  const loop = startLoop({
     schedule: opts.schedule,
     watchFiles: opts.watchFiles,
     debounceMs: opts.debounceMs,
     tick: gatedTick,
     log: opts.log,
   });
+  return {
+    ...loop,
+    // A holder that stops (SIGTERM, a restart) lets the lease go, as reconcile and
+    // apply do, so a standby — or this instance restarted under a new pid — takes
+    // over at its next tick instead of after --lease-ttl. A crash still waits out the TTL.
+    async stop() {
+      await loop.stop();
+      if (holding === true && opts.repo.hasRemote) {
+        await takeLease(opts.repo, { holder: opts.holder, ttlMs: 0, now: opts.now() }).catch(() => undefined);
+      }
+    },
+  };
 }

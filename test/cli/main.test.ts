@@ -26,4 +26,28 @@ test('an unknown command is one line on stderr and exit 1', async () => {
   assert.is(c.err(), "llmgw: unknown command 'frobnicate' (see llmgw --help)\n");
 });
 
+test('an unknown option of any command is one usage line on stderr and exit 1, never an internal error', async () => {
+  for (const [cmd, flag] of [['apply', '--bogus'], ['reconcile', '--force'], ['demo', '--bogus'], ['run', '--bogus'], ['plan', '--bogus']]) {
+    const c = capture();
+    assert.is(await main([cmd, flag], c.io), 1, cmd);
+    assert.is(c.err(), `llmgw ${cmd}: Unknown option '${flag}'\n`, cmd);
+  }
+});
+
+test('a flag value parseArgs finds ambiguous is still one stderr line', async () => {
+  const c = capture();
+  assert.is(await main(['plan', '--now', '-5'], c.io), 1);
+  assert.is(c.err().split('\n').length, 2);
+  assert.match(c.err(), /^llmgw plan: Option '--now' argument is ambiguous\. Did you forget/);
+});
+
+test('a --repo directory that does not exist is one usage line and exit 1 for every command that reads the config', async () => {
+  for (const cmd of ['validate', 'gather', 'status', 'plan', 'apply']) {
+    const c = capture();
+    const args = [cmd, '--repo', 'no-such-dir-here', ...(cmd === 'apply' ? ['--yes'] : [])];
+    assert.is(await main(args, c.io), 1, cmd);
+    assert.is(c.err(), `llmgw ${cmd}: no-such-dir-here: no such directory\n`, cmd);
+  }
+});
+
 test.run();

@@ -73,6 +73,22 @@ test('of two instances on one remote only the lease holder ticks; the other stan
   assert.equal([a.expiries, b.expiries], [['2026-11-29T08:10:00.000Z'], ['2026-11-29T08:20:01.000Z']]);
 });
 
+test('a holder that stops lets the lease go, so a standby takes over at its next tick without waiting out the TTL', async () => {
+  const c = clock();
+  const a = await daemon('a', c.now);
+  await until(() => a.ticks.length === 1);
+  const b = await daemon('b', c.now);
+  await until(() => b.lines.length === 1);
+  assert.equal(b.ticks, []);
+  await a.d.stop();
+  c.advance(1000);
+  b.d.trigger('schedule');
+  await until(() => b.ticks.length === 1);
+  await b.d.stop();
+  assert.equal(b.ticks, ['schedule']);
+  assert.is(b.lines[1], 'holding the lease as b until 2026-11-29T08:10:01.000Z');
+});
+
 test('a holder that cannot renew its lease does not tick, and says why in one line', async () => {
   const c = clock();
   const a = await daemon('a', c.now);

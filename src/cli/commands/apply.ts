@@ -4,7 +4,7 @@
 
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { executePlan } from '../../apply/executor.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../../config/repo-files.js';
@@ -13,6 +13,7 @@ import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
 import { takeLease } from '../../git/lease.js';
 import { recordObservedFailures, updateState } from '../../daemon/state-update.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
+import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
 import { strictExceptNotify } from '../../config/env-vars.js';
@@ -68,7 +69,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const dir = resolve(io.cwd, values.repo);
+  const dir = await resolveRepoDir(io, values.repo);
   const loaded = await loadConfig(dir, { env: io.env, strictEnv: strictExceptNotify, displayDir: values.repo });
   if (!loaded.ok) throw new ConfigError('the config is invalid: nothing applied', loaded.errors);
   const config = loaded.config;

@@ -2,7 +2,6 @@
 // and router and print (or write) the snapshot. Unreachable hosts are part of
 // the answer, so they still exit 0; only a config that cannot be loaded is 1.
 
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { strictExceptNotify } from '../../config/env-vars.js';
@@ -10,6 +9,7 @@ import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
 import { observeLive } from '../../gather/observe.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
+import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw gather [--repo DIR] [--out FILE]
@@ -55,11 +55,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const dir = resolve(io.cwd, opts.repo);
-  if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) {
-    io.stderr.write(`llmgw gather: ${opts.repo}: no such directory\n`);
-    return 1;
-  }
+  const dir = await resolveRepoDir(io, opts.repo);
   const loaded = await loadConfig(dir, { env: io.env, strictEnv: strictExceptNotify, displayDir: opts.repo });
   // Config warnings (no webhooks, …) are `llmgw validate`'s to print; gather only observes.
   if (!loaded.ok) {

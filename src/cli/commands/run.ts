@@ -30,7 +30,7 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the bran
                         the holder of refs/llmgw/lease reconciles, the others stand by. A tick
                         whose lease has less than two SSH connect+command timeouts left
                         applies nothing, and one whose lease ran out commits nothing.
-SIGTERM or SIGINT finishes the tick in flight and exits 0.
+SIGTERM or SIGINT finishes the tick in flight, lets the lease go and exits 0.
 `;
 
 /** Resolves on the first SIGTERM or SIGINT. */

@@ -1,11 +1,10 @@
 // `llmgw validate [--repo DIR]` (CONTRACT §3): every problem of cluster.yaml and
 // models.yaml, one line each, file names as the user gave the repo.
 
-import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
+import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw validate [--repo DIR]
@@ -38,12 +37,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const dir = resolve(io.cwd, repo);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
-  if (!isDir) {
-    io.stderr.write(`llmgw validate: ${repo}: no such directory\n`);
-    return 1;
-  }
+  const dir = await resolveRepoDir(io, repo);
   const result = await loadConfig(dir, { env: io.env, displayDir: repo });
   for (const w of result.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
   if (!result.ok) {
