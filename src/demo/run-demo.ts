@@ -3,16 +3,18 @@
 // replicas, the second sees them running and commits STATUS.md.
 
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSshTransport } from '../gather/ssh-transport.js';
 import { openConfigRepo } from '../git/config-repo.js';
 import { renderPlanText } from '../plan/render-text.js';
-import { runTick, type TickResult } from '../daemon/tick.js';
+import { leasedTick } from '../daemon/leased-tick.js';
+import type { TickResult } from '../daemon/tick.js';
 import { cachedTransports } from '../daemon/transport-for-config.js';
 import type { Plan } from '../types/plan.js';
 import { tickSummary } from '../cli/tick-report.js';
+import { LlmgwError } from '../errors.js';
 import { git } from './git-remote.js';
 import { startSimWorld, type SimWorld } from './sim-world.js';
 
@@ -72,15 +74,21 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     out(`${world.nodeNames.length} nodes and a router, each a real SSH server on its own loopback address (${addresses[0]} … ${addresses[addresses.length - 1]});\n`);
     out(`the config repo is a bare git remote: ${world.remote}\n\n`);
     const repo = await openConfigRepo({ dir: workdir, remote: world.remote, branch: 'main', env });
-    const tick = (n: number): Promise<TickResult> =>
-      runTick({
+    // The same leased tick as `llmgw reconcile`: a `llmgw run` pointed at this
+    // remote would take turns with the demo, not race it.
+    const tick = async (n: number): Promise<TickResult> => {
+      const t = await leasedTick({
         repo,
+        holder: `demo@${hostname()}:${process.pid}`,
         transport: (config) => transports.forConfig(config),
         env,
         now: () => new Date(),
         push: true,
         log: (line) => out(`  tick ${n}: ${line}\n`),
       });
+      if (!t.held) throw new LlmgwError(`the lease of ${world.remote} is held by ${t.holder} until ${t.expiresAt}`);
+      return t.result;
+    };
 
     out('== Tick 1: pull, gather, plan, apply, commit\n');
     const first = await tick(1);

@@ -6,15 +6,11 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Io } from '../io.js';
-import { runTick } from '../../daemon/tick.js';
+import { leasedTick } from '../../daemon/leased-tick.js';
 import { cachedTransports } from '../../daemon/transport-for-config.js';
 import { createSshTransport } from '../../gather/ssh-transport.js';
-import { takeLease } from '../../git/lease.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
 import { printTickResult } from '../tick-report.js';
-
-/** Longer than any sane tick; released (expired) as soon as the tick ends. */
-const LEASE_TTL_MS = 10 * 60_000;
 
 const HELP = `Usage: llmgw reconcile [--repo DIR | --remote URL [--branch B] --workdir DIR] [--no-push]
 
@@ -36,29 +32,26 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const repo = await openRepoFromOptions(values, io);
-  const holder = `reconcile@${hostname()}:${process.pid}`;
-  const lease = await takeLease(repo, { holder, ttlMs: LEASE_TTL_MS, now: new Date() });
-  if (!lease.held) {
-    io.stdout.write(`standing by: the lease is held by ${lease.holder || 'another instance'} until ${lease.expiresAt || 'unknown'}; nothing done\n`);
-    return 0;
-  }
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env: io.env, keepAlive: false }));
   try {
-    const result = await runTick({
+    const tick = await leasedTick({
       repo,
-      leaseExpiresAt: repo.hasRemote ? new Date(lease.expiresAt) : undefined,
+      holder: `reconcile@${hostname()}:${process.pid}`,
       transport: (config) => transports.forConfig(config),
       env: io.env,
       now: () => new Date(),
       push: !values['no-push'],
       log: (line) => io.stdout.write(line + '\n'),
     });
+    if (!tick.held) {
+      io.stdout.write(`standing by: the lease is held by ${tick.holder || 'another instance'} until ${tick.expiresAt || 'unknown'}; nothing done\n`);
+      return 0;
+    }
+    const { result } = tick;
     printTickResult(result, io);
     const failed = result.configInvalid || result.leaseLost || result.pushError !== null || (result.outcome?.failed ?? 0) > 0;
     return failed ? 1 : 0;
   } finally {
     await transports.close();
-    // Let go: a lease that expires now is free for the next instance at once.
-    await takeLease(repo, { holder, ttlMs: 0, now: new Date() }).catch(() => undefined);
   }
 }
