@@ -114,11 +114,17 @@ export interface TestRouter extends RunningRouter {
 }
 
 export async function withRouter(opts: { socket?: string; maxBodyBytes?: number; now?: () => Date } = {}): Promise<TestRouter> {
-  const socket = opts.socket ?? tempSocket().path;
+  // A socket directory made here is removed when the router closes; one passed in is the caller's.
+  const own = opts.socket === undefined ? tempSocket() : null;
+  const socket = opts.socket ?? own!.path;
   const r = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket: socket, maxBodyBytes: opts.maxBodyBytes, now: opts.now });
   const env = { LLMGW_ROUTER_SOCKET: socket };
   return {
     ...r,
+    async close(graceMs?: number) {
+      await r.close(graceMs);
+      own?.cleanup();
+    },
     socket,
     async setTable(models) {
       const table: RouterEndpoints = { version: 1, models };
