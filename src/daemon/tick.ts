@@ -15,7 +15,7 @@ import { buildFleet } from '../fleet/index.js';
 import { gatherSnapshot } from '../gather/gather.js';
 import { previousRun } from '../gather/observe.js';
 import { repoInternals, type ConfigRepo } from '../git/config-repo.js';
-import { detectEvents, type NotifyEvent } from '../notify/events.js';
+import { detectEvents, keepUndelivered, type NotifyEvent } from '../notify/events.js';
 import { deliver } from '../notify/webhook.js';
 import { planFleet } from '../plan/plan-fleet.js';
 import type { Config, LoadResult } from '../types/config.js';
@@ -65,12 +65,14 @@ function leaseExpired(opts: TickOptions): boolean {
   return opts.leaseExpiresAt !== undefined && opts.now().getTime() >= opts.leaseExpiresAt.getTime();
 }
 
-async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<void> {
-  if (opts.notify === false || events.length === 0 || webhooks.length === 0) return;
+/** Sends the events; resolves with those no webhook took, to be sent again next tick. */
+async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<NotifyEvent[]> {
+  if (opts.notify === false || events.length === 0 || webhooks.length === 0) return [];
   // Its state will not be committed (commitAndPush), so the next holder detects these again and sends them once.
-  if (leaseExpired(opts)) return;
+  if (leaseExpired(opts)) return [];
   // deliver never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
-  await deliver(webhooks, events, { log: (line) => opts.log(`notify: ${line}`) });
+  const { undelivered } = await deliver(webhooks, events, { log: (line) => opts.log(`notify: ${line}`) });
+  return undelivered;
 }
 
 /**
@@ -145,8 +147,9 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
     const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, now);
     result.status = inv.status;
     result.events = inv.events.map((e) => e.event);
-    await notifyAll(opts, cluster.webhooks, inv.events);
-    const changed = await writeGenerated(repo.dir, { status: inv.status, state: inv.state, snapshot: null });
+    const unsent = await notifyAll(opts, cluster.webhooks, inv.events);
+    const invState = keepUndelivered(committed, inv.state, unsent);
+    const changed = await writeGenerated(repo.dir, { status: inv.status, state: invState, snapshot: null });
     await commitAndPush(opts, changed ? commitMessage(cluster.name || null, result) : null, result);
     return result;
   }
@@ -194,11 +197,12 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
     now: now.toISOString(),
   });
   result.events = detected.events.map((e) => e.event);
-  await notifyAll(opts, config.cluster.notify.webhooks, detected.events);
+  const unsent = await notifyAll(opts, config.cluster.notify.webhooks, detected.events);
+  const nextState = keepUndelivered(updated, detected.state, unsent);
 
-  const after = afterApply({ config, snapshot, fleet, plan, outcome, state: detected.state, now: now.toISOString() });
+  const after = afterApply({ config, snapshot, fleet, plan, outcome, state: nextState, now: now.toISOString() });
   result.status = after.status;
-  const changed = await writeGenerated(repo.dir, { status: result.status, state: detected.state, snapshot: after.snapshot });
+  const changed = await writeGenerated(repo.dir, { status: result.status, state: nextState, snapshot: after.snapshot });
   const counts = { running: 0, starting: 0, failed: 0 };
   for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
   await commitAndPush(opts, changed ? commitMessage(config.cluster.name, result, counts) : null, result);

@@ -60,18 +60,26 @@ async function post(hook: WebhookConfig, body: string, timeoutMs: number): Promi
   }
 }
 
-/** Deliver each event to each hook that wants it; never throws. Counts are per (hook, event). */
+/**
+ * Deliver each event to each hook that wants it; never throws. Counts are per
+ * (hook, event). `undelivered` lists the events no hook took and that are worth
+ * sending again later (every failure was a timeout, a network error, a 5xx, 408
+ * or 429, not a receiver's refusal).
+ */
 export async function deliver(
   webhooks: WebhookConfig[],
   events: NotifyEvent[],
   opts: DeliverOptions = {},
-): Promise<{ ok: number; failed: number }> {
+): Promise<{ ok: number; failed: number; undelivered: NotifyEvent[] }> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const tries = 1 + Math.max(0, opts.retries ?? 2);
   const backoffMs = opts.backoffMs ?? 500;
   const log = opts.log ?? (() => undefined);
   let ok = 0;
   let failed = 0;
+  const taken = new Set<NotifyEvent>();
+  const refused = new Set<NotifyEvent>();
+  const wanted = new Set<NotifyEvent>();
 
   async function one(hook: WebhookConfig, index: number, e: NotifyEvent): Promise<void> {
     const body = eventBody(e);
@@ -83,16 +91,23 @@ export async function deliver(
     }
     if (last.ok) {
       ok++;
+      taken.add(e);
       return;
     }
     failed++;
+    if (!last.retry) refused.add(e);
     log(`${hookName(hook, index)}: ${e.event} ${e.subject} not delivered: ${last.why}`);
   }
 
   const jobs: Promise<void>[] = [];
   webhooks.forEach((hook, index) => {
-    for (const e of events) if (!hook.events || hook.events.includes(e.event)) jobs.push(one(hook, index, e));
+    for (const e of events) {
+      if (hook.events && !hook.events.includes(e.event)) continue;
+      wanted.add(e);
+      jobs.push(one(hook, index, e));
+    }
   });
   await Promise.all(jobs);
-  return { ok, failed };
+  const undelivered = events.filter((e) => wanted.has(e) && !taken.has(e) && !refused.has(e));
+  return { ok, failed, undelivered };
 }

@@ -57,7 +57,7 @@ test('an event is POSTed as the contract JSON with a text field Slack shows as i
   const rx = await receiver();
   try {
     const r = await deliver([{ url: rx.url }], [lost]);
-    assert.equal(r, { ok: 1, failed: 0 });
+    assert.equal(r, { ok: 1, failed: 0, undelivered: [] });
     assert.is(rx.got.length, 1);
     assert.is(rx.got[0]!.path, '/hooks/T0KEN-in-path');
     assert.is(rx.got[0]!.headers['content-type'], 'application/json');
@@ -87,7 +87,7 @@ test('a 500 is retried after a backoff and then delivered', async () => {
   try {
     const started = Date.now();
     const r = await deliver([{ url: rx.url }], [lost], { backoffMs: 20 });
-    assert.equal(r, { ok: 1, failed: 0 });
+    assert.equal(r, { ok: 1, failed: 0, undelivered: [] });
     assert.is(rx.got.length, 3);
     assert.ok(Date.now() - started >= 20 + 40, 'exponential backoff: 20 then 40 ms');
   } finally {
@@ -95,12 +95,12 @@ test('a 500 is retried after a backoff and then delivered', async () => {
   }
 });
 
-test('retries are bounded: three tries by default, then the delivery is counted failed and logged', async () => {
+test('retries are bounded: three tries by default, then the delivery is counted failed, logged and kept to send again next tick', async () => {
   const rx = await receiver([500, 500, 500, 500, 500]);
   const lines: string[] = [];
   try {
     const r = await deliver([{ url: rx.url, secret: 'topsecret' }], [lost], { backoffMs: 1, log: (l) => lines.push(l) });
-    assert.equal(r, { ok: 0, failed: 1 });
+    assert.equal(r, { ok: 0, failed: 1, undelivered: [lost] });
     assert.is(rx.got.length, 3);
     assert.equal(lines, ['webhook #1 (127.0.0.1): node.lost gpu-a02 not delivered: HTTP 500']);
   } finally {
@@ -108,10 +108,10 @@ test('retries are bounded: three tries by default, then the delivery is counted 
   }
 });
 
-test('a 4xx refusal is not retried', async () => {
+test('a 4xx refusal is not retried, nor kept to send again next tick', async () => {
   const rx = await receiver([404]);
   try {
-    assert.equal(await deliver([{ url: rx.url }], [lost], { backoffMs: 1 }), { ok: 0, failed: 1 });
+    assert.equal(await deliver([{ url: rx.url }], [lost], { backoffMs: 1 }), { ok: 0, failed: 1, undelivered: [] });
     assert.is(rx.got.length, 1);
   } finally {
     await rx.close();
@@ -124,7 +124,7 @@ test('a hanging receiver times out, and the log names neither URL nor secret', a
   try {
     const started = Date.now();
     const r = await deliver([{ url: rx.url, secret: 'topsecret' }], [lost], { timeoutMs: 100, retries: 1, backoffMs: 1, log: (l) => lines.push(l) });
-    assert.equal(r, { ok: 0, failed: 1 });
+    assert.equal(r, { ok: 0, failed: 1, undelivered: [lost] });
     assert.ok(Date.now() - started < 2000);
     assert.equal(lines, ['webhook #1 (127.0.0.1): node.lost gpu-a02 not delivered: no answer within 100 ms']);
   } finally {
@@ -138,7 +138,7 @@ test('a receiver that is not there fails with its error code and no URL in the l
   await rx.close();
   const lines: string[] = [];
   const r = await deliver([{ url, secret: 'topsecret' }], [lost], { retries: 0, log: (l) => lines.push(l) });
-  assert.equal(r, { ok: 0, failed: 1 });
+  assert.equal(r, { ok: 0, failed: 1, undelivered: [lost] });
   assert.equal(lines, ['webhook #1 (127.0.0.1): node.lost gpu-a02 not delivered: ECONNREFUSED']);
   for (const l of lines) {
     assert.not.match(l, 'T0KEN');
@@ -151,7 +151,7 @@ test("each hook gets only the events it lists; a hook without a list gets them a
   const some = await receiver();
   try {
     const r = await deliver([{ url: all.url }, { url: some.url, events: ['model.down'] }], [lost, down]);
-    assert.equal(r, { ok: 3, failed: 0 });
+    assert.equal(r, { ok: 3, failed: 0, undelivered: [] });
     assert.equal(all.got.map((g) => JSON.parse(g.body).event).sort(), ['model.down', 'node.lost']);
     assert.equal(some.got.map((g) => JSON.parse(g.body).event), ['model.down']);
   } finally {
