@@ -38,3 +38,17 @@ export async function openRepoFromOptions(values: RepoOptionValues, io: Io): Pro
   const { openConfigRepo } = await import('../git/config-repo.js');
   return openConfigRepo({ dir, remote: values.remote, branch: values.branch, env: io.env });
 }
+
+/**
+ * CONTRACT §7: every command takes `--repo DIR`. The agent, the router and the
+ * demo work on no config repo, so they accept it and leave it unused rather
+ * than failing a wrapper that passes it to every command.
+ */
+export function withoutRepoOption(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--repo') i++;
+    else if (!argv[i]!.startsWith('--repo=')) out.push(argv[i]!);
+  }
+  return out;
+}

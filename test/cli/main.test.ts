@@ -50,4 +50,13 @@ test('a --repo directory that does not exist is one usage line and exit 1 for ev
   }
 });
 
+test('every command takes --repo (CONTRACT §7): agent, router and demo accept it and leave it unused', async () => {
+  for (const argv of [['agent', '--repo', '.', '--help'], ['router', '--repo=.', '--help'], ['demo', '--repo', '.', '--help']]) {
+    const c = capture();
+    assert.is(await main(argv, c.io), 0, argv.join(' '));
+    assert.match(c.out(), /^Usage:\s+llmgw /);
+    assert.is(c.err(), '');
+  }
+});
+
 test.run();

@@ -5,6 +5,7 @@ import { runAgent } from '../../agent/main.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
+import { withoutRepoOption } from '../repo-options.js';
 
 const HELP = `Usage: llmgw agent report|apply < request.json
 
@@ -21,7 +22,7 @@ Environment:
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const [sub, ...rest] = argv;
+  const [sub, ...rest] = withoutRepoOption(argv);
   if (sub === '--help' || sub === '-h') {
     io.stdout.write(HELP);
     return 0;

@@ -2,6 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import type { Io } from '../io.js';
+import { withoutRepoOption } from '../repo-options.js';
 import { runDemo } from '../../demo/run-demo.js';
 
 const HELP = `Usage: llmgw demo [--keep]
@@ -14,7 +15,7 @@ examples/demo; two reconcile ticks; then the plan, STATUS.md and the repo.
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
-    args: argv,
+    args: withoutRepoOption(argv),
     options: { keep: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
     strict: true,
   });

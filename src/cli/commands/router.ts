@@ -7,6 +7,7 @@ import { resolveAdminSocket, runRouterClient } from '../../router/client.js';
 import { startRouter } from '../../router/server.js';
 import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
+import { withoutRepoOption } from '../repo-options.js';
 
 const HELP = `Usage:
   llmgw router serve [--listen HOST:PORT] [--admin SOCKET] [--max-body BYTES]
@@ -19,7 +20,7 @@ The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.s
 const SHUTDOWN_GRACE_MS = 10_000;
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const [sub, ...rest] = argv;
+  const [sub, ...rest] = withoutRepoOption(argv);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     io.stdout.write(HELP);
     return sub === undefined ? 1 : 0;
