@@ -19,6 +19,7 @@ import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
 import { durationAt, resolveSsh, timeoutAt } from './resolve-ssh.js';
 import { keysInFileOrder, problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
+import { isHttpUrl } from '../util/url.js';
 
 export interface ResolveContext {
   src: YamlSource;
@@ -154,14 +155,6 @@ function resolveEngines(ctx: ResolveContext, raw: Raw): Record<string, EngineCon
   return engines;
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 
 function resolveWebhooks(ctx: ResolveContext, raw: Raw): WebhookConfig[] {
   const notify = obj(raw.notify);

@@ -4,6 +4,7 @@
 
 import type { RouterEndpoints } from '../types/snapshot.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
+import { isHttpUrl } from '../util/url.js';
 
 export type EndpointsResult = { ok: true; value: RouterEndpoints } | { ok: false; errors: string[] };
 
@@ -36,11 +37,3 @@ export function checkEndpoints(value: unknown): EndpointsResult {
   return errors.length ? { ok: false, errors } : { ok: true, value: table };
 }
 
-function isHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-}
