@@ -48,13 +48,19 @@ async function daemon(name: string, now: () => Date) {
   return { d, ticks, lines, expiries };
 }
 
-test('of two instances on one remote only the lease holder ticks; the other stands by, then takes over after expiry', async () => {
+/** Instance a ticks and holds the lease; instance b has started and stands by. */
+async function holderAndStandby() {
   const c = clock();
   const a = await daemon('a', c.now);
   await until(() => a.ticks.length === 1);
   const b = await daemon('b', c.now);
   await until(() => b.lines.length === 1);
   assert.equal(b.ticks, []);
+  return { c, a, b };
+}
+
+test('of two instances on one remote only the lease holder ticks; the other stands by, then takes over after expiry', async () => {
+  const { c, a, b } = await holderAndStandby();
   assert.equal(b.lines, ['standing by: the lease is held by a until 2026-11-29T08:10:00.000Z']);
   b.d.trigger('schedule');
   await new Promise((r) => setTimeout(r, 300));
@@ -74,12 +80,7 @@ test('of two instances on one remote only the lease holder ticks; the other stan
 });
 
 test('a holder that stops lets the lease go, so a standby takes over at its next tick without waiting out the TTL', async () => {
-  const c = clock();
-  const a = await daemon('a', c.now);
-  await until(() => a.ticks.length === 1);
-  const b = await daemon('b', c.now);
-  await until(() => b.lines.length === 1);
-  assert.equal(b.ticks, []);
+  const { c, a, b } = await holderAndStandby();
   await a.d.stop();
   c.advance(1000);
   b.d.trigger('schedule');
