@@ -67,7 +67,7 @@ export class DataError extends LlmgwError {
   override name = 'DataError';
 }
 
-/** Format a ConfigProblem as CONTRACT §3 prints it. */
+/** Format a ConfigProblem as docs/config.md prints it. */
 export function formatProblem(p: ConfigProblem): string {
   const where = p.path ? `${p.path}: ` : '';
   return `${p.file}:${p.line}:${p.col}: ${where}${p.message}`;

@@ -1,4 +1,4 @@
-// `agent apply` (CONTRACT §4): start and stop replicas on this node.
+// `agent apply` (docs/protocol.md): start and stop replicas on this node.
 // Idempotent both ways, and one failing op never stops the others: each op's
 // outcome is a result, never an exception.
 

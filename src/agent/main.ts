@@ -1,4 +1,4 @@
-// The reference node agent (CONTRACT §4) as one function of (subcommand, stdin,
+// The reference node agent (docs/protocol.md) as one function of (subcommand, stdin,
 // env), so the simulated fleet runs the real agent in-process, one env per node.
 // It never throws: a bad request is exit 1 with one line on stderr.
 

@@ -1,4 +1,4 @@
-// What state a recorded replica is in (CONTRACT §4), from what was just seen.
+// What state a recorded replica is in (docs/protocol.md), from what was just seen.
 // Pure: the process check and the probe happen in report.ts.
 
 import type { ReplicaState } from '../types/snapshot.js';

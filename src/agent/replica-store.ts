@@ -34,7 +34,7 @@ export interface HealthRecord {
   failed?: { at: string; reason: string };
 }
 
-/** Replica ids name files here, so they must be plain names (CONTRACT: `<model>-<n>`). */
+/** Replica ids name files here, so they must be plain names (docs/commands.md: `<model>-<n>`). */
 export const REPLICA_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
 function recordPath(env: AgentEnv, id: string): string {

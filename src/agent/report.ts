@@ -1,4 +1,4 @@
-// `agent report` (CONTRACT §4): GPUs, replicas and storage, in one cheap pass.
+// `agent report` (docs/protocol.md): GPUs, replicas and storage, in one cheap pass.
 // nvidia-smi is the only process spawned; storage is read one level deep; the
 // replicas' health probes all run at once under a one-second timeout.
 

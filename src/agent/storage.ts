@@ -1,4 +1,4 @@
-// Which requested weights each storage directory holds (CONTRACT §4).
+// Which requested weights each storage directory holds (docs/protocol.md).
 //
 // This runs on every node every tick, and a storage path may be a shared filer
 // that a thousand nodes read at once: only the top level of each weights

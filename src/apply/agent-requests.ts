@@ -1,4 +1,4 @@
-// What each node is told to start (CONTRACT §2 models.yaml, §4 `agent apply`):
+// What each node is told to start (docs/config.md models.yaml, §4 `agent apply`):
 // the engine's argv with every placeholder replaced as ONE argv element, so a
 // value from the repo can never split into extra arguments or reach a shell.
 

@@ -1,4 +1,4 @@
-// Executes a plan in CONTRACT §10's order:
+// Executes a plan in docs/safety.md's order:
 //   (0) router tables, when a replica about to be stopped is in them
 //   (1) stops that free capacity (no waitFor)
 //   (2) starts: one `agent apply` per node, every node at once
@@ -53,7 +53,7 @@ async function runStops(run: Run, stops: StopAction[]): Promise<void> {
   for (const s of stops) {
     for (const p of s.placement) {
       const condition = fleet.nodeByName.get(p.node)?.condition ?? 'lost';
-      // A rank on a lost node counts as gone (CONTRACT §6): nothing to stop there.
+      // A rank on a lost node counts as gone (docs/placement.md): nothing to stop there.
       if (condition === 'lost') continue;
       if (condition === 'unreachable') {
         const list = skipped.get(s.replica) ?? [];

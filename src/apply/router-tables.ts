@@ -1,4 +1,4 @@
-// The routers' endpoint tables (CONTRACT §4 `router endpoints`): every model of
+// The routers' endpoint tables (docs/protocol.md `router endpoints`): every model of
 // models.yaml, each with its running replicas only, minus those this tick
 // stops — a replica leaves every table before it stops, so no request is sent
 // to a process that is going away.
@@ -23,7 +23,7 @@ export function serving(r: FleetReplica): boolean {
 /**
  * The table as it should stand: replicas running as observed (a lost one
  * counts as gone; one on a merely unreachable node is assumed still serving,
- * as CONTRACT §6 assumes its last report still true), minus `leaving`.
+ * as docs/placement.md assumes its last report still true), minus `leaving`.
  */
 export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet<string>): RouterEndpoints {
   const models: RouterEndpoints['models'] = {};

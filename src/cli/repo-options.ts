@@ -40,7 +40,7 @@ export async function openRepoFromOptions(values: RepoOptionValues, io: Io): Pro
 }
 
 /**
- * CONTRACT §7: every command takes `--repo DIR`. The agent, the router and the
+ * docs/commands.md: every command takes `--repo DIR`. The agent, the router and the
  * demo work on no config repo, so they accept it and leave it unused rather
  * than failing a wrapper that passes it to every command.
  */

@@ -1,4 +1,4 @@
-// Durations as written in cluster.yaml (CONTRACT §2): `90s`, `10m`, `6h`, `2d`,
+// Durations as written in cluster.yaml (docs/config.md): `90s`, `10m`, `6h`, `2d`,
 // or a combination with units largest first (`1h30m`, `2d12h`).
 
 const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000 } as const;

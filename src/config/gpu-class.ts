@@ -1,4 +1,4 @@
-// A GPU's class (CONTRACT §2): the first gpuClasses glob that matches its
+// A GPU's class (docs/config.md): the first gpuClasses glob that matches its
 // product name, else the product name without `NVIDIA `, cut at the first
 // space or hyphen — so `NVIDIA H100 80GB HBM3` and `NVIDIA H100-SXM5` are both H100.
 

@@ -1,4 +1,4 @@
-// Slurm-style hostlists (CONTRACT §2): `gpu[01-16]`, `gpu[01-04,07]`,
+// Slurm-style hostlists (docs/config.md): `gpu[01-16]`, `gpu[01-04,07]`,
 // `r[1-2]n[01-04]`, and comma-separated lists of those. Zero padding is kept,
 // because `gpu01` and `gpu1` are different hosts. A malformed pattern is a
 // result, never an exception: it is a user's typo in a PR.

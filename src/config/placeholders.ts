@@ -1,4 +1,4 @@
-// The `{placeholders}` an engine command and a model's args may use (CONTRACT §2),
+// The `{placeholders}` an engine command and a model's args may use (docs/config.md),
 // and the check that catches a typo such as `{weightPath}` before it reaches a
 // node as a literal argument.
 

@@ -1,4 +1,4 @@
-// The files llmgw itself keeps in the config repo (CONTRACT §2), and how they
+// The files llmgw itself keeps in the config repo (docs/config.md), and how they
 // are read and written. A missing state is an empty state; a broken one is a
 // DataError naming the file, never a crash.
 
@@ -11,7 +11,7 @@ import type { Snapshot } from '../types/snapshot.js';
 export const STATUS_FILE = 'STATUS.md';
 export const OBSERVED_FILE = '.llmgw/observed.json';
 export const STATE_FILE = '.llmgw/state.json';
-/** The generated files, committed together (CONTRACT §2). */
+/** The generated files, committed together (docs/config.md). */
 export const GENERATED_FILES = [STATUS_FILE, OBSERVED_FILE, STATE_FILE] as const;
 export const CONFIG_FILES = ['cluster.yaml', 'models.yaml'] as const;
 

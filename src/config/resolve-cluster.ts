@@ -1,5 +1,5 @@
 // cluster.yaml's plain data -> ClusterConfig: defaults, hostlists, `{name}`
-// templates, `~`, durations, and the meaning checks of CONTRACT §3 that a
+// templates, `~`, durations, and the meaning checks of docs/config.md that a
 // schema cannot express (references to fabrics, duplicates after expansion).
 
 import type {

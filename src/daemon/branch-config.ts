@@ -1,4 +1,4 @@
-// Which config a tick acts on (CONTRACT §1, §8, §10): the one committed on the
+// Which config a tick acts on (docs/overview.md, docs/status.md, docs/safety.md): the one committed on the
 // branch. When a person left uncommitted edits to cluster.yaml or models.yaml
 // in the checkout, those edits are only checked and planned, for the tick to
 // report; everything the tick writes and commits (STATUS.md, state, events)

@@ -1,4 +1,4 @@
-// Writing the three generated files (CONTRACT §2): together, and only when
+// Writing the three generated files (docs/config.md): together, and only when
 // STATUS.md or state.json changed — a new observedAt alone never commits, so
 // on a steady fleet nothing is even written and the checkout stays clean.
 // The test is against HEAD, not only the disk: a tick that crashed after

@@ -1,4 +1,4 @@
-// One tick under the lease (CONTRACT §10), taken for the tick and let go after:
+// One tick under the lease (docs/safety.md), taken for the tick and let go after:
 // what `llmgw reconcile` and `llmgw demo` do, so neither ever races a running
 // `llmgw run` on the same remote. (`llmgw run` keeps its lease across ticks
 // instead: see run-daemon.ts.)

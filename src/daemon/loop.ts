@@ -1,4 +1,4 @@
-// What decides when a tick runs (CONTRACT §1, §7 `llmgw run`): a cron schedule,
+// What decides when a tick runs (docs/overview.md, docs/commands.md `llmgw run`): a cron schedule,
 // optionally a watcher on the config files, and a tick at start. Ticks never
 // overlap. node-cron's own `noOverlap` would drop a trigger that arrives during a
 // tick — a config change made mid-tick would then wait for the next cron slot —

@@ -1,5 +1,5 @@
 // `llmgw run` without the CLI: the loop of loop.ts, with every tick gated by the
-// lease of CONTRACT §10. Only the holder reconciles; another instance pointed at
+// lease of docs/safety.md. Only the holder reconciles; another instance pointed at
 // the same remote stands by and takes over once the holder stops renewing. A
 // holder whose renewal fails does not tick at all, so it stops applying before
 // its lease runs out.
@@ -15,7 +15,7 @@ export interface DaemonOptions {
   debounceMs?: number;
   /** Who this instance is in the lease, e.g. `host:pid`. */
   holder: string;
-  /** Must exceed a tick plus clock skew (CONTRACT §10). */
+  /** Must exceed a tick plus clock skew (docs/safety.md). */
   leaseTtlMs: number;
   now: () => Date;
   /** One reconcile tick; called only while this instance holds the lease, and told when it runs out. */

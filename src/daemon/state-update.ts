@@ -1,4 +1,4 @@
-// The part of .llmgw/state.json a tick owns (CONTRACT §2, §10): when each node
+// The part of .llmgw/state.json a tick owns (docs/config.md, docs/safety.md): when each node
 // went unreachable, and recent start failures, which steer the next placement
 // of that model away from that node for 30 minutes: those `agent apply`
 // refused, and those a report later shows `failed`. What was notified belongs

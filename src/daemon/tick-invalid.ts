@@ -1,4 +1,4 @@
-// A tick on an invalid config (CONTRACT §8, §10): touch nothing on the fleet,
+// A tick on an invalid config (docs/status.md, docs/safety.md): touch nothing on the fleet,
 // keep the last fleet summary under a block saying why nothing is applied, and
 // tell somebody. The webhooks come from cluster.yaml when it is valid on its
 // own, so the usual case (a broken models.yaml) still notifies.

@@ -1,4 +1,4 @@
-// One reconcile tick (CONTRACT §1): pull, validate, gather, plan, apply, render,
+// One reconcile tick (docs/overview.md): pull, validate, gather, plan, apply, render,
 // commit and push if anything changed, notify. The only async function that
 // wires the pipeline together; every stage it calls is a module of its own,
 // and the pure ones (fleet, plan, status) take `now` from here.
@@ -41,7 +41,7 @@ export interface TickOptions {
   log: (line: string) => void;
   /** Deliver events to the webhooks (default true); they are detected and recorded either way. */
   notify?: boolean;
-  /** When this instance's lease (CONTRACT §10) runs out; absent for a single instance. */
+  /** When this instance's lease (docs/safety.md) runs out; absent for a single instance. */
   leaseExpiresAt?: Date;
 }
 
@@ -117,7 +117,7 @@ function blankResult(): TickResult {
   };
 }
 
-/** Uncommitted edits are checked and planned for the log, never applied (CONTRACT §1). */
+/** Uncommitted edits are checked and planned for the log, never applied (docs/overview.md). */
 function reportDraft(draft: LoadResult, fleetOf: (config: Config) => Plan, result: TickResult, log: (line: string) => void): void {
   const files = result.dirtyConfig.join(', ');
   if (!draft.ok) {

@@ -1,4 +1,4 @@
-// A whole fleet on this machine (CONTRACT §11): an SSH server per node on its
+// A whole fleet on this machine (docs/overview.md): an SSH server per node on its
 // own loopback address running the real agent over fake GPUs, a real router
 // with its admin socket, and a bare git remote seeded with examples/demo's
 // config adapted to all that. The demo, the end-to-end tests and the tick

@@ -1,4 +1,4 @@
-// The fleet model (CONTRACT §6): one pure function of (config, snapshot, state,
+// The fleet model (docs/placement.md): one pure function of (config, snapshot, state,
 // now) that every reader — status, STATUS.md, the planner — shares, so no two
 // of them can count a GPU differently. No fs, no clock: `now` is an argument.
 

@@ -1,4 +1,4 @@
-// GPU buckets and free whole nodes (CONTRACT §6). Each GPU lands in exactly one
+// GPU buckets and free whole nodes (docs/placement.md). Each GPU lands in exactly one
 // bucket, decided in a fixed order, so the buckets always add up to the total.
 // Unhealthy comes before used and free: a broken card is never room, and a
 // replica sitting on one is counted where the problem is, not as capacity.

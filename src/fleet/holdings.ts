@@ -1,4 +1,4 @@
-// Holdings (CONTRACT §6): which weights a node holds, and through which declared
+// Holdings (docs/placement.md): which weights a node holds, and through which declared
 // storage. Only the node's own report counts, and only for paths cluster.yaml
 // told it to look in; whether a path is local or shared (and which filer) is
 // what cluster.yaml says, never what the report claims, so a node cannot make

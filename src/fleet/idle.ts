@@ -1,4 +1,4 @@
-// Idleness as a lower bound (CONTRACT §6). A router that has not served a
+// Idleness as a lower bound (docs/placement.md). A router that has not served a
 // replica since it started can only vouch for "unused since I started", so it
 // contributes its own start time; the newest of every router's evidence and the
 // replica's own start is when the replica was last possibly used. A router that

@@ -1,4 +1,4 @@
-// A node's condition (CONTRACT §6). An unreachable node's last report is
+// A node's condition (docs/placement.md). An unreachable node's last report is
 // assumed still true for `lostAfter`; after that, or when nobody knows since
 // when it has been silent, it is lost and its replicas count as gone. Unknown
 // is treated as lost on purpose: keeping a silent node's replicas "for now"

@@ -1,4 +1,4 @@
-// Replicas merged across nodes by id (CONTRACT §4): a replica spanning nodes
+// Replicas merged across nodes by id (docs/protocol.md): a replica spanning nodes
 // appears in each node's report with its own rank. Its state is the worst of its
 // ranks (one failed rank cannot serve alone), its start time rank 0's.
 

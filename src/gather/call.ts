@@ -1,4 +1,4 @@
-// One request/reply exchange with a host (CONTRACT §4): the request as JSON on
+// One request/reply exchange with a host (docs/protocol.md): the request as JSON on
 // stdin, the reply as JSON on stdout, checked against its schema. Whatever the
 // host sends back, the outcome is a value or an SshError — never another throw,
 // so one bad host cannot spoil a tick.

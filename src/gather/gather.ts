@@ -1,6 +1,6 @@
 // Observe the fleet: one agent report per node and one usage reply per router,
-// all in parallel under the transport's concurrency, into a snapshot (CONTRACT
-// §5). An unreachable host is data, not a failure: it carries its error, since
+// all in parallel under the transport's concurrency, into a snapshot
+// (docs/protocol.md). An unreachable host is data, not a failure: it carries its error, since
 // when it has been unreachable, and the last report seen from it.
 
 import type { Config, NodeConfig } from '../types/config.js';

@@ -1,6 +1,6 @@
 // The config repo as the reconciler uses it: bring the checkout up to date, see
 // whether people left uncommitted YAML edits, commit llmgw's generated files, and
-// push without ever forcing the branch (CONTRACT §1, §2, §10).
+// push without ever forcing the branch (docs/overview.md, docs/config.md, docs/safety.md).
 
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -200,7 +200,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       if (paths.length === 0) return null;
       const present = paths.filter((p) => existsSync(join(git.dir, p)));
       const missing = paths.filter((p) => !present.includes(p));
-      // --force: these files belong in the repo (CONTRACT §2) even where a .gitignore says otherwise.
+      // --force: these files belong in the repo (docs/config.md) even where a .gitignore says otherwise.
       if (present.length > 0) await git.run(['add', '--all', '--force', '--', ...present]);
       if (missing.length > 0) await git.run(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...missing]);
       const changed = (await git.run(['diff', '--cached', '--name-only', '--relative', '--', ...paths])).split('\n').filter((f) => f !== '');

@@ -1,4 +1,4 @@
-// Two reconcilers, one fleet (CONTRACT §10): the lease lives in the remote itself,
+// Two reconcilers, one fleet (docs/safety.md): the lease lives in the remote itself,
 // as the ref refs/llmgw/lease. Its commit (an empty tree) carries the holder and
 // the expiry as JSON. It is taken or renewed by a push that only succeeds while
 // the ref is still what this instance last read — a compare-and-swap on that one

@@ -1,4 +1,4 @@
-// Which notifications a tick owes (CONTRACT §9), derived purely from what the
+// Which notifications a tick owes (docs/notifications.md), derived purely from what the
 // tick saw and the conditions already notified. Each event fires once per
 // transition: an open condition is remembered in State.notified under
 // `<event>/<subject>` and committed with state.json, so neither the next tick nor
@@ -25,7 +25,7 @@ export interface ApplyFailure {
   replica: string;
   node: string;
   error: string;
-  /** A router's table, not a replica: its stops wait until the router takes one (CONTRACT §10). */
+  /** A router's table, not a replica: its stops wait until the router takes one (docs/safety.md). */
   router?: true;
 }
 

@@ -1,4 +1,4 @@
-// Delivering events to webhooks (CONTRACT §9): POST of the event's JSON, a
+// Delivering events to webhooks (docs/notifications.md): POST of the event's JSON, a
 // timeout, bounded retries with exponential backoff, an HMAC signature when the
 // hook has a secret. A hook's URL often embeds a token, so neither it nor the
 // secret ever reaches a log line: a hook is named `webhook #N (host)`.

@@ -1,6 +1,6 @@
 // What is free for this plan's placements: the fleet as observed, minus
 // cordoned and unreachable nodes, plus the GPUs and ports of replicas this plan
-// stops without waiting (CONTRACT §6 step 2). Replicas replaced with surge keep
+// stops without waiting (docs/placement.md step 2). Replicas replaced with surge keep
 // theirs until their successor runs. Placement changes it one replica at a time.
 
 import type { Fleet, FleetNode } from '../types/fleet.js';
@@ -110,7 +110,7 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacit
   return capacity;
 }
 
-/** A free whole node (CONTRACT §6) for this plan: its class, else null. */
+/** A free whole node (docs/placement.md) for this plan: its class, else null. */
 export function wholeClass(cap: NodeCapacity): string | null {
   if (cap.replicaCount > 0 || cap.uniformClass === null) return null;
   return cap.free.get(cap.uniformClass)?.length === cap.gpuCount ? cap.uniformClass : null;

@@ -1,4 +1,4 @@
-// Steps 1, 2 (removed and failed), 4 and 5 of CONTRACT §6 Placement: decide for
+// Steps 1, 2 (removed and failed), 4 and 5 of docs/placement.md Placement: decide for
 // each replica the fleet knows whether it is kept, stopped to free capacity,
 // replaced with surge, or gone with a lost node.
 

@@ -1,4 +1,4 @@
-// Replicas that span nodes (CONTRACT §6 step 3, `nodes: k`): k free whole nodes
+// Replicas that span nodes (docs/placement.md step 3, `nodes: k`): k free whole nodes
 // of one class in ONE fabric, each with at least `gpus` GPUs. Fabrics are not
 // connected to one another, so free GPUs on another fabric are no capacity
 // here. The fabric is chosen by (a) how many of its chosen nodes hold the

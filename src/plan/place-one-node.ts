@@ -1,4 +1,4 @@
-// One-node replicas (CONTRACT §6 step 3): a reachable, uncordoned node with
+// One-node replicas (docs/placement.md step 3): a reachable, uncordoned node with
 // enough free healthy GPUs of the class, chosen by (a) no recent start failure
 // of this model there, (b) weights tier, (c) fewer replicas of the model there
 // (spread), (d) best fit, (e) name. Candidates sit in a heap built once per

@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../types/config.js';
 
 /**
- * CONTRACT §6 step 3: models by priority (high first), then size (nodes × gpus,
+ * docs/placement.md step 3: models by priority (high first), then size (nodes × gpus,
  * large first: big replicas need whole nodes that small ones would fragment),
  * then their order in models.yaml.
  */

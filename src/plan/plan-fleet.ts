@@ -1,4 +1,4 @@
-// The planner: CONTRACT §6 Placement as a pure, deterministic function of the
+// The planner: docs/placement.md Placement as a pure, deterministic function of the
 // fleet model and state. Each step lives in its own module; this one wires
 // them in the contract's order and assembles the plan.
 

@@ -1,7 +1,7 @@
 // The fleet as the plan leaves it, as a snapshot: new replicas `starting` on
 // their nodes with their GPUs, port and spec; stopped ones gone. Rendering it
 // with the same STATUS.md renderer as the observed snapshot gives the diff a
-// reviewer reads (CONTRACT §7 plan).
+// reviewer reads (docs/commands.md plan).
 
 import type { Config } from '../types/config.js';
 import type { Plan } from '../types/plan.js';

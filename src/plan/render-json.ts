@@ -1,4 +1,4 @@
-// CONTRACT §7 plan JSON: exactly the contract's fields, in its order, whatever
+// docs/commands.md plan JSON: exactly the contract's fields, in its order, whatever
 // else a plan object may carry in memory.
 
 import type { Action, Plan } from '../types/plan.js';

@@ -1,4 +1,4 @@
-// CONTRACT §10: a plan is shown but never applied by reconcile when too few
+// docs/safety.md: a plan is shown but never applied by reconcile when too few
 // nodes answered (the fleet may only look empty), or when it would stop too
 // large a share of what serves. Stops that wait for a replacement do not count:
 // they only happen once the replacement runs.

@@ -3,7 +3,7 @@ import type { EngineConfig, ModelConfig } from '../types/config.js';
 
 /**
  * The short hash over everything that shapes a replica's running process
- * (CONTRACT §4): weights, engine command, args, GPUs per node and node count.
+ * (docs/protocol.md): weights, engine command, args, GPUs per node and node count.
  * A change to any of them rolls the replica; nothing else (priority, replica
  * count, gpuClass) does.
  */

@@ -1,4 +1,4 @@
-// Step 2 of CONTRACT §6, surplus: when more replicas are kept than desired, the
+// Step 2 of docs/placement.md, surplus: when more replicas are kept than desired, the
 // ones unused longest go first. Unknown idleness counts as just used — never as
 // the oldest — so a replica is only chosen for idleness the routers proved.
 //

@@ -1,4 +1,4 @@
-// Locality is a preference, never a filter (CONTRACT §6): a node holding the
+// Locality is a preference, never a filter (docs/placement.md): a node holding the
 // weights beats a node whose fabric holds them, which beats neither. Whether a
 // fabric holds them is the fleet model's answer (src/fleet/holdings.ts), the
 // same one `holdings` in status shows; a node's own tier comes only from its

@@ -122,7 +122,7 @@ function newUpstream(state: RouterState, replica: string, url: string): Upstream
   };
 }
 
-/** CONTRACT §4 `router usage`: replicas never served since start are absent. Keys sorted. */
+/** docs/protocol.md `router usage`: replicas never served since start are absent. Keys sorted. */
 export function usageOf(state: RouterState): RouterUsage {
   const lastUsed: Record<string, string> = {};
   for (const replica of [...state.usage.keys()].sort()) {

@@ -1,4 +1,4 @@
-// STATUS.md while the config on the branch is invalid (CONTRACT §8): the last
+// STATUS.md while the config on the branch is invalid (docs/status.md): the last
 // fleet summary stays, under a block that says what is wrong and that nothing
 // is applied until it is fixed. The block sits between two HTML comments so the
 // next invalid tick replaces it rather than stacking a second one on top.

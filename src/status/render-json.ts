@@ -1,4 +1,4 @@
-// `llmgw status --json`: the report as CONTRACT §7 spells it, key order included.
+// `llmgw status --json`: the report as docs/commands.md spells it, key order included.
 
 import type { StatusReport } from './types.js';
 

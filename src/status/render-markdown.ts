@@ -1,4 +1,4 @@
-// STATUS.md (CONTRACT §8): aggregates that stay readable for 4 or 4,000 nodes,
+// STATUS.md (docs/status.md): aggregates that stay readable for 4 or 4,000 nodes,
 // rendered only from the status report so it cannot disagree with `--json`.
 // Nothing that moves while the fleet stands still is written — no "N minutes
 // ago", no busy replica's last use, and every time (observedAt, when a node

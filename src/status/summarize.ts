@@ -1,4 +1,4 @@
-// From the fleet model to the status report (CONTRACT §7). Pure; every row list
+// From the fleet model to the status report (docs/commands.md). Pure; every row list
 // sorted, so the same fleet always gives the same bytes.
 
 import { capacityByClass, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
@@ -65,7 +65,7 @@ function nodeLists(fleet: Fleet): StatusReport['nodes'] {
 }
 
 export function summarize(fleet: Fleet, unplaceable: Unplaceable[]): StatusReport {
-  // Lost replicas count as gone (CONTRACT §6): the planner places them again.
+  // Lost replicas count as gone (docs/placement.md): the planner places them again.
   const present = fleet.replicas.filter((r) => !r.lost);
   const fabrics = fabricRows(fleet);
   const webhooks = fleet.config.cluster.notify.webhooks.length;

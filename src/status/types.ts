@@ -1,4 +1,4 @@
-// The status report: CONTRACT §7 status JSON, field for field. Every renderer
+// The status report: docs/commands.md status JSON, field for field. Every renderer
 // (text, JSON, STATUS.md) reads only this, so the three cannot disagree.
 
 import type { Unplaceable } from '../types/plan.js';

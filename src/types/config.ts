@@ -50,7 +50,7 @@ export interface RouterConfig {
 
 export interface EngineConfig {
   name: string;
-  /** argv template with {placeholders} (CONTRACT §2). */
+  /** argv template with {placeholders} (docs/config.md). */
   command: string[];
   basePort: number;
   health: string;

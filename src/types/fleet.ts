@@ -1,4 +1,4 @@
-// The fleet model: what every number means (CONTRACT §6), derived purely from
+// The fleet model: what every number means (docs/placement.md), derived purely from
 // (config, snapshot, state, now) by src/fleet. Status, STATUS.md and the planner
 // all read this one model, so they cannot disagree.
 
@@ -12,7 +12,7 @@ export type GpuBucket = 'unreachable' | 'unhealthy' | 'used' | 'cordoned' | 'fre
 
 export interface FleetGpu {
   index: number;
-  /** GPU class (CONTRACT §2 derivation). */
+  /** GPU class (docs/config.md derivation). */
   class: string;
   /** Product name as reported (untrusted text: escape before rendering). */
   name: string;
@@ -42,7 +42,7 @@ export interface FleetNode {
   replicas: string[];
   /** Ports taken by replicas here. */
   usedPorts: ReadonlySet<number>;
-  /** The class if this is a free whole node (CONTRACT §6), else null. */
+  /** The class if this is a free whole node (docs/placement.md), else null. */
   freeWholeClass: string | null;
 }
 
@@ -92,7 +92,7 @@ export interface Fleet {
   routersAnswered: boolean;
   /**
    * Ids of replicas reported by snapshot nodes that cluster.yaml no longer
-   * lists: not part of the fleet, but their ids stay taken (CONTRACT §7).
+   * lists: not part of the fleet, but their ids stay taken (docs/commands.md).
    */
   foreignReplicaIds?: readonly string[];
 }

@@ -1,4 +1,4 @@
-// The plan: plain data, printable and serialisable (CONTRACT §7 plan JSON).
+// The plan: plain data, printable and serialisable (docs/commands.md plan JSON).
 
 export interface Placement {
   node: string;

@@ -1,5 +1,5 @@
 // What crosses the wire from agents and routers, and the snapshot built from it
-// (CONTRACT §4, §5). These mirror schemas/*.schema.json.
+// (docs/protocol.md). These mirror schemas/*.schema.json.
 
 export type ReplicaState = 'starting' | 'running' | 'failed';
 

@@ -1,4 +1,4 @@
-// .llmgw/state.json: the little that must survive a restart (CONTRACT §2).
+// .llmgw/state.json: the little that must survive a restart (docs/config.md).
 // Everything else is re-observed each tick.
 
 export interface StartFailure {

@@ -50,7 +50,7 @@ test('a --repo directory that does not exist is one usage line and exit 1 for ev
   }
 });
 
-test('every command takes --repo (CONTRACT §7): agent, router and demo accept it and leave it unused', async () => {
+test('every command takes --repo (docs/commands.md): agent, router and demo accept it and leave it unused', async () => {
   for (const argv of [['agent', '--repo', '.', '--help'], ['router', '--repo=.', '--help'], ['demo', '--repo', '.', '--help']]) {
     const c = capture();
     assert.is(await main(argv, c.io), 0, argv.join(' '));

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gpuClassOf } from '../../src/config/gpu-class.js';
 
-test('without rules: NVIDIA dropped, cut at the first space or hyphen (CONTRACT §2 examples)', () => {
+test('without rules: NVIDIA dropped, cut at the first space or hyphen (docs/config.md examples)', () => {
   assert.is(gpuClassOf('NVIDIA H100 80GB HBM3', []), 'H100');
   assert.is(gpuClassOf('NVIDIA A100-SXM4-80GB', []), 'A100');
   assert.is(gpuClassOf('NVIDIA H200', []), 'H200');

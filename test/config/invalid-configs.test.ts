@@ -1,5 +1,5 @@
 // Each invalid config names the exact `file:line:col: path: message` it must
-// produce (CONTRACT §3). Texts are the base files below with one change.
+// produce (docs/config.md). Texts are the base files below with one change.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -91,7 +91,7 @@ const CASES: Case[] = [
   ['a webhook needs a url', 'cluster', 'name: test', 'name: test\nnotify:\n  webhooks:\n    - events: [node.lost]', "cluster.yaml:6:7: notify.webhooks[0]: missing required key 'url'"],
   ['a safety fraction is at most 1', 'cluster', 'name: test', 'name: test\nsafety: { maxStopFraction: 1.5 }', 'cluster.yaml:4:28: safety.maxStopFraction: must be <= 1'],
   ['a class name in gpuClasses follows the class rule', 'cluster', 'name: test', 'name: test\ngpuClasses:\n  "H 100": "NVIDIA H100*"', 'cluster.yaml:5:3: gpuClasses["H 100"]: name \'H 100\' must be letters, digits, ".", "_" or "-", starting with a letter or digit'],
-  ['an engine command may use only the placeholders of CONTRACT §2', 'cluster', 'command: [vllm, serve]', 'command: [vllm, serve, "{weightPath}"]', 'cluster.yaml:12:28: engines.vllm.command[2]: unknown placeholder {weightPath} (did you mean {weightsPath}?)'],
+  ['an engine command may use only the placeholders of docs/config.md', 'cluster', 'command: [vllm, serve]', 'command: [vllm, serve, "{weightPath}"]', 'cluster.yaml:12:28: engines.vllm.command[2]: unknown placeholder {weightPath} (did you mean {weightsPath}?)'],
   ['a node host may use only {name}', 'cluster', '    fabric: ib-a', '    host: "{nmae}.example"\n    fabric: ib-a', 'cluster.yaml:7:11: nodes[0].host: unknown placeholder {nmae} (did you mean {name}?)'],
   ["models.yaml's kind must be Models", 'models', 'kind: Models', 'kind: Cluster', 'models.yaml:2:7: kind: must be "Models"'],
   ['gpus must be at least 1', 'models', 'gpus: 1', 'gpus: 0', 'models.yaml:7:11: models[0].gpus: must be >= 1'],
@@ -106,7 +106,7 @@ const CASES: Case[] = [
   ['nodes is at least 1', 'models', 'gpus: 1', 'gpus: 1\n    nodes: 0', 'models.yaml:8:12: models[0].nodes: must be >= 1'],
   ['priority is a whole number', 'models', 'gpus: 1', 'gpus: 1\n    priority: 1.5', 'models.yaml:8:15: models[0].priority: must be integer'],
   ['args are strings', 'models', 'gpus: 1', 'gpus: 1\n    args: [--max-model-len, 32768]', 'models.yaml:8:29: models[0].args[1]: must be string'],
-  ['model args may use only the placeholders of CONTRACT §2, and JSON braces are not placeholders', 'models', 'gpus: 1', 'gpus: 1\n    args: [--port, "{prot}", --cfg, \'{"a":1}\', "${HOME}"]', 'models.yaml:8:20: models[0].args[1]: unknown placeholder {prot} (did you mean {port}?)'],
+  ['model args may use only the placeholders of docs/config.md, and JSON braces are not placeholders', 'models', 'gpus: 1', 'gpus: 1\n    args: [--port, "{prot}", --cfg, \'{"a":1}\', "${HOME}"]', 'models.yaml:8:20: models[0].args[1]: unknown placeholder {prot} (did you mean {port}?)'],
   ['a key written twice is a YAML error naming the key, at the second one', 'models', 'gpus: 1', 'gpus: 1\n    gpus: 2', "models.yaml:8:5: invalid YAML: duplicate key 'gpus'"],
   ['a second YAML document is an error at its ---', 'models', 'gpus: 1\n', 'gpus: 1\n---\nmodels: []\n', 'models.yaml:8:1: invalid YAML: a second document (after ---): the file must hold one'],
   ['a tab used as indentation is an error at its line', 'models', '    gpus: 1', '\tgpus: 1', 'models.yaml:7:1: invalid YAML: Tabs are not allowed as indentation'],

@@ -25,7 +25,7 @@ function load(cluster: string, models = MINIMAL_MODELS, env: Record<string, stri
   return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env });
 }
 
-test('every default of CONTRACT §2 is filled in', () => {
+test('every default of docs/config.md is filled in', () => {
   const r = load(MINIMAL_CLUSTER);
   assert.ok(r.ok);
   if (!r.ok) return;

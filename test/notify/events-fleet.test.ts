@@ -1,5 +1,5 @@
 // detectEvents on fleets built by the real fleet model from the demo config,
-// so the conditions it reads mean what CONTRACT §6 says they mean.
+// so the conditions it reads mean what docs/placement.md says they mean.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../src/config/load-config.js';

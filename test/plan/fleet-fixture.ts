@@ -1,5 +1,5 @@
 // Small hand-built fleets for planner tests: each test states only the nodes,
-// replicas and models its rule is about. Buckets follow CONTRACT §6.
+// replicas and models its rule is about. Buckets follow docs/placement.md.
 
 import type { Config, EngineConfig, ModelConfig, NodeConfig, StorageDecl } from '../../src/types/config.js';
 import type { Action } from '../../src/types/plan.js';

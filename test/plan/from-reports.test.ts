@@ -1,4 +1,4 @@
-// CONTRACT §6 rules from config + snapshot through the real fleet model and
+// docs/placement.md rules from config + snapshot through the real fleet model and
 // planner, for the distinctions a hand-built fleet cannot show: what a report
 // says (no spec, mixed classes, a lost node's last report) and what the
 // planner makes of it.

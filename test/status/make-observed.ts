@@ -1,7 +1,7 @@
 // Reproducible snapshot fixtures for examples/demo and examples/large
 // (`.llmgw/observed.json`): `node dist/test/status/make-observed.js` rewrites
 // both from the examples' config. The demo is written by hand so every case of
-// CONTRACT §6 shows; the large one is placed by the real planner on an empty
+// docs/placement.md shows; the large one is placed by the real planner on an empty
 // fleet and then roughed up with a seeded random generator.
 
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ function storageOf(config: Config, node: string, held: Record<string, string[]>)
   return decl.map((d) => ({ ...d, weights: [...(held[d.path] ?? [])].sort(), incomplete: [] }));
 }
 
-/** The demo: every distinction of CONTRACT §6 on eight nodes. */
+/** The demo: every distinction of docs/placement.md on eight nodes. */
 export function demoSnapshot(config: Config): Snapshot {
   const model = (name: string) => config.models.find((m) => m.name === name)!;
   const spec = (name: string) => replicaSpec(model(name), config.cluster.engines[model(name).engine]);

@@ -62,7 +62,7 @@ test('without webhooks notify carries the warning; with one it is null and the U
   assert.not.ok(text.includes('SECRET-TOKEN') || text.includes('hunter2') || text.includes('hooks.example'));
 });
 
-test('the status JSON has CONTRACT §7 keys in order', () => {
+test('the status JSON has docs/commands.md keys in order', () => {
   const r = summarize(sampleFleet(), unplaceable);
   assert.equal(Object.keys(r), ['version', 'cluster', 'observedAt', 'capacity', 'fabrics', 'holdings', 'models', 'replicas', 'unplaceable', 'idle', 'nodes', 'notify']);
   assert.equal(Object.keys(r.capacity[0]), ['class', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned']);

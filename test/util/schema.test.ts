@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_DIR, SCHEMA_NAMES, formatSchemaIssues, getValidator } from '../../src/util/schema.js';
 
-// The agent report of CONTRACT §4, verbatim apart from the elided uuid.
+// The agent report of docs/protocol.md, verbatim apart from the elided uuid.
 const contractReport = {
   version: 1,
   gpus: [{ index: 0, uuid: 'GPU-0', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }],
@@ -52,7 +52,7 @@ test('every property of every schema has a description, for editor hover', () =>
   assert.equal(missing, []);
 });
 
-test('the agent report of CONTRACT §4 validates', () => {
+test('the agent report of docs/protocol.md validates', () => {
   assert.equal(getValidator('agent-report')(contractReport), { ok: true });
 });
 
@@ -72,7 +72,7 @@ test('a bad agent report gives one short line per problem, pointing at the value
   assert.is(formatSchemaIssues(res.errors), "/: must have required property 'warnings'; /gpus/0/index: must be integer");
 });
 
-test('the snapshot of CONTRACT §5 validates, with the agent report and router usage it refers to', () => {
+test('the snapshot of docs/protocol.md validates, with the agent report and router usage it refers to', () => {
   const snap = {
     version: 1,
     observedAt: '2026-11-29T08:00:00Z',
@@ -104,7 +104,7 @@ test('an unreachable node must say why; since when and its last report may be le
   }
 });
 
-test('the apply request and reply of CONTRACT §4 validate', () => {
+test('the apply request and reply of docs/protocol.md validate', () => {
   const req = {
     version: 1, node: 'gpu-a01',
     start: [{

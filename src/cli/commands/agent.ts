@@ -9,7 +9,7 @@ import { withoutRepoOption } from '../repo-options.js';
 
 const HELP = `Usage: llmgw agent report|apply < request.json
 
-The reference node agent (CONTRACT §4): reads one JSON request on stdin and
+The reference node agent (docs/protocol.md): reads one JSON request on stdin and
 writes one JSON reply on stdout.
   report   GPUs (nvidia-smi), replicas and their state, weights on storage
   apply    start and stop replicas (detached; systemd-run when available)

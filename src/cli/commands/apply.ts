@@ -1,4 +1,4 @@
-// `llmgw apply`: the hand-driven tick (CONTRACT §7): gather, plan, show the
+// `llmgw apply`: the hand-driven tick (docs/commands.md): gather, plan, show the
 // plan, confirm, apply, write STATUS.md and state. No git: it is for an
 // operator at a terminal, who commits (or lets the next reconcile commit).
 
@@ -34,7 +34,7 @@ Gather, plan, show the plan, confirm, apply it, and write STATUS.md and
 uncommitted edits: only committed config is applied. With a remote, applies
 only when no other instance (llmgw run, reconcile) holds its lease.
   --yes     apply without asking (required when stdin is not a terminal)
-  --force   apply a plan the safety rules block (CONTRACT §10)
+  --force   apply a plan the safety rules block (docs/safety.md)
 `;
 
 /** The checkout as a git repo; null when the directory is not a git checkout (then nothing is known to be uncommitted). */
@@ -99,7 +99,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stdout.write('Nothing applied.\n');
       return 1;
     }
-    // Only the lease holder acts on the fleet (CONTRACT §10): a `llmgw run` on the same remote is not raced.
+    // Only the lease holder acts on the fleet (docs/safety.md): a `llmgw run` on the same remote is not raced.
     const lease = repo ? await takeLease(repo, { holder: `apply@${hostname()}:${process.pid}`, ttlMs: LEASE_TTL_MS, now: new Date() }) : null;
     if (lease && !lease.held) {
       io.stderr.write(`llmgw apply: the lease is held by ${lease.holder || 'another instance'} until ${lease.expiresAt || 'unknown'}: nothing applied\n`);

@@ -1,4 +1,4 @@
-// `llmgw demo [--keep]` (CONTRACT §11): see src/demo/run-demo.ts.
+// `llmgw demo [--keep]` (docs/overview.md): see src/demo/run-demo.ts.
 
 import { parseArgs } from 'node:util';
 import type { Io } from '../io.js';

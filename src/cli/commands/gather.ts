@@ -1,4 +1,4 @@
-// `llmgw gather [--repo DIR] [--out FILE]` (CONTRACT §5, §7): SSH to every node
+// `llmgw gather [--repo DIR] [--out FILE]` (docs/protocol.md, docs/commands.md): SSH to every node
 // and router and print (or write) the snapshot. Unreachable hosts are part of
 // the answer, so they still exit 0; only a config that cannot be loaded is 1.
 

@@ -1,4 +1,4 @@
-// `llmgw plan` (CONTRACT §7): the dry run a pull request shows. The same
+// `llmgw plan` (docs/commands.md): the dry run a pull request shows. The same
 // pipeline as a reconcile — config, fleet model, placement, STATUS.md — from
 // a snapshot file, stopping before anything is touched.
 
@@ -21,7 +21,7 @@ fleet: the committed .llmgw/observed.json) or else over SSH. Touches nothing.
 --now ISO stands in for the clock.
 
   --format text       one line per action, a summary, the STATUS.md diff (default)
-  --format json       the plan as CONTRACT §7 defines it
+  --format json       the plan as docs/commands.md defines it
   --format markdown   a pull-request comment
   --detailed-exitcode exit 2 when the plan has changes
 

@@ -1,6 +1,6 @@
-// `llmgw reconcile`: one GitOps tick (CONTRACT §7). The tick itself is
+// `llmgw reconcile`: one GitOps tick (docs/commands.md). The tick itself is
 // src/daemon/tick.ts, shared with `llmgw run` and `llmgw demo`. With a remote,
-// the tick runs only while holding the lease (CONTRACT §10), so a manual
+// the tick runs only while holding the lease (docs/safety.md), so a manual
 // reconcile never races a `llmgw run` instance; the lease is let go after.
 
 import { hostname } from 'node:os';

@@ -1,4 +1,4 @@
-// `llmgw router serve|usage|endpoints` (CONTRACT §4): the reference router and
+// `llmgw router serve|usage|endpoints` (docs/protocol.md): the reference router and
 // the two admin commands the reconciler runs on a router host.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';

@@ -1,4 +1,4 @@
-// `llmgw run`: the reconciler as a long-running process (CONTRACT §1, §7, §10).
+// `llmgw run`: the reconciler as a long-running process (docs/overview.md, docs/commands.md, docs/safety.md).
 // Ticks on a cron schedule, and with --watch when cluster.yaml or models.yaml
 // changes in the checkout; only while holding the lease in the remote. One SSH
 // transport with kept-alive connections serves every tick. SIGTERM or SIGINT

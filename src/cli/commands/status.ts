@@ -1,5 +1,5 @@
 // `llmgw status [--repo DIR] [--observed F] [--now T] [--format text|json|markdown] [--json]`
-// (CONTRACT §7): the fleet summary. `markdown` prints exactly what STATUS.md
+// (docs/commands.md): the fleet summary. `markdown` prints exactly what STATUS.md
 // would hold; `json` is the status JSON; `text` is for a terminal.
 
 import { parseArgs } from 'node:util';

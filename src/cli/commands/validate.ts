@@ -1,4 +1,4 @@
-// `llmgw validate [--repo DIR]` (CONTRACT §3): every problem of cluster.yaml and
+// `llmgw validate [--repo DIR]` (docs/config.md): every problem of cluster.yaml and
 // models.yaml, one line each, file names as the user gave the repo.
 
 import { parseArgs } from 'node:util';
