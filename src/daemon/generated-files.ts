@@ -6,7 +6,7 @@
 
 import { join } from 'node:path';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../config/repo-files.js';
-import { createGitRunner } from '../git/runner.js';
+import type { ConfigRepo } from '../git/config-repo.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { readTextIfExists, stableJson, writeFileAtomic } from '../util/fs.js';
@@ -18,20 +18,16 @@ export interface Generated {
 }
 
 /** Writes the files that matter; true when STATUS.md or state.json changed (and so all were written). */
-export async function writeGenerated(dir: string, g: Generated): Promise<boolean> {
+export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFromHead'>, g: Generated): Promise<boolean> {
+  const { dir } = repo;
   const stateText = serializeState(g.state);
   const [oldStatus, oldState] = await Promise.all([
     readTextIfExists(join(dir, STATUS_FILE)),
     readTextIfExists(join(dir, STATE_FILE)),
   ]);
-  if (oldStatus === g.status && oldState === stateText && !(await differFromHead(dir))) return false;
+  if (oldStatus === g.status && oldState === stateText && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0) return false;
   await writeFileAtomic(join(dir, STATUS_FILE), g.status);
   await writeFileAtomic(join(dir, STATE_FILE), stateText);
   if (g.snapshot) await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(g.snapshot));
   return true;
-}
-
-/** STATUS.md or state.json differ from HEAD (uncommitted leftovers of an interrupted tick). */
-async function differFromHead(dir: string): Promise<boolean> {
-  return (await createGitRunner(dir, process.env).run(['status', '--porcelain=v1', '--', STATUS_FILE, STATE_FILE])) !== '';
 }

@@ -14,7 +14,7 @@ import { GitError, formatProblem } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
 import { gatherSnapshot } from '../gather/gather.js';
 import { previousRun } from '../gather/observe.js';
-import { repoInternals, type ConfigRepo } from '../git/config-repo.js';
+import type { ConfigRepo } from '../git/config-repo.js';
 import { detectEvents, keepUndelivered, type NotifyEvent } from '../notify/events.js';
 import { deliver } from '../notify/webhook.js';
 import { planFleet } from '../plan/plan-fleet.js';
@@ -75,18 +75,6 @@ async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify'
   return undelivered;
 }
 
-/**
- * Commits of ours the remote does not have yet: this tick's, or an earlier
- * tick's whose push failed or was skipped (--no-push). A fake repo without
- * git internals has none beyond this tick's.
- */
-async function unpushed(repo: ConfigRepo): Promise<boolean> {
-  const inner = repoInternals(repo);
-  if (!inner) return false;
-  const ref = `refs/remotes/${inner.upstream.remote}/${inner.upstream.branch}`;
-  return Number(await inner.git.run(['rev-list', '--count', `${ref}..HEAD`])) > 0;
-}
-
 async function commitAndPush(opts: TickOptions, message: string | null, result: TickResult): Promise<void> {
   if (leaseExpired(opts)) {
     result.leaseLost = true;
@@ -98,7 +86,8 @@ async function commitAndPush(opts: TickOptions, message: string | null, result: 
     if (result.commit !== null) opts.log(`committed ${result.commit.slice(0, 12)}: ${message}`);
   }
   if (!opts.push || !opts.repo.hasRemote) return;
-  if (result.commit === null && !(await unpushed(opts.repo))) return;
+  // Also an earlier tick's commit whose push failed or was skipped (--no-push).
+  if (result.commit === null && !(await opts.repo.unpushed())) return;
   try {
     await opts.repo.push();
     result.pushed = true;
@@ -149,7 +138,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
     result.events = inv.events.map((e) => e.event);
     const unsent = await notifyAll(opts, cluster.webhooks, inv.events);
     const invState = keepUndelivered(committed, inv.state, unsent);
-    const changed = await writeGenerated(repo.dir, { status: inv.status, state: invState, snapshot: null });
+    const changed = await writeGenerated(repo, { status: inv.status, state: invState, snapshot: null });
     await commitAndPush(opts, changed ? commitMessage(cluster.name || null, result) : null, result);
     return result;
   }
@@ -202,7 +191,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
 
   const after = afterApply({ config, snapshot, fleet, plan, outcome, state: nextState, now: now.toISOString() });
   result.status = after.status;
-  const changed = await writeGenerated(repo.dir, { status: result.status, state: nextState, snapshot: after.snapshot });
+  const changed = await writeGenerated(repo, { status: result.status, state: nextState, snapshot: after.snapshot });
   const counts = { running: 0, starting: 0, failed: 0 };
   for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
   await commitAndPush(opts, changed ? commitMessage(config.cluster.name, result, counts) : null, result);

@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { GitError } from '../errors.js';
+import { DataError, GitError } from '../errors.js';
 import { CONFIG_FILES, GENERATED_FILES } from '../config/repo-files.js';
 import { createGitRunner, redact, type GitRunner } from './runner.js';
 
@@ -15,13 +15,38 @@ export interface ConfigRepo {
   sync(): Promise<void>;
   /** Which of cluster.yaml / models.yaml have uncommitted changes (staged, unstaged or untracked). */
   dirtyConfig(): Promise<string[]>;
+  /** Which of these repo-relative paths differ from HEAD in the index or the working tree (untracked included). */
+  changedFromHead(paths: readonly string[]): Promise<string[]>;
   head(): Promise<string>;
   /** A repo-relative file as committed at HEAD, byte for byte; null when HEAD has no such file. */
   committedFile(path: string): Promise<string | null>;
+  /** The commit `ref` names (`origin/main`, a sha, `HEAD~1`); a GitError naming the ref when it names none. */
+  resolveCommit(ref: string): Promise<string>;
+  /**
+   * A repo-relative file as committed at `ref`, byte for byte; null when `ref`
+   * has no such file. A symbolic link there is a DataError: its target is never read.
+   */
+  fileAt(ref: string, path: string): Promise<string | null>;
+  /**
+   * Which of these repo-relative paths (files or directories) this branch
+   * changed since it left `ref`: from their merge base to the working tree, so
+   * commits that landed on `ref` meanwhile are not the branch's changes.
+   */
+  changedSince(ref: string, paths: readonly string[]): Promise<string[]>;
+  /** Commits on HEAD that the remote branch lacks (this tick's, or an earlier one's whose push failed); false without a remote. */
+  unpushed(): Promise<boolean>;
   /** Stage exactly these repo-relative paths and commit them if anything changed, author and committer `llmgw <llmgw@localhost>`. Returns the new commit id, or null when nothing changed. */
   commit(paths: readonly string[], message: string): Promise<string | null>;
   /** Push the branch. Never force: on rejection fetch, rebase (llmgw only touches generated files), retry a bounded number of times; a conflict that cannot be rebased → GitError naming the cause, the local commit kept. */
   push(): Promise<void>;
+  /** A ref of the remote outside its branches (the lease): its commit and message, fetched into the local `copy`; null when the remote has none, or there is no remote. */
+  readRemoteRef(ref: string, copy: string, what?: string): Promise<{ sha: string; message: string } | null>;
+  /**
+   * Point the remote's `ref` at a new commit (of an empty tree) carrying
+   * `message`, only while the remote still has `expected` there ('' = no such
+   * ref): a compare-and-swap on that one ref, never on a branch.
+   */
+  swapRemoteRef(ref: string, message: string, expected: string): Promise<{ ok: true } | { ok: false; detail: string }>;
 }
 
 export interface OpenOptions {
@@ -37,15 +62,6 @@ export interface OpenOptions {
 export interface Upstream {
   remote: string;
   branch: string;
-}
-
-// The lease (src/git/lease.ts) works on the same checkout and remote, without
-// widening the ConfigRepo interface that fakes in tests implement.
-const internals = new WeakMap<ConfigRepo, { git: GitRunner; upstream: Upstream }>();
-
-/** The git runner and upstream behind a repo opened here; undefined for a fake or a repo without a remote. */
-export function repoInternals(repo: ConfigRepo): { git: GitRunner; upstream: Upstream } | undefined {
-  return internals.get(repo);
 }
 
 export async function openConfigRepo(opts: OpenOptions): Promise<ConfigRepo> {
@@ -171,6 +187,27 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     if (generated.length > 0) await git.run(['checkout', 'HEAD', '--', ...generated]);
   }
 
+  /** Paths relative to the config directory, as git prints them relative to the top of the repository. */
+  async function changedFromHead(paths: readonly string[]): Promise<string[]> {
+    if (paths.length === 0) return [];
+    // simple-git's parsed status (porcelain with --null): a path with spaces is one path, a rename names both.
+    const status = await git.status(['--', ...paths]);
+    const touched = new Set(status.files.flatMap((f) => (f.from === undefined ? [f.path] : [f.path, f.from])));
+    return paths.filter((p) => touched.has(prefix + p) || [...touched].some((t) => t.startsWith(`${prefix}${p}/`)));
+  }
+
+  async function fileAt(ref: string, path: string): Promise<string | null> {
+    // The ref was resolved first (resolveCommit), so it cannot pass for an option here.
+    const entry = await git.tryRun(['ls-tree', '--full-tree', ref, '--', prefix + path]);
+    if (!entry.ok || entry.out === '') return null;
+    // `<mode> <type> <sha>\t<path>`: 120000 is a symbolic link, whose target text must never pass for the file.
+    const [mode, type] = entry.out.split(/\s/, 2);
+    if (mode === '120000') throw new DataError(`${ref}:${path}: is a symbolic link; llmgw reads only regular files`);
+    if (type !== 'blob') return null;
+    const shown = await git.tryRun(['cat-file', 'blob', `${ref}:${prefix}${path}`], { raw: true });
+    return shown.ok ? shown.out : null;
+  }
+
   const repo: ConfigRepo = {
     dir: git.dir,
     hasRemote: upstream !== null,
@@ -180,21 +217,34 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       await catchUp(upstream);
     },
     async dirtyConfig() {
-      const out = await git.run(['status', '--porcelain=v1', '--untracked-files=all', '--', ...CONFIG_FILES]);
-      const dirty = new Set<string>();
-      // Lines are `XY path` or `XY old -> new`; run() trims the first line's leading blank, so split on spaces.
-      for (const line of out.split('\n')) {
-        const words = line.trim().split(' ');
-        for (const f of CONFIG_FILES) if (words.slice(1).includes(prefix + f)) dirty.add(f);
-      }
-      return [...dirty].sort();
+      const changed = await changedFromHead(CONFIG_FILES);
+      return CONFIG_FILES.filter((f) => changed.includes(f));
     },
+    changedFromHead,
     async head() {
       return git.run(['rev-parse', 'HEAD']);
     },
     async committedFile(path) {
-      const shown = await git.tryRun(['show', `HEAD:${prefix}${path}`], { raw: true });
-      return shown.ok ? shown.out : null;
+      return fileAt('HEAD', path);
+    },
+    async resolveCommit(ref) {
+      // `^{commit}`: a tag or a tree id must not pass for a commit; `--end-of-options`: a ref is never an option.
+      const sha = await git.tryRun(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+      if (!sha.ok || sha.out === '') throw new GitError(`${ref}: not a commit in ${git.dir} (fetch it first, e.g. git fetch origin)`);
+      return sha.out;
+    },
+    fileAt,
+    async changedSince(ref, paths) {
+      const base = await git.tryRun(['merge-base', '--end-of-options', ref, 'HEAD']);
+      // No common history: everything that differs from ref is the branch's.
+      const from = base.ok && base.out !== '' ? base.out : await repo.resolveCommit(ref);
+      const out = await git.run(['diff', '--name-only', '--relative', '--no-renames', from, '--', ...paths]);
+      const names = out.split('\n').filter((f) => f !== '');
+      return [...new Set(names)].sort();
+    },
+    async unpushed() {
+      if (!upstream) return false;
+      return (await count(`${tracking}..HEAD`)) > 0;
     },
     async commit(paths, message) {
       if (paths.length === 0) return null;
@@ -229,7 +279,22 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       }
       throw new GitError(`git push to ${target} was rejected ${pushAttempts} time${pushAttempts === 1 ? '' : 's'}: ${last}`);
     },
+    async readRemoteRef(ref, copy, what = ref) {
+      if (!upstream) return null;
+      const reading = `reading ${what} from ${upstream.remote}`;
+      const listed = await git.run(['ls-remote', upstream.remote, ref], reading);
+      if (listed === '') return null;
+      await git.run(['fetch', '--quiet', '--no-tags', upstream.remote, `+${ref}:${copy}`], reading);
+      const sha = await git.run(['rev-parse', '--verify', copy]);
+      return { sha, message: await git.run(['log', '-1', '--format=%B', sha]) };
+    },
+    async swapRemoteRef(ref, message, expected) {
+      if (!upstream) return { ok: true };
+      const emptyTree = await git.run(['hash-object', '-t', 'tree', '-w', '/dev/null']);
+      const commit = await git.run(['commit-tree', emptyTree, '-m', message], `writing the commit for ${ref}`);
+      const pushed = await git.tryRun(['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected}`, upstream.remote, `${commit}:${ref}`]);
+      return pushed.ok ? { ok: true } : pushed;
+    },
   };
-  if (upstream) internals.set(repo, { git, upstream });
   return repo;
 }

@@ -5,8 +5,7 @@
 // ref, so no other coordination service is needed and the branch is never forced.
 
 import { GitError } from '../errors.js';
-import { repoInternals, type ConfigRepo } from './config-repo.js';
-import type { GitRunner } from './runner.js';
+import type { ConfigRepo } from './config-repo.js';
 
 export const LEASE_REF = 'refs/llmgw/lease';
 /** Where the last lease read from the remote is kept locally. */
@@ -28,46 +27,31 @@ export async function takeLease(
   opts: { holder: string; ttlMs: number; now: Date },
 ): Promise<LeaseResult> {
   const expiresAt = new Date(opts.now.getTime() + opts.ttlMs).toISOString();
-  const inner = repoInternals(repo);
   // Without a remote there is nobody to share the fleet with: a single instance.
-  if (!inner) return { held: true, holder: opts.holder, expiresAt };
-  const { git, upstream } = inner;
+  if (!repo.hasRemote) return { held: true, holder: opts.holder, expiresAt };
 
-  const current = await readLease(git, upstream.remote);
+  const current = await readLease(repo);
   if (current && current.body && current.body.holder !== opts.holder && Date.parse(current.body.expiresAt) > opts.now.getTime()) {
     return { held: false, holder: current.body.holder, expiresAt: current.body.expiresAt };
   }
   const body: LeaseBody = { holder: opts.holder, expiresAt };
-  const emptyTree = await git.run(['hash-object', '-t', 'tree', '-w', '/dev/null']);
-  const commit = await git.run(['commit-tree', emptyTree, '-m', JSON.stringify(body)], 'writing the lease commit');
   // An empty expected value means "the ref must not exist yet".
   const expect = current ? current.sha : '';
-  const pushed = await git.tryRun([
-    'push',
-    '--quiet',
-    '--porcelain',
-    `--force-with-lease=${LEASE_REF}:${expect}`,
-    upstream.remote,
-    `${commit}:${LEASE_REF}`,
-  ]);
-  if (pushed.ok) return { held: true, holder: opts.holder, expiresAt };
-  const after = await readLease(git, upstream.remote);
+  const swapped = await repo.swapRemoteRef(LEASE_REF, JSON.stringify(body), expect);
+  if (swapped.ok) return { held: true, holder: opts.holder, expiresAt };
+  const after = await readLease(repo);
   // The ref did not move, so no one beat us to it: the push failed for its own reason.
   if ((after?.sha ?? '') === expect) {
-    throw new GitError(`taking the lease ${LEASE_REF} on ${upstream.remote} failed: ${pushed.detail}`);
+    throw new GitError(`taking the lease ${LEASE_REF} failed: ${swapped.detail}`);
   }
   // Lost the race: the winner is whoever the ref names now.
   return { held: false, holder: after?.body?.holder ?? '', expiresAt: after?.body?.expiresAt ?? '' };
 }
 
 /** The lease as the remote has it now; null when there is none. A body that cannot be read counts as expired. */
-async function readLease(git: GitRunner, remote: string): Promise<{ sha: string; body: LeaseBody | null } | null> {
-  const listed = await git.run(['ls-remote', remote, LEASE_REF], `reading the lease from ${remote}`);
-  if (listed === '') return null;
-  await git.run(['fetch', '--quiet', '--no-tags', remote, `+${LEASE_REF}:${SEEN_REF}`], `reading the lease from ${remote}`);
-  const sha = await git.run(['rev-parse', '--verify', SEEN_REF]);
-  const message = await git.run(['log', '-1', '--format=%B', sha]);
-  return { sha, body: parseBody(message) };
+async function readLease(repo: ConfigRepo): Promise<{ sha: string; body: LeaseBody | null } | null> {
+  const ref = await repo.readRemoteRef(LEASE_REF, SEEN_REF, 'the lease');
+  return ref === null ? null : { sha: ref.sha, body: parseBody(ref.message) };
 }
 
 function parseBody(message: string): LeaseBody | null {

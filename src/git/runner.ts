@@ -2,7 +2,7 @@
 // explicitly, llmgw's identity on every commit it makes, and every failure turned
 // into a one-line GitError with any credentials in a URL blanked out.
 
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { simpleGit, type SimpleGit, type StatusResult } from 'simple-git';
 import { GitError } from '../errors.js';
 
 /** The identity of every commit llmgw makes: a fresh machine has none configured. */
@@ -21,6 +21,12 @@ export interface GitRunner {
   run(args: string[], what?: string): Promise<string>;
   /** Like run, but a failure is a value: its most telling line. `raw` keeps stdout as is (a file's text, whose line numbers matter). */
   tryRun(args: string[], opts?: { raw?: boolean }): Promise<{ ok: true; out: string } | { ok: false; detail: string }>;
+  /**
+   * `git status` as simple-git parses it (`--porcelain --null`, so a path with
+   * spaces or quotes is one path); `args` are extra options and pathspecs.
+   * Paths are relative to the top of the repository.
+   */
+  status(args: string[]): Promise<StatusResult>;
 }
 
 /** Blank out `user:token@` in URLs: remotes often carry a token. */
@@ -78,6 +84,13 @@ export function createGitRunner(dir: string, env: Record<string, string | undefi
   return {
     dir,
     tryRun,
+    async status(args) {
+      try {
+        return await git.status(args);
+      } catch (err) {
+        throw new GitError(`git status failed: ${firstLine(err instanceof Error ? err.message : String(err))}`);
+      }
+    },
     async run(args, what) {
       const r = await tryRun(args);
       if (!r.ok) throw new GitError(`${what ?? `git ${args[0]}`} failed: ${r.detail}`);
