@@ -20,6 +20,7 @@ import { startRequests, type NodeStart } from './agent-requests.js';
 import { applyOnNodes, batchesOf, resultKey, type NodeResults } from './node-calls.js';
 import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from './outcome.js';
 import { endpointTable, pushTables, serving } from './router-tables.js';
+import { scheduleApply } from './schedule.js';
 
 export interface ApplyContext {
   config: Config;
@@ -143,11 +144,8 @@ function holdForRouters(run: Run, stops: StopAction[], refused: string[]): StopA
 
 export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyOutcome> {
   const run: Run = { ctx, results: new Map(), failures: [], tables: new Map() };
-  const starts = plan.actions.filter((a): a is StartAction => a.op === 'start');
-  const stops = plan.actions.filter((a): a is StopAction => a.op === 'stop');
-  const freeing = stops.filter((s) => s.waitFor.length === 0);
+  const { starts, freeing, ready, waiting } = scheduleApply(plan, ctx.fleet);
   const isRunning = (id: string) => ctx.fleet.replicaById.get(id)?.state === 'running';
-  const ready = stops.filter((s) => s.waitFor.length > 0 && s.waitFor.every(isRunning));
   const leaving = new Set([...freeing, ...ready].map((s) => s.replica));
 
   const refusedFirst = freeing.some((s) => inTables(run, s)) ? await pushAll(run, leaving) : [];
@@ -156,9 +154,7 @@ export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyO
   const refused = await pushAll(run, leaving);
   await runStops(run, holdForRouters(run, ready, refused));
 
-  for (const s of stops) {
-    if (!run.results.has(resultKey('stop', s.replica))) defer(run, s, { waitingFor: s.waitFor.filter((id) => !isRunning(id)) });
-  }
+  for (const s of waiting) defer(run, s, { waitingFor: s.waitFor.filter((id) => !isRunning(id)) });
   const results = plan.actions.map((a) => run.results.get(resultKey(a.op, a.replica))!);
   const count = (op: 'start' | 'stop' | null, status: ActionResult['status']) =>
     results.filter((r) => (op === null || r.op === op) && r.status === status).length;

@@ -3,14 +3,14 @@
 // of them can count a GPU differently. No fs, no clock: `now` is an argument.
 
 import { gpuClassOf } from '../config/gpu-class.js';
-import type { Config } from '../types/config.js';
-import type { Fleet, FleetNode } from '../types/fleet.js';
+import type { Config, NodeConfig } from '../types/config.js';
+import type { Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
 import type { NodeObservation, Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
 import { forEachHolding } from './holdings.js';
-import { answeredRouters, idleness } from './idle.js';
-import { observedCondition } from './node-condition.js';
+import { answeredRouters, idleness, type Idleness } from './idle.js';
+import { observedCondition, type ObservedCondition } from './node-condition.js';
 import { mergeReplicas, replicaPort } from './replicas.js';
 
 function byName<T extends { name: string }>(a: T, b: T): number {
@@ -18,12 +18,80 @@ function byName<T extends { name: string }>(a: T, b: T): number {
 }
 
 /** A memo over the product names seen: 16,000 GPUs usually carry a handful of names. */
-function classifier(config: Config): (productName: string) => string {
+export function classifier(config: Config): (productName: string) => string {
   const memo = new Map<string, string>();
   return (name) => {
     let cls = memo.get(name);
     if (cls === undefined) memo.set(name, (cls = gpuClassOf(name, config.cluster.gpuClasses)));
     return cls;
+  };
+}
+
+/**
+ * One node of the model from its condition and the report its numbers come
+ * from. The projection of a plan (src/plan/project-fleet.ts) derives a node
+ * through this same function, so a node it changed and a node rebuilt from the
+ * snapshot it commits cannot be counted differently.
+ */
+export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (productName: string) => string): FleetNode {
+  const report = seen.report;
+  const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf);
+  const replicaIds = report ? [...new Set(report.replicas.map((r) => r.id))].sort() : [];
+  const holds = new Set<string>();
+  forEachHolding(report, nc.storage, (weights) => holds.add(weights));
+  const usedPorts = new Set<number>();
+  for (const r of report?.replicas ?? []) {
+    const port = replicaPort(r);
+    if (port !== null) usedPorts.add(port);
+  }
+  return {
+    name: nc.name,
+    config: nc,
+    fabric: nc.fabric,
+    cordoned: nc.cordon,
+    condition: seen.condition,
+    unreachableSince: seen.unreachableSince,
+    error: seen.error,
+    report,
+    gpus,
+    holds,
+    replicas: replicaIds,
+    usedPorts,
+    freeWholeClass: freeWholeClassOf(seen.condition, nc.cordon, replicaIds.length, gpus),
+  };
+}
+
+export interface FleetFrame {
+  now: string;
+  observedAt: string;
+  routersAnswered: boolean;
+  foreignReplicaIds: readonly string[];
+  /** A running, not lost replica's idleness (docs/placement.md), or null when unknown. */
+  idle: (r: FleetReplica) => Idleness | null;
+}
+
+/** The fleet from its nodes (sorted by name): replicas merged across nodes, idleness filled in. */
+export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFrame): Fleet {
+  const replicas = mergeReplicas(nodes);
+  for (const r of replicas) {
+    // Lost replicas count as gone: no idleness to report for what is not there.
+    if (r.state !== 'running' || r.lost) continue;
+    const idle = frame.idle(r);
+    if (idle) {
+      r.idleSeconds = idle.idleSeconds;
+      r.idleSince = idle.idleSince;
+    }
+  }
+  return {
+    config,
+    now: frame.now,
+    observedAt: frame.observedAt,
+    nodes,
+    nodeByName: new Map(nodes.map((n) => [n.name, n])),
+    replicas,
+    replicaById: new Map(replicas.map((r) => [r.id, r])),
+    routersAnswered: frame.routersAnswered,
+    foreignReplicaIds: frame.foreignReplicaIds,
   };
 }
 
@@ -35,35 +103,9 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
 
   const nodes: FleetNode[] = [...config.cluster.nodes].sort(byName).map((nc) => {
     const remembered = Object.hasOwn(state.unreachableSince, nc.name) ? state.unreachableSince[nc.name] : undefined;
-    const seen = observedCondition(observed.get(nc.name), remembered, nowMs, lostAfterMs);
-    const report = seen.report;
-    const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf);
-    const replicaIds = report ? [...new Set(report.replicas.map((r) => r.id))].sort() : [];
-    const holds = new Set<string>();
-    forEachHolding(report, nc.storage, (weights) => holds.add(weights));
-    const usedPorts = new Set<number>();
-    for (const r of report?.replicas ?? []) {
-      const port = replicaPort(r);
-      if (port !== null) usedPorts.add(port);
-    }
-    return {
-      name: nc.name,
-      config: nc,
-      fabric: nc.fabric,
-      cordoned: nc.cordon,
-      condition: seen.condition,
-      unreachableSince: seen.unreachableSince,
-      error: seen.error,
-      report,
-      gpus,
-      holds,
-      replicas: replicaIds,
-      usedPorts,
-      freeWholeClass: freeWholeClassOf(seen.condition, nc.cordon, replicaIds.length, gpus),
-    };
+    return fleetNode(nc, observedCondition(observed.get(nc.name), remembered, nowMs, lostAfterMs), classOf);
   });
 
-  const replicas = mergeReplicas(nodes);
   const configured = new Set(config.cluster.nodes.map((n) => n.name));
   const foreign = new Set<string>();
   for (const n of snapshot.nodes) {
@@ -72,25 +114,11 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     for (const r of report?.replicas ?? []) foreign.add(r.id);
   }
   const usages = answeredRouters(config.cluster.routers, snapshot.routers);
-  for (const r of replicas) {
-    // Lost replicas count as gone: no idleness to report for what is not there.
-    if (r.state !== 'running' || r.lost) continue;
-    const idle = idleness(r.id, r.startedAt, usages, nowMs);
-    if (idle) {
-      r.idleSeconds = idle.idleSeconds;
-      r.idleSince = idle.idleSince;
-    }
-  }
-
-  return {
-    config,
+  return assembleFleet(config, nodes, {
     now,
     observedAt: snapshot.observedAt,
-    nodes,
-    nodeByName: new Map(nodes.map((n) => [n.name, n])),
-    replicas,
-    replicaById: new Map(replicas.map((r) => [r.id, r])),
     routersAnswered: usages !== null,
     foreignReplicaIds: [...foreign].sort(),
-  };
+    idle: (r) => idleness(r.id, r.startedAt, usages, nowMs),
+  });
 }

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildFleet } from '../../src/fleet/index.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
-import { projectSnapshot } from '../../src/plan/project-snapshot.js';
+import { projectFleet, projectedSnapshot } from '../../src/plan/project-fleet.js';
+import { expectedEffects } from '../../src/apply/schedule.js';
 import { replicaSpec } from '../../src/plan/spec.js';
 import type { Config } from '../../src/types/config.js';
 import type { AgentReport, GpuReport, NodeObservation, ReplicaReport, Snapshot, StorageReport } from '../../src/types/snapshot.js';
@@ -138,8 +139,9 @@ export function largeSnapshot(config: Config): Snapshot {
     })),
     routers: [],
   };
-  const plan = planFleet(buildFleet(config, empty, emptyState(), OBSERVED_AT), emptyState());
-  const placed = projectSnapshot(empty, plan, config);
+  const fleet = buildFleet(config, empty, emptyState(), OBSERVED_AT);
+  const plan = planFleet(fleet, emptyState());
+  const placed = projectedSnapshot(empty, projectFleet(fleet, expectedEffects(plan, fleet)));
   const weightsOf = new Map(config.models.map((m) => [m.name, m.weights]));
   const startedAt = new Map<string, string>();
   const nodes = placed.nodes.map((obs): NodeObservation => {
