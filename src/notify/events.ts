@@ -109,6 +109,18 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
     for (const m of openSubjects('model.unplaceable')) if (!unplaceable.has(m)) close('model.unplaceable', m);
   }
 
+  // plan.blocked: the plan a safety rule refuses (docs/safety.md). Nothing is
+  // applied while it stands, so somebody must hear of it once; an unblocked
+  // plan closes it, and a later block is a new transition.
+  if (input.plan?.blocked) {
+    open('plan.blocked', cluster, `The plan is blocked, nothing is applied: ${esc(input.plan.blocked)}.`, {
+      blocked: input.plan.blocked,
+      actions: input.plan.actions.length,
+    });
+  } else if (input.plan) {
+    close('plan.blocked', cluster);
+  }
+
   // apply.failed: one event per replica; a tick where it did not fail closes it.
   const byReplica = new Map<string, ApplyFailure[]>();
   for (const f of input.applyFailures) byReplica.set(f.replica, [...(byReplica.get(f.replica) ?? []), f]);

@@ -7,6 +7,8 @@ import type { StatusReport } from './types.js';
 
 export function attentionItems(report: StatusReport): string[] {
   const items: string[] = [];
+  // First: while it stands, nothing else on this list is being repaired.
+  if (report.blocked !== null) items.push(`the plan is blocked, nothing is applied: ${report.blocked}`);
   const { lost, unreachable } = report.nodes;
   if (lost.length > 0) items.push(`${plural(lost.length, 'node')} lost (${lost.length === 1 ? 'its' : 'their'} replicas are placed elsewhere)`);
   if (unreachable.length > 0) items.push(`${plural(unreachable.length, 'node')} unreachable (not yet lost)`);

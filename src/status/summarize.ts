@@ -64,7 +64,8 @@ function nodeLists(fleet: Fleet): StatusReport['nodes'] {
   return { unreachable, lost, cordoned };
 }
 
-export function summarize(fleet: Fleet, unplaceable: Unplaceable[]): StatusReport {
+/** `blocked`: the fleet's own plan's (docs/safety.md), so STATUS.md cannot say nothing needs attention while nothing is applied. */
+export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: string | null = null): StatusReport {
   // Lost replicas count as gone (docs/placement.md): the planner places them again.
   const present = fleet.replicas.filter((r) => !r.lost);
   const fabrics = fabricRows(fleet);
@@ -79,6 +80,7 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[]): StatusRepor
     models: modelCounts(fleet),
     replicas: present.map(replicaRow),
     unplaceable: unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })).sort((a, b) => cmp(a.model, b.model)),
+    blocked,
     idle: idleRows(fleet, present),
     nodes: nodeLists(fleet),
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },

@@ -74,6 +74,8 @@ export interface StatusReport {
   models: ModelRow[];
   replicas: ReplicaRow[];
   unplaceable: Unplaceable[];
+  /** The sentence naming the safety rule that blocks the fleet's plan, and its numbers (docs/safety.md); null when none does. */
+  blocked: string | null;
   idle: IdleRow[];
   nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[] };
   notify: { webhooks: number; warning: string | null };

@@ -64,7 +64,8 @@ export type EventName =
   | 'model.recovered'
   | 'model.unplaceable'
   | 'apply.failed'
-  | 'config.invalid';
+  | 'config.invalid'
+  | 'plan.blocked';
 
 export const EVENT_NAMES: readonly EventName[] = [
   'node.lost',
@@ -74,6 +75,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'model.unplaceable',
   'apply.failed',
   'config.invalid',
+  'plan.blocked',
 ];
 
 export interface WebhookConfig {
