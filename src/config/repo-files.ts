@@ -27,7 +27,11 @@ function parseJson(text: string, file: string): unknown {
 export async function readState(repoDir: string): Promise<State> {
   const file = join(repoDir, STATE_FILE);
   const text = await readTextIfExists(file);
-  if (text === null) return emptyState();
+  return text === null ? emptyState() : parseState(text, file);
+}
+
+/** A state file's text (from disk, or `git show REF:.llmgw/state.json`); `file` names it in errors. */
+export function parseState(text: string, file: string): State {
   const raw = parseJson(text, file) as Partial<State> | null;
   if (raw === null || typeof raw !== 'object' || raw.version !== 1) {
     throw new DataError(`${file}: not an llmgw state file (expected an object with "version": 1)`);
@@ -66,6 +70,11 @@ export function serializeState(state: State): string {
 export async function readSnapshotFile(file: string): Promise<Snapshot> {
   const text = await readTextIfExists(file);
   if (text === null) throw new DataError(`${file}: no such file`);
+  return parseSnapshot(text, file);
+}
+
+/** A snapshot's text (from disk, or `git show REF:.llmgw/observed.json`); `file` names it in errors. */
+export function parseSnapshot(text: string, file: string): Snapshot {
   const raw = parseJson(text, file) as Partial<Snapshot> | null;
   if (raw === null || typeof raw !== 'object' || raw.version !== 1 || !Array.isArray(raw.nodes)) {
     throw new DataError(`${file}: not an llmgw snapshot (expected "version": 1 and "nodes")`);

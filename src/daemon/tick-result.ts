@@ -2,6 +2,7 @@
 // loop logs it, the demo and the tests read it.
 
 import type { ApplyOutcome } from '../apply/outcome.js';
+import type { StatusReport } from '../status/index.js';
 import type { Plan } from '../types/plan.js';
 
 export interface TickResult {
@@ -19,6 +20,8 @@ export interface TickResult {
   events: string[];
   /** STATUS.md as rendered this tick. */
   status: string;
+  /** The status report STATUS.md was rendered from (`status --json` of what was committed); null when the config is invalid. */
+  report: StatusReport | null;
   /** The new commit, or null when STATUS.md and state.json were unchanged. */
   commit: string | null;
   pushed: boolean;

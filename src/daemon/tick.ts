@@ -1,29 +1,26 @@
-// One reconcile tick (docs/overview.md): pull, validate, gather, plan, apply, render,
-// commit and push if anything changed, notify. The only async function that
-// wires the pipeline together; every stage it calls is a module of its own,
-// and the pure ones (fleet, plan, status) take `now` from here.
+// One reconcile tick (docs/overview.md): pull, validate, then the pipeline of
+// src/tick — observe, plan, apply, project, render, commit — and notify. This
+// is the only async function that wires those phases together for `llmgw
+// reconcile`, `llmgw run` and `llmgw demo`; `llmgw plan` and `llmgw apply`
+// drive the same phases (src/cli/commands/plan.ts, apply.ts).
 //
-// STATUS.md and .llmgw/observed.json describe the fleet as this tick leaves
-// it (after-apply.ts); the next tick's commit is the one that sees the new
+// STATUS.md and .llmgw/observed.json describe the fleet as this tick leaves it
+// (src/tick/after.ts); the next tick's commit is the one that sees the new
 // replicas running.
 
-import { executePlan } from '../apply/executor.js';
-import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
-import { GENERATED_FILES } from '../config/repo-files.js';
-import { GitError, formatProblem } from '../errors.js';
-import { buildFleet } from '../fleet/index.js';
-import { gatherSnapshot } from '../gather/gather.js';
+import { emptyOutcome } from '../apply/outcome.js';
+import { formatProblem } from '../errors.js';
 import { previousRun } from '../gather/observe.js';
 import type { ConfigRepo } from '../git/config-repo.js';
-import { detectEvents, keepUndelivered, type NotifyEvent } from '../notify/events.js';
-import { deliver } from '../notify/webhook.js';
-import { planFleet } from '../plan/plan-fleet.js';
+import { NO_EFFECTS } from '../plan/project-fleet.js';
+import { afterTick, stateAfter } from '../tick/after.js';
+import { applyTick, type Applied } from '../tick/apply.js';
+import { commitTick } from '../tick/commit.js';
+import { keepUndelivered, sendEvents, tickEvents } from '../tick/notify.js';
+import { observe } from '../tick/observe.js';
+import { planTick, type Planned } from '../tick/plan.js';
 import type { Config, LoadResult } from '../types/config.js';
-import type { Plan } from '../types/plan.js';
-import { afterApply } from './after-apply.js';
 import { branchConfig } from './branch-config.js';
-import { writeGenerated } from './generated-files.js';
-import { recordObservedFailures, updateState } from './state-update.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
 import { commitMessage, type TickResult } from './tick-result.js';
 import { resolveTransport, type TransportSource } from './transport-for-config.js';
@@ -65,135 +62,83 @@ function leaseExpired(opts: TickOptions): boolean {
   return opts.leaseExpiresAt !== undefined && opts.now().getTime() >= opts.leaseExpiresAt.getTime();
 }
 
-/** Sends the events; resolves with those no webhook took, to be sent again next tick. */
-async function notifyAll(opts: TickOptions, webhooks: Config['cluster']['notify']['webhooks'], events: NotifyEvent[]): Promise<NotifyEvent[]> {
-  if (opts.notify === false || events.length === 0 || webhooks.length === 0) return [];
-  // Its state will not be committed (commitAndPush), so the next holder detects these again and sends them once.
-  if (leaseExpired(opts)) return [];
-  // deliver never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
-  const { undelivered } = await deliver(webhooks, events, { log: (line) => opts.log(`notify: ${line}`) });
-  return undelivered;
-}
-
-async function commitAndPush(opts: TickOptions, message: string | null, result: TickResult): Promise<void> {
-  if (leaseExpired(opts)) {
-    result.leaseLost = true;
-    opts.log('the lease ran out during the tick: committing nothing (the next holder re-observes and commits)');
-    return;
-  }
-  if (message !== null) {
-    result.commit = await opts.repo.commit(GENERATED_FILES, message);
-    if (result.commit !== null) opts.log(`committed ${result.commit.slice(0, 12)}: ${message}`);
-  }
-  if (!opts.push || !opts.repo.hasRemote) return;
-  // Also an earlier tick's commit whose push failed or was skipped (--no-push).
-  if (result.commit === null && !(await opts.repo.unpushed())) return;
-  try {
-    await opts.repo.push();
-    result.pushed = true;
-  } catch (err) {
-    if (!(err instanceof GitError)) throw err;
-    // The commit stays; the next tick's sync rebases it and pushes again.
-    result.pushError = err.message;
-    opts.log(`push failed: ${err.message}`);
-  }
-}
-
-function blankResult(): TickResult {
+function blankResult(dirtyConfig: string[]): TickResult {
   return {
-    configInvalid: false, dirtyConfig: [], plan: null, blocked: null, applied: false, outcome: null,
-    events: [], status: '', commit: null, pushed: false, pushError: null, leaseLost: false,
+    configInvalid: false, dirtyConfig, plan: null, blocked: null, applied: false, outcome: null,
+    events: [], status: '', report: null, commit: null, pushed: false, pushError: null, leaseLost: false,
   };
 }
 
 /** Uncommitted edits are checked and planned for the log, never applied (docs/overview.md). */
-function reportDraft(draft: LoadResult, fleetOf: (config: Config) => Plan, result: TickResult, log: (line: string) => void): void {
-  const files = result.dirtyConfig.join(', ');
+function reportDraft(draft: LoadResult, planned: Planned, dirty: string[], log: (line: string) => void): Pick<TickResult, 'plan' | 'blocked'> {
+  const files = dirty.join(', ');
   if (!draft.ok) {
     log(`uncommitted edits to ${files} are invalid (${draft.errors.length} problem${draft.errors.length === 1 ? '' : 's'}); applied nothing (only committed config is applied)`);
     for (const p of draft.errors) log(`  ${formatProblem(p)}`);
-    return;
+    return { plan: null, blocked: null };
   }
-  result.plan = fleetOf(draft.config);
-  result.blocked = result.plan.blocked;
-  log(`uncommitted edits to ${files}: planned ${result.plan.actions.length} action(s), applied nothing (only committed config is applied)`);
+  const plan = planTick({ config: draft.config, snapshot: planned.snapshot, state: planned.state, now: planned.now }).plan;
+  log(`uncommitted edits to ${files}: planned ${plan.actions.length} action(s), applied nothing (only committed config is applied)`);
+  return { plan, blocked: plan.blocked };
 }
 
 export async function runTick(opts: TickOptions): Promise<TickResult> {
   const { repo, log } = opts;
-  const result = blankResult();
   await repo.sync();
-  const now = opts.now();
-  result.dirtyConfig = await repo.dirtyConfig();
+  const at = opts.now();
+  const result = blankResult(await repo.dirtyConfig());
   const { loaded, clusterText, draft } = await branchConfig(repo, result.dirtyConfig, opts.env);
   // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
   const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
+  const commitOptions = { push: opts.push, leaseExpired: () => leaseExpired(opts), log };
+  const sendOptions = () => ({ enabled: opts.notify !== false, leaseExpired: leaseExpired(opts), log });
 
   if (!loaded.ok) {
     result.configInvalid = true;
     log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
     const cluster = clusterAlone(clusterText, opts.env);
-    const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, now);
+    const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, at);
     result.status = inv.status;
     result.events = inv.events.map((e) => e.event);
-    const unsent = await notifyAll(opts, cluster.webhooks, inv.events);
-    const invState = keepUndelivered(committed, inv.state, unsent);
-    const changed = await writeGenerated(repo, { status: inv.status, state: invState, snapshot: null });
-    await commitAndPush(opts, changed ? commitMessage(cluster.name || null, result) : null, result);
-    return result;
+    const unsent = await sendEvents(cluster.webhooks, inv.events, sendOptions());
+    const state = keepUndelivered(committed, inv.state, unsent);
+    const done = await commitTick(repo, { status: inv.status, state, snapshot: null }, commitMessage(cluster.name || null, result), commitOptions);
+    return { ...result, ...done };
   }
 
   const config = loaded.config;
   const transport = resolveTransport(opts.transport, config);
-  const snapshot = await gatherSnapshot(config, { transport, previous, state: committed, now: opts.now });
-  const state = recordObservedFailures(committed, snapshot, now);
-  const fleet = buildFleet(config, snapshot, state, now.toISOString());
-  const plan = planFleet(fleet, state);
-  result.plan = plan;
-  result.blocked = plan.blocked;
+  const planned = planTick(await observe(config, { transport, previous, state: committed, at }));
+  result.plan = planned.plan;
+  result.blocked = planned.plan.blocked;
 
-  let outcome: ApplyOutcome = emptyOutcome();
+  let applied: Applied = { outcome: emptyOutcome(), effects: NO_EFFECTS };
   const leaseShort = leaseTooShort(opts, config);
   if (draft !== null) {
-    result.plan = null;
-    result.blocked = null;
-    reportDraft(draft, (c) => planFleet(buildFleet(c, snapshot, state, now.toISOString()), state), result, log);
-  } else if (plan.blocked !== null) {
-    log(`plan blocked: ${plan.blocked}; applied nothing`);
+    Object.assign(result, reportDraft(draft, planned, result.dirtyConfig, log));
+  } else if (planned.plan.blocked !== null) {
+    log(`plan blocked: ${planned.plan.blocked}; applied nothing`);
   } else if (leaseShort !== null) {
     result.leaseLost = true;
     log(leaseShort);
   } else {
-    outcome = await executePlan(plan, { config, fleet, transport });
+    applied = await applyTick(planned, transport);
     result.applied = true;
-    for (const f of outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
+    for (const f of applied.outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
   }
-  result.outcome = outcome;
+  result.outcome = applied.outcome;
 
-  const updated = updateState(state, { snapshot, outcome, now });
-  const detected = detectEvents(updated, {
-    cluster: config.cluster.name,
-    fleet,
-    plan,
-    applyFailures: [
-      ...outcome.failures.map((f) =>
-        f.replica === null ? { replica: f.host, node: f.host, error: f.error, router: true as const } : { replica: f.replica, node: f.host, error: f.error },
-      ),
-      // A start that failed after `agent apply` accepted it, newly seen this tick.
-      ...state.startFailures.filter((f) => !committed.startFailures.includes(f)).map((f) => ({ replica: f.replica, node: f.node, error: f.error })),
-    ],
-    configErrors: null,
-    now: now.toISOString(),
-  });
+  const updated = stateAfter(planned, applied.outcome);
+  const detected = tickEvents(planned, updated, committed, applied.outcome);
   result.events = detected.events.map((e) => e.event);
-  const unsent = await notifyAll(opts, config.cluster.notify.webhooks, detected.events);
-  const nextState = keepUndelivered(updated, detected.state, unsent);
+  const unsent = await sendEvents(config.cluster.notify.webhooks, detected.events, sendOptions());
+  const state = keepUndelivered(updated, detected.state, unsent);
 
-  const after = afterApply({ config, snapshot, fleet, plan, outcome, state: nextState, now: now.toISOString() });
+  const after = afterTick(planned, applied.effects, state);
   result.status = after.status;
-  const changed = await writeGenerated(repo, { status: result.status, state: nextState, snapshot: after.snapshot });
+  result.report = after.report;
   const counts = { running: 0, starting: 0, failed: 0 };
   for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
-  await commitAndPush(opts, changed ? commitMessage(config.cluster.name, result, counts) : null, result);
-  return result;
+  const done = await commitTick(repo, { status: after.status, state, snapshot: after.snapshot }, commitMessage(config.cluster.name, result, counts), commitOptions);
+  return { ...result, ...done, leaseLost: result.leaseLost || done.leaseLost };
 }

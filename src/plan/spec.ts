@@ -11,3 +11,18 @@ export function replicaSpec(model: ModelConfig, engine: EngineConfig): string {
   const shape = JSON.stringify([model.weights, engine.command, model.args, model.gpus, model.nodes]);
   return createHash('sha256').update(shape).digest('hex').slice(0, 8);
 }
+
+/** The placeholders that differ from replica to replica, and stay as written in `specArgv`. */
+const PER_REPLICA = new Set(['replica', 'weightsPath', 'port', 'host', 'rank', 'head']);
+const PLACEHOLDER = /\{(model|replica|weights|weightsPath|gpus|port|host|rank|nodes|head)\}/g;
+
+/**
+ * The argv every replica of a model runs, once per model (the markdown plan
+ * shows it for each new or changed spec): the engine command and the model's
+ * args with what is the same for every replica filled in, and what differs per
+ * replica ({port}, {host}, {replica}, {weightsPath}, {rank}, {head}) left as written.
+ */
+export function specArgv(model: ModelConfig, engine: EngineConfig): string[] {
+  const values: Record<string, string> = { model: model.name, weights: model.weights, gpus: String(model.gpus), nodes: String(model.nodes) };
+  return [...engine.command, ...model.args].map((arg) => arg.replace(PLACEHOLDER, (all, key: string) => (PER_REPLICA.has(key) ? all : values[key]!)));
+}

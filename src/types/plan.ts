@@ -7,6 +7,14 @@ export interface Placement {
 
 export type WeightsLocality = 'node' | 'fabric' | 'none';
 
+/**
+ * Why an action is in a PR's plan (docs/commands.md plan --base): `change` — it
+ * would not happen if REF's config were planned on the same snapshot, state and
+ * time; `pending` — it happens on REF anyway (drift repair, a failed restart, a
+ * lost node).
+ */
+export type Cause = 'change' | 'pending';
+
 export interface StartAction {
   op: 'start';
   replica: string;
@@ -16,6 +24,8 @@ export interface StartAction {
   placement: Placement[];
   weights: WeightsLocality;
   reason: string;
+  /** Set by `llmgw plan` (src/plan/cause.ts); the planner leaves it out. */
+  cause?: Cause;
 }
 
 export interface StopAction {
@@ -26,6 +36,8 @@ export interface StopAction {
   reason: string;
   /** Replicas that must be running before this stop (a replacement). */
   waitFor: string[];
+  /** Set by `llmgw plan` (src/plan/cause.ts); the planner leaves it out. */
+  cause?: Cause;
 }
 
 export type Action = StartAction | StopAction;

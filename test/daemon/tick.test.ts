@@ -201,6 +201,13 @@ test('a plan that stops more than maxStopFraction is blocked: shown, nothing app
   assert.is(r.applied, false);
   assert.is(applies(canned).length, before);
   assert.is(await git(dir, ['log', '-1', '--format=%s']), 'llmgw: plan blocked, nothing applied (t)');
+  // Loud: the committed STATUS.md and status report say so, and somebody hears of it, once.
+  assert.is(r.report!.blocked, r.blocked);
+  const status = await readFile(join(dir, 'STATUS.md'), 'utf8');
+  assert.ok(status.includes(`- the plan is blocked, nothing is applied: ${r.blocked}`), status);
+  assert.not.match(status, /Nothing needs attention/);
+  assert.ok(r.events.includes('plan.blocked'));
+  assert.not.ok((await tick()).events.includes('plan.blocked'), 'once per transition');
   await rm(dir, { recursive: true, force: true });
 });
 

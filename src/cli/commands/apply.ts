@@ -1,28 +1,30 @@
-// `llmgw apply`: the hand-driven tick (docs/commands.md): gather, plan, show the
-// plan, confirm, apply, write STATUS.md and state. No git: it is for an
+// `llmgw apply`: the hand-driven tick (docs/commands.md), a driver of the same
+// phases as a reconcile tick (src/tick): observe, plan, show the plan,
+// confirm, apply, project, write STATUS.md and state. No commit: it is for an
 // operator at a terminal, who commits (or lets the next reconcile commit).
 
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { executePlan } from '../../apply/executor.js';
-import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../../config/repo-files.js';
+import { STATUS_FILE } from '../../config/repo-files.js';
 import { ConfigError, GitError, UsageError } from '../../errors.js';
 import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
 import { takeLease } from '../../git/lease.js';
-import { recordObservedFailures, updateState } from '../../daemon/state-update.js';
-import { stableJson, writeFileAtomic } from '../../util/fs.js';
+import { readTextIfExists } from '../../util/fs.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
 import { strictExceptNotify } from '../../config/env-vars.js';
-import { dryRun } from '../../plan/dry-run.js';
 import { renderPlanText } from '../../plan/render-text.js';
-import { afterApply } from '../../daemon/after-apply.js';
-import { gatherSnapshot } from '../../gather/gather.js';
 import { previousRun } from '../../gather/observe.js';
 import { createSshTransport } from '../../gather/ssh-transport.js';
+import { afterTick, stateAfter } from '../../tick/after.js';
+import { applyTick } from '../../tick/apply.js';
+import { writeAll } from '../../tick/generated-files.js';
+import { observe } from '../../tick/observe.js';
+import { planTick } from '../../tick/plan.js';
+import { previewTick } from '../../tick/preview.js';
 
 /** How long a hand-driven apply holds the lease at most; it lets go as soon as it is done. */
 const LEASE_TTL_MS = 10 * 60_000;
@@ -80,11 +82,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { previous, state: committed } = await previousRun(dir, warn);
   const transport = createSshTransport(config.cluster.ssh, { env: io.env, keepAlive: true, onWarning: warn });
   try {
-    const snapshot = await gatherSnapshot(config, { transport, previous, state: committed, now: () => new Date() });
-    const now = new Date();
-    const state = recordObservedFailures(committed, snapshot, now);
-    const { fleet, plan, diff } = dryRun(config, snapshot, state, now.toISOString());
-    io.stdout.write(renderPlanText(plan, diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
+    const planned = planTick(await observe(config, { transport, previous, state: committed, at: new Date() }));
+    const plan = planned.plan;
+    const current = await readTextIfExists(join(dir, STATUS_FILE));
+    const preview = previewTick(planned, { before: current === null ? null : { text: current, label: STATUS_FILE }, base: null, force: values.force });
+    io.stdout.write(renderPlanText(preview.plan, preview.diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
     const repo = await checkout(dir, io.env);
     const dirty = repo ? await repo.dirtyConfig() : [];
     if (dirty.length > 0) {
@@ -105,7 +107,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`llmgw apply: the lease is held by ${lease.holder || 'another instance'} until ${lease.expiresAt || 'unknown'}: nothing applied\n`);
       return 1;
     }
-    const outcome = await executePlan(plan, { config, fleet, transport }).finally(async () => {
+    const { outcome, effects } = await applyTick(planned, transport).finally(async () => {
       // Let go at once: the next reconciler need not wait for it to run out.
       if (repo && lease) await takeLease(repo, { holder: lease.holder, ttlMs: 0, now: new Date() }).catch(() => undefined);
     });
@@ -114,11 +116,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stdout.write(`${r.op} ${r.replica}: ${r.status}${why}\n`);
     }
     for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
-    const nextState = updateState(state, { snapshot, outcome, now });
-    const after = afterApply({ config, snapshot, fleet, plan, outcome, state: nextState, now: now.toISOString() });
-    await writeFileAtomic(join(dir, STATUS_FILE), after.status);
-    await writeFileAtomic(join(dir, STATE_FILE), serializeState(nextState));
-    await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(after.snapshot));
+    const state = stateAfter(planned, outcome);
+    const after = afterTick(planned, effects, state);
+    await writeAll(dir, { status: after.status, state, snapshot: after.snapshot });
     io.stdout.write(`started ${outcome.started}, stopped ${outcome.stopped}, waiting ${outcome.deferred}, failed ${outcome.failed}; wrote ${STATUS_FILE}\n`);
     return outcome.failed > 0 || outcome.failures.length > 0 ? 1 : 0;
   } finally {

@@ -5,8 +5,8 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../errors.js';
 import { buildFleet } from '../../fleet/index.js';
-import { planFleet } from '../../plan/plan-fleet.js';
-import { renderStatusJson, renderStatusMarkdown, renderStatusText, summarize } from '../../status/index.js';
+import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../status/index.js';
+import { statusOf } from '../../tick/render.js';
 import { readFleetInputs } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
@@ -75,8 +75,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const { config, snapshot, state, now } = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
-  const fleet = buildFleet(config, snapshot, state, now);
-  const report = summarize(fleet, planFleet(fleet, state).unplaceable);
+  // The render phase of a tick: on the committed snapshot and state at its
+  // observedAt, exactly the STATUS.md that tick committed.
+  const report = statusOf(buildFleet(config, snapshot, state, now), state);
   const out =
     opts.format === 'json'
       ? renderStatusJson(report)

@@ -26,8 +26,13 @@ export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFrom
     readTextIfExists(join(dir, STATE_FILE)),
   ]);
   if (oldStatus === g.status && oldState === stateText && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0) return false;
-  await writeFileAtomic(join(dir, STATUS_FILE), g.status);
-  await writeFileAtomic(join(dir, STATE_FILE), stateText);
-  if (g.snapshot) await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(g.snapshot));
+  await writeAll(dir, g);
   return true;
+}
+
+/** Writes all three, changed or not (`llmgw apply`, which does not commit). */
+export async function writeAll(dir: string, g: Generated): Promise<void> {
+  await writeFileAtomic(join(dir, STATUS_FILE), g.status);
+  await writeFileAtomic(join(dir, STATE_FILE), serializeState(g.state));
+  if (g.snapshot) await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(g.snapshot));
 }

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { emptyOutcome, type ApplyOutcome } from '../../src/apply/outcome.js';
-import { recordObservedFailures, updateState } from '../../src/daemon/state-update.js';
+import { recordObservedFailures, updateState } from '../../src/tick/state.js';
 import { commitMessage } from '../../src/daemon/tick-result.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';

@@ -1,0 +1,40 @@
+// The project phase (src/tick/README.md): pure. The fleet as this tick leaves
+// it — the plan projected onto the fleet model by its effects — and what the
+// tick writes from it: STATUS.md, the status report and .llmgw/observed.json.
+// The tick projects what it did; `llmgw plan` projects what a tick that meets
+// no error would do (expectedEffects). One projection, one renderer: the plan's
+// "after" and the commit are the same bytes when the apply goes as planned.
+
+import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
+import { projectFleet, projectedSnapshot, type Effects } from '../plan/project-fleet.js';
+import { renderStatusMarkdown, type StatusReport } from '../status/index.js';
+import type { Fleet } from '../types/fleet.js';
+import type { Snapshot } from '../types/snapshot.js';
+import type { State } from '../types/state.js';
+import type { Planned } from './plan.js';
+import { statusOf } from './render.js';
+import { updateState } from './state.js';
+
+export interface After {
+  fleet: Fleet;
+  /** What .llmgw/observed.json holds: the observation with this tick's effects (docs/notes/pipeline.md). */
+  snapshot: Snapshot;
+  report: StatusReport;
+  /** STATUS.md. */
+  status: string;
+}
+
+/** state.json as the tick leaves it, before notifications are recorded in it. */
+export function stateAfter(planned: Planned, outcome: ApplyOutcome = emptyOutcome()): State {
+  return updateState(planned.state, { snapshot: planned.snapshot, outcome, now: new Date(planned.now) });
+}
+
+/** `state` is what the tick commits as state.json (its start failures and unreachable times). */
+export function afterTick(planned: Planned, effects: Effects, state: State): After {
+  const fleet = projectFleet(planned.fleet, effects);
+  // Planned afresh even when nothing took effect: the committed state (a new
+  // failed start) can steer placement, and `llmgw status` on the committed
+  // files plans with exactly this state.
+  const report = statusOf(fleet, state);
+  return { fleet, snapshot: projectedSnapshot(planned.snapshot, fleet), report, status: renderStatusMarkdown(report) };
+}

@@ -1,0 +1,47 @@
+// The commit phase (src/tick/README.md): write the generated files, commit them
+// when STATUS.md or state.json changed, push. A tick whose lease ran out
+// commits nothing: another instance may hold the fleet by now, and it will
+// re-observe and commit. A failed push keeps the commit for the next tick.
+
+import { GENERATED_FILES } from '../config/repo-files.js';
+import { GitError } from '../errors.js';
+import type { ConfigRepo } from '../git/config-repo.js';
+import { writeGenerated, type Generated } from './generated-files.js';
+
+export interface Committed {
+  /** The new commit, or null when nothing changed (or the lease ran out). */
+  commit: string | null;
+  pushed: boolean;
+  /** Why the push failed (the commit is kept and pushed by a later tick); null otherwise. */
+  pushError: string | null;
+  /** The lease ran out during the tick: nothing was committed. */
+  leaseLost: boolean;
+}
+
+export interface CommitOptions {
+  push: boolean;
+  leaseExpired: () => boolean;
+  log: (line: string) => void;
+}
+
+export async function commitTick(repo: ConfigRepo, files: Generated, message: string, opts: CommitOptions): Promise<Committed> {
+  const out: Committed = { commit: null, pushed: false, pushError: null, leaseLost: false };
+  const changed = await writeGenerated(repo, files);
+  if (opts.leaseExpired()) {
+    opts.log('the lease ran out during the tick: committing nothing (the next holder re-observes and commits)');
+    return { ...out, leaseLost: true };
+  }
+  const commit = changed ? await repo.commit(GENERATED_FILES, message) : null;
+  if (commit !== null) opts.log(`committed ${commit.slice(0, 12)}: ${message}`);
+  if (!opts.push || !repo.hasRemote) return { ...out, commit };
+  // Also an earlier tick's commit whose push failed or was skipped (--no-push).
+  if (commit === null && !(await repo.unpushed())) return { ...out, commit };
+  try {
+    await repo.push();
+    return { ...out, commit, pushed: true };
+  } catch (err) {
+    if (!(err instanceof GitError)) throw err;
+    opts.log(`push failed: ${err.message}`);
+    return { ...out, commit, pushError: err.message };
+  }
+}
