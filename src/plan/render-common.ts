@@ -1,6 +1,29 @@
 // Small pieces every plan renderer shares.
 
+import type { StatusReport } from '../status/types.js';
 import type { Action, Placement, Plan } from '../types/plan.js';
+import { causeOf } from './cause.js';
+import type { SpecArgv } from './new-specs.js';
+
+/** What a plan is shown with, beyond the plan and its STATUS.md diff (`llmgw plan --base`). */
+export interface PlanContext {
+  /** The ref the plan was compared with (`--base`); null without one: then every action is this plan's. */
+  base: string | null;
+  /** Sentences for the top of every format (a branch that edits llmgw's generated files, REF's config invalid). */
+  warnings: string[];
+  /** A sentence in place of a plan (a repo never observed); null when there is a plan. */
+  notice: string | null;
+  /** The argv of every new or changed spec, once per model. */
+  specs: SpecArgv[];
+  /** The status JSON of the fleet as this tick leaves it; null when there is no plan. */
+  after: StatusReport | null;
+}
+
+export const NO_CONTEXT: PlanContext = { base: null, warnings: [], notice: null, specs: [], after: null };
+
+export function withContext(ctx: Partial<PlanContext> | undefined): PlanContext {
+  return { ...NO_CONTEXT, ...ctx };
+}
 
 /** [0,1,2,3,6] -> "0-3,6" */
 export function indexRanges(indices: readonly number[]): string {
@@ -41,6 +64,25 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${c.start} to start, ${c.stop} to stop, ${c.unplaceable} cannot be placed.`;
 }
 
+/** Starts, then stops: the order every renderer lists a group of actions in. */
+export function startsThenStops(actions: readonly Action[]): Action[] {
+  return [...actions.filter((a) => a.op === 'start'), ...actions.filter((a) => a.op === 'stop')];
+}
+
+/** This change's actions and those already pending on the base, each starts first. */
+export function byCause(plan: Plan): { change: Action[]; pending: Action[] } {
+  return {
+    change: startsThenStops(plan.actions.filter((a) => causeOf(a) === 'change')),
+    pending: startsThenStops(plan.actions.filter((a) => causeOf(a) === 'pending')),
+  };
+}
+
+/** "2 caused by this change, 3 already pending on origin/main." */
+export function causeLine(plan: Plan, base: string): string {
+  const { change, pending } = byCause(plan);
+  return `${change.length} caused by this change, ${pending.length} already pending on ${base}.`;
+}
+
 /** The reason, with the wait spelled out for a replacement's stop. */
 export function actionWhy(action: Action): string {
   if (action.op === 'start' || action.waitFor.length === 0) return action.reason;
@@ -51,4 +93,9 @@ export function actionWhy(action: Action): string {
 /** A sentence ends with one full stop. */
 export function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** An argv as a shell would take it back: plain words bare, anything else in single quotes. */
+export function argvText(argv: readonly string[]): string {
+  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./{}-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }

@@ -1,26 +1,35 @@
-// docs/commands.md plan JSON: exactly the contract's fields, in its order, whatever
-// else a plan object may carry in memory.
+// docs/commands.md plan JSON: the contract's fields in its order, each action
+// with its cause, and "after" (the status JSON of the fleet as this tick
+// leaves it); `warnings`, `notice` and `base` come first, as a reader of any
+// format sees warnings first. Nothing else a plan object carries in memory.
 
 import type { Action, Plan } from '../types/plan.js';
+import { causeOf } from './cause.js';
+import { withContext, type PlanContext } from './render-common.js';
 
 function actionJson(a: Action): Record<string, unknown> {
   const placement = a.placement.map((p) => ({ node: p.node, gpus: [...p.gpus] }));
   if (a.op === 'start') {
-    return { op: 'start', replica: a.replica, model: a.model, port: a.port, placement, weights: a.weights, reason: a.reason };
+    return { op: 'start', replica: a.replica, model: a.model, port: a.port, placement, weights: a.weights, reason: a.reason, cause: causeOf(a) };
   }
-  return { op: 'stop', replica: a.replica, model: a.model, placement, reason: a.reason, waitFor: [...a.waitFor] };
+  return { op: 'stop', replica: a.replica, model: a.model, placement, reason: a.reason, waitFor: [...a.waitFor], cause: causeOf(a) };
 }
 
-export function planJson(plan: Plan): Record<string, unknown> {
+export function planJson(plan: Plan, context?: Partial<PlanContext>): Record<string, unknown> {
+  const ctx = withContext(context);
   return {
     version: 1,
+    warnings: [...ctx.warnings],
+    notice: ctx.notice,
+    base: ctx.base,
     changes: plan.changes,
     blocked: plan.blocked,
     actions: plan.actions.map(actionJson),
     unplaceable: plan.unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })),
+    after: ctx.after,
   };
 }
 
-export function renderPlanJson(plan: Plan): string {
-  return JSON.stringify(planJson(plan), null, 2) + '\n';
+export function renderPlanJson(plan: Plan, context?: Partial<PlanContext>): string {
+  return JSON.stringify(planJson(plan, context), null, 2) + '\n';
 }

@@ -1,49 +1,78 @@
-// `llmgw plan --format markdown`: a pull-request comment. The summary comes
-// first, actions in a table, the STATUS.md diff folded away in <details>.
-// A comment has a size limit (GitHub's is 65,536 characters), so long lists are
-// cut with "and N more" and the whole stays under MAX_CHARS. Replica ids, model
-// names and STATUS.md lines can carry text from nodes: table cells are escaped,
-// and the diff sits in a fence longer than any backtick run inside it.
+// `llmgw plan --format markdown`: one pull-request comment of at most
+// MAX_CHARS, whatever the fleet, hiding nothing a reviewer must see. Warnings
+// first; the summary; this change's actions, then those already pending on
+// the base; what cannot be placed; the argv of every new or changed spec; the
+// STATUS.md diff folded away. When it does not fit, detail goes before any
+// row does: long cells are cut, starts are grouped per model (past 30 rows
+// they always are), stops are grouped per model with every id in a compressed
+// list — and only past all that are rows left out, saying how many.
 
 import { codeFence, md } from '../status/escape.js';
-import type { Action, Plan } from '../types/plan.js';
-import { actionWhy, placementText, sentence, summaryLine } from './render-common.js';
+import type { Plan } from '../types/plan.js';
+import { actionTables, clip, codeCell, unplaceableTable, type Detail } from './markdown-tables.js';
+import { argvText, byCause, causeLine, sentence, startsThenStops, summaryLine, withContext, type PlanContext } from './render-common.js';
 
-export const MAX_CHARS = 60_000;
-const MAX_ACTION_ROWS = 150;
-const MAX_UNPLACEABLE_ROWS = 50;
-/** Shares of MAX_CHARS the two tables may fill at most; the diff has the rest. */
-const ACTIONS_SHARE = 0.5;
-const UNPLACEABLE_SHARE = 0.2;
-/** A cell's text is clipped before escaping, so one long reason cannot fill the comment. */
-const MAX_CELL = 1_000;
+/** GitHub's limit for a comment is 65,536 characters. */
+export const MAX_CHARS = 65_000;
+/** Past this many starts in one group, they are shown one row per model. */
+export const GROUP_STARTS_PAST = 30;
+/** Room the diff's frame takes beyond its lines. */
+const DIFF_FRAME = 400;
 
-function clip(text: string): string {
-  return text.length <= MAX_CELL ? text : `${text.slice(0, MAX_CELL)}…`;
+const LEVELS: Detail[] = [
+  { startRows: GROUP_STARTS_PAST, stopRows: true, cell: 1_000, ids: Infinity, rows: Infinity },
+  { startRows: GROUP_STARTS_PAST, stopRows: true, cell: 200, ids: Infinity, rows: Infinity },
+  { startRows: GROUP_STARTS_PAST, stopRows: false, cell: 200, ids: Infinity, rows: Infinity },
+  { startRows: 0, stopRows: false, cell: 80, ids: Infinity, rows: Infinity },
+];
+/** The last resort: every list capped (the count of what is left out is still shown). */
+const LAST: Detail = { startRows: 0, stopRows: false, cell: 60, ids: 2_000, rows: Infinity };
+
+/** Escaped text whose `code spans` stay code spans. */
+function withCode(text: string): string {
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? codeCell(part.slice(1, -1)) : md(part)))
+    .join('');
 }
 
-/** Node names come from cluster.yaml's validated hostlists; a code span keeps their brackets readable. */
-function codeCell(text: string): string {
-  return '`' + text.replace(/[`|\r\n]/g, '') + '`';
-}
-
-function actionRow(a: Action): string {
-  const [verb, port, weights] = a.op === 'start' ? ['+ start', String(a.port), a.weights] : ['− stop', '', ''];
-  const where = codeCell(clip(placementText(a.placement)));
-  return `| ${verb} | ${md(clip(a.replica))} | ${md(clip(a.model))} | ${where} | ${port} | ${weights} | ${md(clip(actionWhy(a)))} |`;
-}
-
-/** At most `max` rows and `budget` characters (the "and N more" line included). */
-function cut<T>(rows: readonly T[], max: number, budget: number, render: (row: T) => string, more: (n: number) => string): string[] {
-  const out: string[] = [];
-  let size = more(rows.length).length + 1;
-  for (const row of rows.slice(0, max)) {
-    const line = render(row);
-    if (size + line.length + 1 > budget) break;
-    out.push(line);
-    size += line.length + 1;
+function specs(ctx: PlanContext, d: Detail): string[] {
+  if (ctx.specs.length === 0) return [];
+  const shown = Number.isFinite(d.rows) ? ctx.specs.slice(0, d.rows) : ctx.specs;
+  const n = ctx.specs.length;
+  const out = ['', '<details>', `<summary>argv of ${n} new or changed spec${n === 1 ? '' : 's'} (once per model)</summary>`];
+  for (const s of shown) {
+    const argv = clip(argvText(s.argv), d.cell * 20);
+    const fence = codeFence(argv);
+    out.push('', `**${md(s.model)}** (spec \`${s.spec}\`)`, '', `${fence}sh`, argv.replace(/[\r\n]/g, ' '), fence);
   }
-  return out.length < rows.length ? [...out, more(rows.length - out.length)] : out;
+  if (shown.length < n) out.push('', `… and ${n - shown.length} more: see models.yaml.`);
+  out.push('', '</details>');
+  return out;
+}
+
+function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
+  const out: string[] = ['### llmgw plan', ''];
+  for (const w of ctx.warnings) out.push(`> **Warning:** ${md(clip(sentence(w), 2_000))}`, '');
+  if (ctx.notice !== null) return [...out, withCode(ctx.notice)];
+  out.push(`**${summaryLine(plan)}**`);
+  if (ctx.base !== null && plan.actions.length > 0) out.push(md(causeLine(plan, ctx.base)));
+  if (plan.blocked !== null) out.push('', `> **Blocked:** ${md(clip(sentence(plan.blocked), 2_000))}`);
+  if (ctx.base === null) {
+    const tables = actionTables(startsThenStops(plan.actions), d);
+    if (tables.length > 0) out.push('', ...tables);
+  } else {
+    const { change, pending } = byCause(plan);
+    out.push('', '#### This change', '');
+    out.push(...(change.length > 0 ? actionTables(change, d) : ['_It starts and stops nothing by itself._']));
+    if (pending.length > 0) {
+      out.push('', `#### Already pending on ${md(ctx.base)}`, '', '_The reconciler does these whether or not this merges: drift repair, failed restarts, lost nodes._', '');
+      out.push(...actionTables(pending, d));
+    }
+  }
+  if (plan.unplaceable.length > 0) out.push('', '**Cannot be placed**', '', ...unplaceableTable(plan.unplaceable, d));
+  out.push(...specs(ctx, d));
+  return out;
 }
 
 function diffBlock(diff: string, budget: number): string[] {
@@ -58,44 +87,39 @@ function diffBlock(diff: string, budget: number): string[] {
     kept.push(line);
     size += line.length + 1;
   }
-  const body = kept.join('\n');
-  const fence = codeFence(body);
-  const out = [
-    '<details>',
-    `<summary>STATUS.md diff (+${added} −${removed})</summary>`,
-    '',
-    `${fence}diff`,
-    body,
-    fence,
-  ];
+  const text = kept.join('\n');
+  const fence = codeFence(text);
+  const out = ['<details>', `<summary>STATUS.md diff (+${added} −${removed})</summary>`, '', `${fence}diff`, text, fence];
   if (kept.length < lines.length) out.push('', `… and ${lines.length - kept.length} more lines of the diff.`);
   out.push('', '</details>');
   return out;
 }
 
-export function renderPlanMarkdown(plan: Plan, diff: string): string {
-  const out: string[] = ['### llmgw plan', '', `**${summaryLine(plan)}**`];
-  if (plan.blocked !== null) out.push('', `> **Blocked:** ${md(clip(sentence(plan.blocked)))}`);
-  const actions = [...plan.actions.filter((a) => a.op === 'start'), ...plan.actions.filter((a) => a.op === 'stop')];
-  if (actions.length > 0) {
-    out.push('', '| | replica | model | where | port | weights | why |', '|---|---|---|---|---|---|---|');
-    out.push(...cut(actions, MAX_ACTION_ROWS, MAX_CHARS * ACTIONS_SHARE, actionRow, (n) => `| | … and ${n} more | | | | | |`));
+const size = (lines: string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
+
+/** The most detailed body that leaves room for the diff's frame; at worst, capped lists. */
+function fitting(plan: Plan, ctx: PlanContext): string[] {
+  const room = MAX_CHARS - DIFF_FRAME - 200;
+  for (const d of LEVELS) {
+    const lines = body(plan, ctx, d);
+    if (size(lines) <= room) return lines;
   }
-  if (plan.unplaceable.length > 0) {
-    out.push('', '**Cannot be placed**', '', '| model | missing | why |', '|---|---|---|');
-    out.push(
-      ...cut(
-        plan.unplaceable,
-        MAX_UNPLACEABLE_ROWS,
-        MAX_CHARS * UNPLACEABLE_SHARE,
-        (u) => `| ${md(clip(u.model))} | ${u.missing} | ${md(clip(u.reason))} |`,
-        (n) => `| … and ${n} more | | |`,
-      ),
-    );
+  // The most rows per table that still fits, by bisection (0 rows always fits: counts and headers).
+  let lo = 0;
+  let hi = Math.max(plan.actions.length, plan.unplaceable.length, ctx.specs.length);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (size(body(plan, ctx, { ...LAST, rows: mid })) <= room) lo = mid;
+    else hi = mid - 1;
   }
-  out.push('');
-  const head = out.join('\n');
+  return body(plan, ctx, { ...LAST, rows: lo });
+}
+
+export function renderPlanMarkdown(plan: Plan, diff: string, context?: Partial<PlanContext>): string {
+  const ctx = withContext(context);
+  const head = fitting(plan, ctx).join('\n') + '\n';
+  if (ctx.notice !== null) return head;
   // What is left of the limit goes to the diff, less room for its frame.
-  const budget = Math.max(0, MAX_CHARS - head.length - 400);
+  const budget = Math.max(0, MAX_CHARS - head.length - DIFF_FRAME);
   return head + '\n' + diffBlock(diff, budget).join('\n') + '\n';
 }

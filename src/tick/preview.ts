@@ -25,6 +25,8 @@ export interface PreviewOptions {
   before: Before | null;
   /** REF's config planned on the same snapshot, state and time: what decides each action's cause. */
   base: Plan | null;
+  /** Models whose spec differs from REF's: their starts are this change's even where REF starts the same id. */
+  respecced?: ReadonlySet<string>;
   /** `llmgw apply --force`: a blocked plan is applied all the same, so its after is projected too. */
   force?: boolean;
 }
@@ -43,5 +45,5 @@ export function previewTick(planned: Planned, opts: PreviewOptions): Preview {
   const effects = planned.plan.blocked === null || opts.force ? expectedEffects(planned.plan, planned.fleet) : NO_EFFECTS;
   const after = afterTick(planned, effects, stateAfter(planned));
   const before = opts.before ?? { text: statusMarkdown(planned.fleet, planned.state, planned.plan), label: OBSERVED_LABEL };
-  return { planned, plan: attribute(planned.plan, opts.base), after, diff: statusDiff(before.text, after.status, before.label) };
+  return { planned, plan: attribute(planned.plan, opts.base, opts.respecced), after, diff: statusDiff(before.text, after.status, before.label) };
 }

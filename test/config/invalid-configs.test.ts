@@ -86,7 +86,7 @@ const CASES: Case[] = [
   ]],
   ['an engine basePort is a port', 'cluster', 'command: [vllm, serve]', 'command: [vllm, serve]\n    basePort: 70000', 'cluster.yaml:13:15: engines.vllm.basePort: must be <= 65535'],
   ['a health check is an HTTP path', 'cluster', 'command: [vllm, serve]', 'command: [vllm, serve]\n    health: healthz', 'cluster.yaml:13:13: engines.vllm.health: must be an HTTP path starting with /'],
-  ['a webhook event must be a known event', 'cluster', 'name: test', 'name: test\nnotify:\n  webhooks:\n    - { url: "https://h.example/x", events: [node.lost, node.gone] }', 'cluster.yaml:6:57: notify.webhooks[0].events[1]: must be one of "node.lost", "node.recovered", "model.down", "model.recovered", "model.unplaceable", "apply.failed", "config.invalid"'],
+  ['a webhook event must be a known event', 'cluster', 'name: test', 'name: test\nnotify:\n  webhooks:\n    - { url: "https://h.example/x", events: [node.lost, node.gone] }', 'cluster.yaml:6:57: notify.webhooks[0].events[1]: must be one of "node.lost", "node.recovered", "model.down", "model.recovered", "model.unplaceable", "apply.failed", "config.invalid", "plan.blocked"'],
   ['a webhook url must be http(s), and the value is not repeated', 'cluster', 'name: test', 'name: test\nnotify:\n  webhooks:\n    - url: "ftp://h.example/tok3n"', 'cluster.yaml:6:12: notify.webhooks[0].url: must be an http:// or https:// URL'],
   ['a webhook needs a url', 'cluster', 'name: test', 'name: test\nnotify:\n  webhooks:\n    - events: [node.lost]', "cluster.yaml:6:7: notify.webhooks[0]: missing required key 'url'"],
   ['a safety fraction is at most 1', 'cluster', 'name: test', 'name: test\nsafety: { maxStopFraction: 1.5 }', 'cluster.yaml:4:28: safety.maxStopFraction: must be <= 1'],

@@ -70,15 +70,16 @@ test('text: control characters from a node never reach the terminal', () => {
   assert.ok(out.includes('x[2Jy z'), 'one line per action');
 });
 
-test('json: exactly the contract fields in the contract order', () => {
+test('json: the contract fields in the contract order, each action with its cause, then after', () => {
   const extra = { ...plan, actions: [{ ...(plan.actions[1] as StartAction), extra: 1 } as StartAction] };
   const json = renderPlanJson(extra);
   assert.is(
     JSON.stringify(JSON.parse(json)),
-    '{"version":1,"changes":true,"blocked":null,"actions":[{"op":"start","replica":"llama-3.1-70b-1","model":"llama-3.1-70b","port":8000,"placement":[{"node":"gpu-a02","gpus":[0,1,2,3]}],"weights":"node","reason":"1 of 2 replicas missing"}],"unplaceable":[{"model":"deepseek-v3","missing":1,"reason":"needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 0"}]}',
+    '{"version":1,"warnings":[],"notice":null,"base":null,"changes":true,"blocked":null,"actions":[{"op":"start","replica":"llama-3.1-70b-1","model":"llama-3.1-70b","port":8000,"placement":[{"node":"gpu-a02","gpus":[0,1,2,3]}],"weights":"node","reason":"1 of 2 replicas missing","cause":"change"}],"unplaceable":[{"model":"deepseek-v3","missing":1,"reason":"needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 0"}],"after":null}',
   );
-  const stop = JSON.parse(renderPlanJson(plan)).actions[0];
-  assert.equal(Object.keys(stop), ['op', 'replica', 'model', 'placement', 'reason', 'waitFor']);
+  const stop = JSON.parse(renderPlanJson({ ...plan, actions: [{ ...plan.actions[0]!, cause: 'pending' }] }, { base: 'origin/main', warnings: ['w'] }));
+  assert.equal(Object.keys(stop.actions[0]), ['op', 'replica', 'model', 'placement', 'reason', 'waitFor', 'cause']);
+  assert.equal([stop.actions[0].cause, stop.base, stop.warnings], ['pending', 'origin/main', ['w']]);
 });
 
 test('markdown: summary first, a table of actions, the diff folded in <details>', () => {
@@ -96,32 +97,33 @@ test('markdown: node-derived text cannot inject HTML or break the table', () => 
   assert.match(md, /&lt;img src=x>\\\|\\\*\\\*x\\\*\\\*/);
 });
 
-test('markdown: long lists are cut with "and N more" and the whole stays under the limit', () => {
+test('markdown: 2,000 starts of one model are one row per model, and a long diff is cut with "and N more lines"', () => {
   const many: Plan = {
     ...plan,
     actions: Array.from({ length: 2000 }, (_, i) => ({ ...(plan.actions[1] as StartAction), replica: `m-${i}` })),
   };
   const bigDiff = statusDiff('', Array.from({ length: 5000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n') + '\n');
   const md = renderPlanMarkdown(many, bigDiff);
-  assert.ok(md.length < MAX_CHARS, `${md.length} chars`);
-  assert.match(md, /… and 1850 more/);
+  assert.ok(md.length <= MAX_CHARS, `${md.length} chars`);
+  assert.match(md, /\| llama-3\.1-70b \| 2000 \| `gpu-a02` \| node 2000 \|/);
+  assert.not.match(md, /\| \+ start \|/);
   assert.match(md, /… and \d+ more lines of the diff\./);
 });
 
-test('markdown: however many and however long the rows, the comment stays under the limit', () => {
+test('markdown: however many and however long the rows, the comment stays under the limit and says what it left out', () => {
   const long = 'm'.repeat(300);
   const start = plan.actions[1] as StartAction;
   const huge: Plan = {
     ...plan,
     blocked: 'b'.repeat(10_000),
-    actions: Array.from({ length: 3000 }, (_, i) => ({ ...start, replica: `${long}-${i}`, model: long, reason: 'r'.repeat(5_000) })),
+    actions: Array.from({ length: 3000 }, (_, i) => ({ ...start, replica: `${long}${i}-${i}`, model: `${long}${i}`, reason: 'r'.repeat(5_000) })),
     unplaceable: Array.from({ length: 400 }, (_, i) => ({ model: `${long}${i}`, missing: 1, reason: 'ib-x 0, '.repeat(2_000) })),
   };
-  const out = renderPlanMarkdown(huge, statusDiff('', 'x'.repeat(200_000) + '\n'));
-  assert.ok(out.length < MAX_CHARS, `${out.length} chars`);
-  assert.match(out, /\| \| … and \d+ more \| \| \| \| \| \|/);
-  assert.match(out, /\| … and \d+ more \| \| \|/);
+  const out = renderPlanMarkdown(huge, statusDiff('', 'x'.repeat(200_000) + '\n'), { warnings: ['w'.repeat(100_000)], base: 'origin/main' });
+  assert.ok(out.length <= MAX_CHARS, `${out.length} chars`);
+  assert.match(out, /\| … and \d+ more \(llmgw plan --format json lists every one\) \|/);
   assert.ok(out.includes('<details>') && out.includes('</details>'));
+  assert.ok(out.startsWith('### llmgw plan\n\n> **Warning:** www'), 'the warning stays at the top');
 });
 
 test.run();

@@ -1,29 +1,54 @@
-// `llmgw plan` (docs/commands.md): the dry run a pull request shows. The same
-// pipeline as a reconcile — config, fleet model, placement, STATUS.md — from
-// a snapshot file, stopping before anything is touched.
+// `llmgw plan` (docs/commands.md): the dry run a pull request shows — a driver
+// of the tick's own phases (src/tick: plan, project, render) that stops before
+// the apply. With --base REF everything but the branch's config comes from REF,
+// and each action says whether this change causes it.
 
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { STATUS_FILE } from '../../config/repo-files.js';
 import { UsageError } from '../../errors.js';
-import { dryRun } from '../../plan/dry-run.js';
+import { newSpecs } from '../../plan/new-specs.js';
+import type { PlanContext } from '../../plan/render-common.js';
 import { renderPlanJson } from '../../plan/render-json.js';
 import { renderPlanMarkdown } from '../../plan/render-markdown.js';
 import { renderPlanText } from '../../plan/render-text.js';
+import { planTick } from '../../tick/plan.js';
+import { previewTick, type Before } from '../../tick/preview.js';
+import type { Config } from '../../types/config.js';
+import type { Plan } from '../../types/plan.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import type { State } from '../../types/state.js';
+import { readTextIfExists } from '../../util/fs.js';
+import { readBaseInputs } from '../base-inputs.js';
+import { readFleetInputs, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
-import { readFleetInputs } from '../fleet-inputs.js';
 import { wantsColor } from './status.js';
 
-const HELP = `Usage: llmgw plan [--repo DIR] [--observed FILE] [--now ISO] [--format text|json|markdown] [--detailed-exitcode]
+const HELP = `Usage: llmgw plan [--repo DIR] [--base REF] [--observed FILE] [--now ISO]
+                  [--format text|json|markdown] [--detailed-exitcode]
 
 The dry run: what would start and stop, what cannot be placed and why, and how
-STATUS.md would change. Reads cluster.yaml, models.yaml and .llmgw/state.json
-of the repo, and the fleet from --observed FILE (in PR CI that cannot reach the
-fleet: the committed .llmgw/observed.json) or else over SSH. Touches nothing.
---now ISO stands in for the clock.
+STATUS.md would change — the same plan, projection and STATUS.md a reconcile
+tick makes, stopping before anything is touched. Reads cluster.yaml and
+models.yaml of the repo (docs/commands.md).
 
+  --base REF          plan a pull request against REF (e.g. origin/main): the
+                      snapshot, state.json and the "before" STATUS.md are read
+                      from REF, never from the branch (a branch that edits them
+                      is warned about); each action is "change" (this branch
+                      causes it) or "pending" (REF does it anyway). A REF never
+                      reconciled has no snapshot: the config is still checked.
+  --observed FILE     the fleet from this snapshot file; without it and without
+                      --base, the fleet is gathered over SSH
+  --now ISO           stands in for the clock
   --format text       one line per action, a summary, the STATUS.md diff (default)
-  --format json       the plan as docs/commands.md defines it
-  --format markdown   a pull-request comment
+  --format json       the plan as docs/commands.md defines it, with "after"
+  --format markdown   a pull-request comment (at most 65,000 characters)
   --detailed-exitcode exit 2 when the plan has changes
+
+Without --base the "before" side of the STATUS.md diff is the repo's STATUS.md
+(the fleet as observed when there is none), and every action is "change".
+The pull-request workflow: examples/ci (plan --base origin/<base> --format markdown).
 
 Exit status: 0 ok, 1 error or invalid config, 2 changes (--detailed-exitcode).
 `;
@@ -33,6 +58,7 @@ type Format = (typeof FORMATS)[number];
 
 interface PlanOptions {
   repo: string;
+  base?: string;
   observed?: string;
   now?: string;
   format: Format;
@@ -47,6 +73,7 @@ function options(argv: string[]): PlanOptions {
       args: argv,
       options: {
         repo: { type: 'string', default: '.' },
+        base: { type: 'string' },
         observed: { type: 'string' },
         now: { type: 'string' },
         format: { type: 'string', default: 'text' },
@@ -63,8 +90,10 @@ function options(argv: string[]): PlanOptions {
   if (!(FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got '${format}')`);
   }
+  if (values.base === '') throw new UsageError('--base needs a ref, e.g. --base origin/main');
   return {
     repo: values.repo ?? '.',
+    base: values.base,
     observed: values.observed,
     now: values.now,
     format: format as Format,
@@ -73,16 +102,58 @@ function options(argv: string[]): PlanOptions {
   };
 }
 
+/** Everything the pure part needs, from the branch and REF, or from the working tree. */
+interface Inputs {
+  config: Config;
+  snapshot: Snapshot | null;
+  state: State;
+  now: string;
+  before: Before | null;
+  /** REF's config planned on the same inputs decides the causes; undefined without --base. */
+  baseConfig?: Config | null;
+  ref: string | null;
+  warnings: string[];
+}
+
+async function inputs(opts: PlanOptions, io: Io): Promise<Inputs> {
+  if (opts.base !== undefined) {
+    const b = await readBaseInputs({ repo: opts.repo, base: opts.base, observed: opts.observed, now: opts.now, io });
+    const before = b.baseStatus === null ? null : { text: b.baseStatus, label: `STATUS.md (${b.ref})` };
+    return { config: b.config, snapshot: b.snapshot, state: b.state, now: b.now, before, baseConfig: b.baseConfig, ref: b.ref, warnings: b.warnings };
+  }
+  const f = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
+  // What readers of the repo see today: its STATUS.md, when it has one.
+  const current = await readTextIfExists(join(await resolveRepoDir(io, opts.repo), STATUS_FILE));
+  return { ...f, before: current === null ? null : { text: current, label: STATUS_FILE }, ref: null, warnings: [] };
+}
+
+function render(format: Format, plan: Plan, diff: string, ctx: Partial<PlanContext>, io: Io): string {
+  if (format === 'json') return renderPlanJson(plan, ctx);
+  if (format === 'markdown') return renderPlanMarkdown(plan, diff, ctx);
+  return renderPlanText(plan, diff, { ...ctx, color: wantsColor(io) });
+}
+
+const EMPTY: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
+
 export async function run(argv: string[], io: Io): Promise<number> {
   const opts = options(argv);
   if (opts.help) {
     io.stdout.write(HELP);
     return 0;
   }
-  const inputs = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
-  const { plan, diff } = dryRun(inputs.config, inputs.snapshot, inputs.state, inputs.now);
-  if (opts.format === 'json') io.stdout.write(renderPlanJson(plan));
-  else if (opts.format === 'markdown') io.stdout.write(renderPlanMarkdown(plan, diff));
-  else io.stdout.write(renderPlanText(plan, diff, { color: wantsColor(io) }));
-  return opts.detailedExitcode && plan.changes ? 2 : 0;
+  const input = await inputs(opts, io);
+  if (input.snapshot === null) {
+    const notice = `The config is valid. ${input.ref} has no .llmgw/observed.json yet: placements appear once the fleet has been observed by a first \`llmgw reconcile\`.`;
+    io.stdout.write(render(opts.format, EMPTY, '', { base: input.ref, warnings: input.warnings, notice }, io));
+    return 0;
+  }
+  const tick = { config: input.config, snapshot: input.snapshot, state: input.state, now: input.now };
+  const planned = planTick(tick);
+  const basePlan = input.baseConfig ? planTick({ ...tick, config: input.baseConfig }).plan : null;
+  const specs = newSpecs(input.config, input.baseConfig ?? null, planned.fleet, planned.plan);
+  const respecced = new Set(basePlan ? specs.map((s) => s.model) : []);
+  const preview = previewTick(planned, { before: input.before, base: basePlan, respecced });
+  const ctx: Partial<PlanContext> = { base: input.ref, warnings: input.warnings, specs, after: preview.after.report };
+  io.stdout.write(render(opts.format, preview.plan, preview.diff, ctx, io));
+  return opts.detailedExitcode && preview.plan.changes ? 2 : 0;
 }
