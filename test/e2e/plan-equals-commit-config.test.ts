@@ -1,0 +1,76 @@
+// Plan equals commit (docs/commands.md plan "after") for pull requests that
+// change the config: scale up, scale down, a spec roll whose stops wait for
+// their replacements, a cordon, a removed model. See plan-commit-world.ts.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse, stringify } from 'yaml';
+import { MODELS, mergePr, nodeOf, openPr, planPr, reconcileAndCompare, settle, startWorld, type World } from './plan-commit-world.js';
+
+let w: World;
+test.before(async () => {
+  w = await startWorld();
+});
+test.after(async () => {
+  await w.e.close();
+});
+
+/** One scenario: open the PR, plan it, merge it, reconcile at the plan's instant, compare; then let the fleet settle. */
+async function scenario(files: Record<string, string>, check: (plan: Awaited<ReturnType<typeof planPr>>) => void): Promise<void> {
+  await openPr(w, files);
+  const plan = await planPr(w);
+  check(plan);
+  await mergePr(w);
+  await reconcileAndCompare(w, plan);
+  await settle(w);
+}
+
+const ops = (p: Awaited<ReturnType<typeof planPr>>) => p.json.actions.map((a) => `${a.op} ${a.cause}`);
+
+test('scale up: the new replica starting, as planned and as committed', async () => {
+  await scenario({ 'models.yaml': MODELS({ m1: 3 }) }, (p) => {
+    assert.equal(ops(p), ['start change']);
+    assert.equal(p.json.after.models.find((m) => m.name === 'm1'), { name: 'm1', desired: 3, running: 2, starting: 1, failed: 0 });
+  });
+});
+
+test('scale down: the surplus gone, as planned and as committed', async () => {
+  await scenario({ 'models.yaml': MODELS({ m1: 1 }) }, (p) => {
+    assert.equal(ops(p), ['stop change', 'stop change']);
+    assert.equal(p.json.after.models.find((m) => m.name === 'm1')!.running, 1);
+  });
+});
+
+test('a spec roll: new replicas starting, and the stops that wait for them still running', async () => {
+  await scenario({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "4096"' }) }, (p) => {
+    assert.equal(ops(p), ['start change', 'stop change']);
+    const stop = p.json.actions.find((a) => a.op === 'stop') as unknown as { waitFor: string[] };
+    assert.is(stop.waitFor.length, 1);
+    assert.equal(p.json.after.models.find((m) => m.name === 'm2'), { name: 'm2', desired: 1, running: 1, starting: 1, failed: 0 });
+  });
+});
+
+test('a cordon: the replica replaced elsewhere, the old one kept until the new one runs', async () => {
+  const node = await nodeOf(w, 'm3');
+  const cluster = parse(await readFile(join(w.e.workdir, 'cluster.yaml'), 'utf8')) as { nodes: { name: string; cordon?: boolean }[] };
+  cluster.nodes.find((n) => n.name === node)!.cordon = true;
+  await scenario({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "4096"' }), 'cluster.yaml': stringify(cluster) }, (p) => {
+    // Every replica on that node (m3's, and whatever else it runs) moves, each stop waiting for its replacement.
+    const starts = ops(p).filter((o) => o === 'start change').length;
+    assert.ok(starts >= 1);
+    assert.equal(ops(p), [...Array(starts).fill('start change'), ...Array(starts).fill('stop change')]);
+    assert.ok(p.json.actions.filter((a) => a.op === 'stop').every((a) => (a as unknown as { waitFor: string[] }).waitFor.length > 0));
+    assert.equal(p.json.after.nodes.cordoned, [{ node }]);
+  });
+});
+
+test('a removed model: its replica stopped at once', async () => {
+  await scenario({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "4096"', m3: null }) }, (p) => {
+    assert.equal(ops(p), ['stop change']);
+    assert.not.ok(p.json.after.replicas.some((r) => r.model === 'm3'));
+  });
+});
+
+test.run();
