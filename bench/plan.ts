@@ -7,8 +7,11 @@
 //               snapshot file, build
 //               the fleet, place, render the text plan with its STATUS.md diff
 //   placement   planFleet alone, and placements per second
-// Targets at 2000 nodes: whole plan < 0.5 s, >= 10,000 placements/s, and time
-// growing no more than ~2.2x per doubling.
+//   --base      what `plan --base REF` adds: REF's config parsed and planned on
+//               the same snapshot, each action's cause, the argv of changed
+//               specs (REF here differs from the branch in two models)
+// Targets at 2000 nodes: whole plan < 0.5 s, >= 10,000 placements/s, time
+// growing no more than ~2.2x per doubling, and plan --base under 2x a plain plan.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -16,9 +19,11 @@ import { join } from 'node:path';
 import { readObserved } from '../src/cli/fleet-inputs.js';
 import { parseConfig } from '../src/config/load-config.js';
 import { buildFleet } from '../src/fleet/build-fleet.js';
-import { dryRun } from '../src/plan/dry-run.js';
+import { newSpecs } from '../src/plan/new-specs.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
 import { renderPlanText } from '../src/plan/render-text.js';
+import { planTick } from '../src/tick/plan.js';
+import { previewTick } from '../src/tick/preview.js';
 import { replicaSpec } from '../src/plan/spec.js';
 import type { Config } from '../src/types/config.js';
 import type { AgentReport, ReplicaReport, Snapshot } from '../src/types/snapshot.js';
@@ -40,6 +45,8 @@ const SHAPES: [number, number, number, number][] = [
 interface Generated {
   clusterYaml: string;
   modelsYaml: string;
+  /** REF's models.yaml for --base: the branch scales one model up and changes another's args. */
+  baseModelsYaml?: string;
   snapshotJson: string;
   /** The snapshot written out, read back as `plan --observed FILE` does. */
   snapshotFile?: string;
@@ -154,11 +161,18 @@ function generate(nodes: number): Generated {
   const clusterText = clusterYaml(perFabric);
   const modelsText = modelsYaml(perFabric * 2 * 8);
   const parsed = load({ clusterYaml: clusterText, modelsYaml: modelsText, snapshotJson: '' });
-  return { clusterYaml: clusterText, modelsYaml: modelsText, snapshotJson: snapshotJson(parsed) };
+  // The branch's models.yaml is the snapshot's; REF had fewer of one model and other args for another.
+  const branch = modelsText
+    .replace(/(name: h100-g1n1-0\n(?:.*\n){5}    replicas: )(\d+)/, (_all, head: string, n: string) => `${head}${Number(n) + 10}`)
+    .replace(/(name: h200-g4n1-1\n(?:.*\n){6})/, '$1    args: [--max-model-len, "65536"]\n');
+  if (branch.split('\n').length !== modelsText.split('\n').length + 1 || !branch.includes(`replicas: ${Number(/name: h100-g1n1-0\n(?:.*\n){5} {4}replicas: (\d+)/.exec(modelsText)![1]) + 10}`)) {
+    throw new Error('bench: the branch models.yaml did not come out as intended');
+  }
+  return { clusterYaml: clusterText, modelsYaml: branch, baseModelsYaml: modelsText, snapshotJson: snapshotJson(parsed) };
 }
 
-function load(g: Generated): Config {
-  const result = parseConfig({ cluster: { name: 'cluster.yaml', text: g.clusterYaml }, models: { name: 'models.yaml', text: g.modelsYaml } });
+function load(g: Generated, models = g.modelsYaml): Config {
+  const result = parseConfig({ cluster: { name: 'cluster.yaml', text: g.clusterYaml }, models: { name: 'models.yaml', text: models } });
   if (!result.ok) throw new Error(result.errors.map((e) => `${e.file}:${e.line}:${e.col}: ${e.path}: ${e.message}`).join('\n'));
   return result.config;
 }
@@ -170,6 +184,8 @@ function median(xs: number[]): number {
 
 interface Sample {
   whole: number;
+  /** The same plan with --base: both configs, two plans, their comparison. */
+  base: number;
   place: number;
   placements: number;
   unplaceable: number;
@@ -179,15 +195,27 @@ async function once(g: Generated): Promise<Sample> {
   const t0 = performance.now();
   const config = load(g);
   const snapshot = await readObserved(g.snapshotFile!, 'observed.json');
-  const run = dryRun(config, snapshot, emptyState(), NOW);
-  renderPlanText(run.plan, run.diff, { color: false });
+  const input = { config, snapshot, state: emptyState(), now: NOW };
+  const plain = previewTick(planTick(input), { before: null, base: null });
+  renderPlanText(plain.plan, plain.diff, { color: false });
   const t1 = performance.now();
   const fleet = buildFleet(config, snapshot, emptyState(), NOW);
   const t2 = performance.now();
   const plan = planFleet(fleet, emptyState());
   const t3 = performance.now();
+  // plan --base: REF's config too, planned on the same snapshot, and the comparison.
+  const branch = load(g);
+  const ref = load(g, g.baseModelsYaml);
+  const based = await readObserved(g.snapshotFile!, 'observed.json');
+  const planned = planTick({ ...input, config: branch, snapshot: based });
+  const basePlan = planTick({ ...input, config: ref, snapshot: based }).plan;
+  const specs = newSpecs(branch, ref, planned.fleet, planned.plan);
+  const preview = previewTick(planned, { before: null, base: basePlan, respecced: new Set(specs.map((s) => s.model)) });
+  renderPlanText(preview.plan, preview.diff, { color: false, base: 'origin/main', specs });
+  const t4 = performance.now();
   return {
     whole: t1 - t0,
+    base: t4 - t3,
     place: t3 - t2,
     placements: plan.actions.filter((a) => a.op === 'start').length,
     unplaceable: plan.unplaceable.reduce((n, u) => n + u.missing, 0),
@@ -214,14 +242,15 @@ for (let round = 0; round < runs + 2; round++) {
 }
 rmSync(dir, { recursive: true, force: true });
 const rows: string[][] = [
-  ['nodes', 'GPUs', 'placed', 'unplaceable', 'whole plan ms', '(fastest)', 'growth', 'placement ms', 'placements/s'],
+  ['nodes', 'GPUs', 'placed', 'unplaceable', 'whole plan ms', '(fastest)', 'growth', 'placement ms', 'placements/s', '--base ms', 'ratio'],
 ];
 const results = sizes.map((nodes, i) => {
   const s = samples[i]!;
   const whole = median(s.map((x) => x.whole));
   const fastest = Math.min(...s.map((x) => x.whole));
   const place = median(s.map((x) => x.place));
-  return { nodes, whole, fastest, place, rate: s[0]!.placements / (place / 1000), placements: s[0]!.placements, unplaceable: s[0]!.unplaceable };
+  const base = median(s.map((x) => x.base));
+  return { nodes, whole, fastest, place, base, rate: s[0]!.placements / (place / 1000), placements: s[0]!.placements, unplaceable: s[0]!.unplaceable };
 });
 results.forEach((r, i) => {
   rows.push([
@@ -234,6 +263,8 @@ results.forEach((r, i) => {
     i === 0 ? '' : `${(r.whole / results[i - 1]!.whole).toFixed(2)}x`,
     r.place.toFixed(1),
     Math.round(r.rate).toLocaleString('en-US'),
+    r.base.toFixed(1),
+    `${(r.base / r.whole).toFixed(2)}x`,
   ]);
 });
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -248,4 +279,5 @@ console.log('');
 console.log(`median (and fastest) of ${runs} interleaved rounds after 2 warm-up rounds; node ${process.version}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`);
 console.log(`targets at 2000 nodes: whole plan < 500 ms: ${last.whole.toFixed(0)} ms ${last.whole < 500 ? 'ok' : 'MISSED'}; ` +
   `>= 10,000 placements/s: ${Math.round(last.rate).toLocaleString('en-US')} ${last.rate >= 10_000 ? 'ok' : 'MISSED'}; ` +
-  `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}`);
+  `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}; ` +
+  `plan --base < 2x a plain plan: ${(last.base / last.whole).toFixed(2)}x ${last.base < 2 * last.whole ? 'ok' : 'MISSED'}`);
