@@ -20,6 +20,7 @@ import { keepUndelivered, sendEvents, tickEvents } from '../tick/notify.js';
 import { observe } from '../tick/observe.js';
 import { planTick, type Planned } from '../tick/plan.js';
 import type { Config, LoadResult } from '../types/config.js';
+import type { Plan } from '../types/plan.js';
 import { branchConfig } from './branch-config.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
 import { commitMessage, type TickResult } from './tick-result.js';
@@ -62,83 +63,78 @@ function leaseExpired(opts: TickOptions): boolean {
   return opts.leaseExpiresAt !== undefined && opts.now().getTime() >= opts.leaseExpiresAt.getTime();
 }
 
-function blankResult(dirtyConfig: string[]): TickResult {
-  return {
-    configInvalid: false, dirtyConfig, plan: null, blocked: null, applied: false, outcome: null,
-    events: [], status: '', report: null, commit: null, pushed: false, pushError: null, leaseLost: false,
-  };
-}
-
 /** Uncommitted edits are checked and planned for the log, never applied (docs/overview.md). */
-function reportDraft(draft: LoadResult, planned: Planned, dirty: string[], log: (line: string) => void): Pick<TickResult, 'plan' | 'blocked'> {
+function reportDraft(draft: LoadResult, planned: Planned, dirty: string[], log: (line: string) => void): Plan | null {
   const files = dirty.join(', ');
   if (!draft.ok) {
     log(`uncommitted edits to ${files} are invalid (${draft.errors.length} problem${draft.errors.length === 1 ? '' : 's'}); applied nothing (only committed config is applied)`);
     for (const p of draft.errors) log(`  ${formatProblem(p)}`);
-    return { plan: null, blocked: null };
+    return null;
   }
   const plan = planTick({ config: draft.config, snapshot: planned.snapshot, state: planned.state, now: planned.now }).plan;
   log(`uncommitted edits to ${files}: planned ${plan.actions.length} action(s), applied nothing (only committed config is applied)`);
-  return { plan, blocked: plan.blocked };
+  return plan;
+}
+
+/** Why this tick applies nothing, as a line for the log; null when it applies the plan. */
+function holdReason(opts: TickOptions, config: Config, planned: Planned, draft: LoadResult | null): { line: string | null; leaseShort: boolean } | null {
+  if (draft !== null) return { line: null, leaseShort: false };
+  if (planned.plan.blocked !== null) return { line: `plan blocked: ${planned.plan.blocked}; applied nothing`, leaseShort: false };
+  const short = leaseTooShort(opts, config);
+  return short === null ? null : { line: short, leaseShort: true };
 }
 
 export async function runTick(opts: TickOptions): Promise<TickResult> {
   const { repo, log } = opts;
   await repo.sync();
   const at = opts.now();
-  const result = blankResult(await repo.dirtyConfig());
-  const { loaded, clusterText, draft } = await branchConfig(repo, result.dirtyConfig, opts.env);
+  const dirtyConfig = await repo.dirtyConfig();
+  const { loaded, clusterText, draft } = await branchConfig(repo, dirtyConfig, opts.env);
   // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
   const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
   const commitOptions = { push: opts.push, leaseExpired: () => leaseExpired(opts), log };
   const sendOptions = () => ({ enabled: opts.notify !== false, leaseExpired: leaseExpired(opts), log });
 
   if (!loaded.ok) {
-    result.configInvalid = true;
     log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
     const cluster = clusterAlone(clusterText, opts.env);
     const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, at);
-    result.status = inv.status;
-    result.events = inv.events.map((e) => e.event);
     const unsent = await sendEvents(cluster.webhooks, inv.events, sendOptions());
     const state = keepUndelivered(committed, inv.state, unsent);
-    const done = await commitTick(repo, { status: inv.status, state, snapshot: null }, commitMessage(cluster.name || null, result), commitOptions);
-    return { ...result, ...done };
+    const facts = { configInvalid: true, dirtyConfig, blocked: null, outcome: null };
+    const done = await commitTick(repo, { status: inv.status, state, snapshot: null }, commitMessage(cluster.name || null, facts), commitOptions);
+    return { ...facts, plan: null, applied: false, events: inv.events.map((e) => e.event), status: inv.status, report: null, ...done };
   }
 
   const config = loaded.config;
   const transport = resolveTransport(opts.transport, config);
   const planned = planTick(await observe(config, { transport, previous, state: committed, at }));
-  result.plan = planned.plan;
-  result.blocked = planned.plan.blocked;
-
-  let applied: Applied = { outcome: emptyOutcome(), effects: NO_EFFECTS };
-  const leaseShort = leaseTooShort(opts, config);
-  if (draft !== null) {
-    Object.assign(result, reportDraft(draft, planned, result.dirtyConfig, log));
-  } else if (planned.plan.blocked !== null) {
-    log(`plan blocked: ${planned.plan.blocked}; applied nothing`);
-  } else if (leaseShort !== null) {
-    result.leaseLost = true;
-    log(leaseShort);
-  } else {
-    applied = await applyTick(planned, transport);
-    result.applied = true;
-    for (const f of applied.outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
-  }
-  result.outcome = applied.outcome;
+  const hold = holdReason(opts, config, planned, draft);
+  if (hold?.line) log(hold.line);
+  const draftPlan = draft === null ? undefined : reportDraft(draft, planned, dirtyConfig, log);
+  const applied: Applied = hold === null ? await applyTick(planned, transport) : { outcome: emptyOutcome(), effects: NO_EFFECTS };
+  for (const f of applied.outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
 
   const updated = stateAfter(planned, applied.outcome);
   const detected = tickEvents(planned, updated, committed, applied.outcome);
-  result.events = detected.events.map((e) => e.event);
   const unsent = await sendEvents(config.cluster.notify.webhooks, detected.events, sendOptions());
   const state = keepUndelivered(updated, detected.state, unsent);
 
   const after = afterTick(planned, applied.effects, state);
-  result.status = after.status;
-  result.report = after.report;
   const counts = { running: 0, starting: 0, failed: 0 };
   for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
-  const done = await commitTick(repo, { status: after.status, state, snapshot: after.snapshot }, commitMessage(config.cluster.name, result, counts), commitOptions);
-  return { ...result, ...done, leaseLost: result.leaseLost || done.leaseLost };
+  // With uncommitted edits the tick reports the plan of those edits (null when they are invalid).
+  const plan = draftPlan === undefined ? planned.plan : draftPlan;
+  const facts = { configInvalid: false, dirtyConfig, blocked: plan?.blocked ?? null, outcome: applied.outcome };
+  const done = await commitTick(repo, { status: after.status, state, snapshot: after.snapshot }, commitMessage(config.cluster.name, facts, counts), commitOptions);
+  return {
+    ...facts,
+    plan,
+    applied: hold === null,
+    events: detected.events.map((e) => e.event),
+    status: after.status,
+    report: after.report,
+    ...done,
+    leaseLost: (hold?.leaseShort ?? false) || done.leaseLost,
+  };
 }
