@@ -182,8 +182,9 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
    * reported invalid until they do).
    */
   async function settleGeneratedClashes(): Promise<void> {
-    const unmerged = (await git.run(['diff', '--name-only', '--relative', '--diff-filter=U'])).split('\n').filter((f) => f !== '');
-    const generated = unmerged.filter((f) => (GENERATED_FILES as readonly string[]).includes(f));
+    // simple-git's parsed status names the conflicted paths from the top of the repository.
+    const conflicted = new Set((await git.status(['--', ...GENERATED_FILES])).conflicted);
+    const generated = GENERATED_FILES.filter((f) => conflicted.has(prefix + f));
     if (generated.length > 0) await git.run(['checkout', 'HEAD', '--', ...generated]);
   }
 
