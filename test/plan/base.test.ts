@@ -13,6 +13,7 @@ import { runTick } from '../../src/daemon/tick.js';
 import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
+import { renderStatusMarkdown } from '../../src/status/index.js';
 import { captureIo } from '../helpers/io.js';
 
 const CLUSTER = `apiVersion: llmgw/v1
@@ -187,6 +188,22 @@ test('--observed with --base: the fleet from that file, state and STATUS.md stil
   const json = JSON.parse((await plan(r.dir, ['--base', 'main', '--observed', 'elsewhere.json', '--now', observed.observedAt, '--format', 'json'])).out);
   assert.equal(json.actions.map((a: { op: string }) => a.op), ['start', 'start', 'start']);
   assert.ok(json.actions.every((a: { cause: string }) => a.cause === 'pending'), 'main\'s config would start them as well');
+  await rm(r.dir, { recursive: true, force: true });
+});
+
+test('the plan of a pull request is what the tick after its merge commits: STATUS.md byte for byte, status JSON but for observedAt', async () => {
+  const r = await reconciled();
+  await branch(r.dir, 'pr', { 'models.yaml': models(3, 0) });
+  const json = JSON.parse((await plan(r.dir, ['--base', 'main', '--now', iso(5), '--format', 'json'])).out);
+  assert.equal(json.actions.map((a: { op: string; cause: string }) => `${a.op} ${a.cause}`), ['stop change', 'start change']);
+  await git(r.dir, ['checkout', '--quiet', 'main']);
+  await git(r.dir, ['merge', '--quiet', '--ff-only', 'pr']);
+  const tick = await r.tick(5);
+  assert.equal([tick.applied, tick.outcome!.failed], [true, 0]);
+  assert.is(await readFile(join(r.dir, 'STATUS.md'), 'utf8'), renderStatusMarkdown(json.after));
+  const c = captureIo({ cwd: r.dir, env: {} });
+  assert.is(await main(['status', '--json', '--observed', '.llmgw/observed.json', '--now', iso(5)], c.io), 0);
+  assert.equal({ ...JSON.parse(c.out()), observedAt: null }, { ...json.after, observedAt: null });
   await rm(r.dir, { recursive: true, force: true });
 });
 
