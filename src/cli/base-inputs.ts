@@ -80,13 +80,14 @@ export async function readBaseInputs(opts: { repo: string; base: string; observe
     warnings.push(`this branch changes ${touched.join(', ')} against ${ref}: llmgw writes these files, and this plan uses ${ref}'s copies, not the branch's`);
   }
   const { config: baseConfig, warning } = baseConfigOf(ref, cluster, models);
-  if (warning !== null) warnings.push(warning);
   const snapshot =
     opts.observed !== undefined
       ? await readObserved(resolve(io.cwd, opts.observed), opts.observed)
       : observedText === null
         ? null
         : parseBaseSnapshot(observedText, `${ref}:${OBSERVED_FILE}`);
+  // Without a snapshot there are no actions to count as anything.
+  if (warning !== null && snapshot !== null) warnings.push(warning);
   const state = stateText === null ? emptyState() : parseState(stateText, `${ref}:${STATE_FILE}`);
   return { config: loaded.config, snapshot, state, now, ref, baseConfig, baseStatus, warnings };
 }
