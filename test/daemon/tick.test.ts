@@ -10,6 +10,8 @@ import { runTick, type TickOptions } from '../../src/daemon/tick.js';
 import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
+import { main } from '../../src/cli/main.js';
+import { captureIo } from '../helpers/io.js';
 import type { Transport } from '../../src/types/transport.js';
 
 const CLUSTER = `apiVersion: llmgw/v1
@@ -78,6 +80,21 @@ test('the next tick sees them running and commits; a steady tick after that comm
   const third = await tick();
   assert.equal([third.plan!.actions.length, third.commit], [0, null]);
   assert.is(await git(dir, ['status', '--porcelain']), '');
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a committed STATUS.md is exactly `llmgw status` of the committed config, observed.json and state.json at observedAt', async () => {
+  const { dir, tick } = await setup();
+  for (let i = 0; i < 3; i++) {
+    // The clock moves a minute each time it is read: the tick must judge the fleet at the one time it observed it.
+    assert.ok((await tick()).commit);
+    const observedAt = JSON.parse(await readFile(join(dir, '.llmgw/observed.json'), 'utf8')).observedAt;
+    const c = captureIo({ cwd: dir, env: {} });
+    assert.is(await main(['status', '--format', 'markdown', '--observed', '.llmgw/observed.json', '--now', observedAt], c.io), 0, c.err());
+    assert.is(c.out(), await readFile(join(dir, 'STATUS.md'), 'utf8'));
+    await writeFile(join(dir, 'models.yaml'), models(3 - i));
+    await git(dir, ['commit', '--quiet', '-am', `scale to ${3 - i}`]);
+  }
   await rm(dir, { recursive: true, force: true });
 });
 
