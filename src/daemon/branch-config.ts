@@ -22,7 +22,8 @@ export interface BranchConfig {
 }
 
 export async function branchConfig(repo: ConfigRepo, dirty: readonly string[], env: LoadOptions['env']): Promise<BranchConfig> {
-  const opts: LoadOptions = { env, strictEnv: true, displayDir: '.' };
+  // repoDir: ssh.knownHosts and identityFile are checked to lie outside the repo, committed text or not.
+  const opts: LoadOptions = { env, strictEnv: true, displayDir: '.', repoDir: repo.dir };
   const onDisk = await loadConfig(repo.dir, opts);
   if (dirty.length === 0) {
     const clusterText = await readFile(join(repo.dir, 'cluster.yaml'), 'utf8').catch(() => null);

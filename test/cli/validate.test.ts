@@ -42,7 +42,7 @@ test('file names are printed as the repo was given: --repo . prints bare names',
 const oneLiners: [string, string | null, string][] = [
   ['a missing file', null, 'missing/models.yaml:1:1: no such file'],
   ['an empty file', '', 'empty/models.yaml:1:1: the file is empty; expected a mapping with apiVersion: llmgw/v1 and kind: Models'],
-  ['malformed YAML', 'models: [a, b\n', 'malformed/models.yaml:1:14: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+  ['malformed YAML', 'models: [a, b\n', 'malformed/models.yaml:1:9: unclosed bracket: the list that starts with [ here has no closing ]'],
   ['a file that is not a mapping', '- name: a\n', 'list/models.yaml:1:1: expected a mapping with apiVersion: llmgw/v1 and kind: Models, found a list'],
 ];
 for (const [what, text, line] of oneLiners) {
