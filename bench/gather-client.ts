@@ -29,8 +29,9 @@ function benchConfig(fleet: FleetInfo, n: number, concurrency: number): Config {
       nodes: fleet.hosts.slice(0, n).map((h) => ({ ...h, fabric: 'ib-a', cordon: false, storage: [{ path: '/models', kind: 'local' as const }] })),
       routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 86_400_000, lostAfterMs: 600_000,
       safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+      git: { timeoutMs: 60_000 },
     },
-    models: [{ name: 'llama-3.1-70b', weights: 'meta-llama/Llama-3.1-70B-Instruct', engine: 'vllm', gpus: 4, nodes: 1, replicas: 1, priority: 0, args: [], index: 0 }],
+    models: [{ name: 'llama-3.1-70b', weights: 'meta-llama/Llama-3.1-70B-Instruct', engine: 'vllm', gpus: 4, nodes: 1, replicas: 1, priority: 0, args: [], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null }],
   };
 }
 

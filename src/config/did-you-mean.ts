@@ -14,12 +14,23 @@ function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/**
+ * Suggestions are for typos of names people write: a longer word, or a choice
+ * among more names than this, gets none, so a hostile file cannot make the
+ * comparisons cost (length × length × names) per mistake.
+ */
+const MAX_WORD = 64;
+const MAX_KNOWN = 1000;
+
 /** The known word closest to `word`, if it is close enough to be a typo of it. */
 export function closest(word: string, known: readonly string[]): string | undefined {
+  if (word.length > MAX_WORD || known.length > MAX_KNOWN) return undefined;
   const w = word.toLowerCase();
   let best: string | undefined;
   let bestDist = Infinity;
   for (const k of known) {
+    // The distance is at least the difference in length, and a typo is at most 3 edits away.
+    if (Math.abs(k.length - w.length) > 3) continue;
     const d = editDistance(w, k.toLowerCase());
     if (d < bestDist) {
       best = k;

@@ -2,16 +2,22 @@
 // every problem found reported at once. Returns a result and never throws:
 // an invalid config is an expected input (a PR), not an exception.
 
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ConfigProblem, LoadResult } from '../types/config.js';
+import { escapeTerminal } from '../util/terminal-text.js';
 import { getValidator, type SchemaName } from '../util/schema.js';
-import { substituteEnv } from './env-vars.js';
+import { openEngines, unseenClasses } from './advice.js';
+import { readConfigFile, type ConfigFileText, type FileInput } from './config-files.js';
+import { fromEnvNote, isEnvPlace, misplacedRefs, substituteEnv, type Substituted } from './env-vars.js';
+import { nonFiniteNumbers } from './finite-numbers.js';
+import { readObservedGpus, type ObservedGpus } from './observed-gpus.js';
 import { obj } from './raw.js';
 import { resolveCluster } from './resolve-cluster.js';
+import { BUILT_IN_DEFAULTS, resolveModelDefaults } from './resolve-lifecycle.js';
 import { resolveModels } from './resolve-models.js';
 import { schemaProblems } from './schema-problems.js';
-import { parseYamlSource, type PathSegment, type YamlSource } from './yaml-source.js';
+import { parseYamlSource, type YamlSource } from './yaml-source.js';
+
+export type { ConfigFileText } from './config-files.js';
 
 export interface LoadOptions {
   /** Where `${VAR}`, USER and HOME come from. loadConfig: process.env; parseConfig: {} (HOME then falls back to the OS's). */
@@ -23,12 +29,19 @@ export interface LoadOptions {
   strictEnv?: boolean | ((path: string) => boolean);
   /** The repo directory as file names are printed; default: repoDir as given. */
   displayDir?: string;
-}
-
-export interface ConfigFileText {
-  /** The file name as printed in problems, e.g. examples/demo/models.yaml. */
-  name: string;
-  text: string;
+  /**
+   * The config repo on disk: ssh.knownHosts and ssh.identityFile must lie
+   * outside it. loadConfig sets it; parseConfig checks it only when given.
+   */
+  repoDir?: string;
+  /**
+   * validate's extra warnings: each engine without allowArgs, and each
+   * model gpuClass that no GPU of the committed snapshot has (loadConfig
+   * reads .llmgw/observed.json for it; parseConfig takes observedGpus).
+   */
+  advise?: boolean;
+  /** For parseConfig with advise: the GPU products of a snapshot, or null for none. */
+  observedGpus?: ObservedGpus | null;
 }
 
 const EXPECTS: Record<'cluster' | 'models', string> = {
@@ -36,55 +49,78 @@ const EXPECTS: Record<'cluster' | 'models', string> = {
   models: 'a mapping with apiVersion: llmgw/v1 and kind: Models',
 };
 
-/** A file's text, or the one problem that kept it from being read. */
-type FileInput = ConfigFileText | ConfigProblem;
+/** What one load collects: `errors` may be silenced at a path where a `primary` error already explains the value. */
+interface Found {
+  primary: ConfigProblem[];
+  errors: ConfigProblem[];
+  warnings: ConfigProblem[];
+  /** `file\0path` of each value a primary error is about. */
+  quiet: Set<string>;
+}
 
-function parseAndCheck(
-  kind: SchemaName & keyof typeof EXPECTS,
-  file: FileInput,
-  errors: ConfigProblem[],
-): YamlSource | null {
+function parseAndCheck(kind: SchemaName & keyof typeof EXPECTS, file: FileInput, found: Found): YamlSource | null {
   if (!('text' in file)) {
-    errors.push(file);
+    found.primary.push(file);
     return null;
   }
   const parsed = parseYamlSource(file.name, file.text, EXPECTS[kind]);
   if (!parsed.ok) {
-    errors.push(parsed.error);
+    found.primary.push(parsed.error);
     return null;
   }
-  const result = getValidator(kind)(parsed.source.value);
-  if (!result.ok) errors.push(...schemaProblems(parsed.source, kind, result.errors));
-  return parsed.source;
+  const src = parsed.source;
+  // Values a schema would misjudge (Infinity passes `integer`) or that must not
+  // be there at all: their own error, and no second one from later checks.
+  const quiet = [
+    ...nonFiniteNumbers(src, found.primary),
+    ...misplacedRefs(src, found.primary, kind === 'cluster' ? isEnvPlace : () => false),
+  ];
+  for (const path of quiet) found.quiet.add(`${src.file}\0${path}`);
+  const result = getValidator(kind)(src.value);
+  if (!result.ok) found.errors.push(...schemaProblems(src, kind, result.errors));
+  return src;
 }
 
 function byPosition(a: ConfigProblem, b: ConfigProblem): number {
   return a.line - b.line || a.col - b.col;
 }
 
-/** Sorted by position within each file, cluster.yaml first, each problem once. */
+/**
+ * Sorted by position within each file (cluster.yaml first), each problem once,
+ * and escaped: a message quotes keys and values from a PR, which must not reach
+ * a terminal as control characters.
+ */
 function tidy(problems: ConfigProblem[], files: string[]): ConfigProblem[] {
   const seen = new Set<string>();
-  const unique = problems.filter((p) => {
-    const key = `${p.file}\0${p.line}\0${p.col}\0${p.path}\0${p.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return files.flatMap((f) => unique.filter((p) => p.file === f).sort(byPosition));
+  const unique = problems
+    .map((p) => ({ file: escapeTerminal(p.file), line: p.line, col: p.col, path: escapeTerminal(p.path), message: escapeTerminal(p.message) }))
+    .filter((p) => {
+      const key = `${p.file}\0${p.line}\0${p.col}\0${p.path}\0${p.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  const shown = files.map(escapeTerminal);
+  return shown.flatMap((f) => unique.filter((p) => p.file === f).sort(byPosition));
 }
 
 /**
  * Schema problems of values that came from the environment: the first check saw
- * `${VAR}`, not the value. Reported where the `${VAR}` is written; the value
- * itself never appears (it may be a secret).
+ * `${VAR}`, not the value. Reported where the `${VAR}` is written, naming the
+ * variable; the value itself never appears (it may be a secret).
  */
-function recheckSubstituted(src: YamlSource, value: Record<string, unknown>, paths: PathSegment[][]): ConfigProblem[] {
+function recheckSubstituted(src: YamlSource, value: Record<string, unknown>, substituted: Substituted[]): ConfigProblem[] {
+  const complete = substituted.filter((s) => s.complete);
+  if (complete.length === 0) return [];
   const result = getValidator('cluster')(value);
   if (result.ok) return [];
-  const wanted = new Set(paths.map((p) => '/' + p.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')));
-  const issues = result.errors.filter((i) => wanted.has(i.instancePath));
-  return schemaProblems({ ...src, value }, 'cluster', issues).map((p) => ({ ...p, message: `${p.message} (after substituting environment variables)` }));
+  const pointer = (p: readonly (string | number)[]) => '/' + p.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+  const wanted = new Map(complete.map((s) => [pointer(s.path), s.path]));
+  return result.errors.flatMap((issue) => {
+    const path = wanted.get(issue.instancePath);
+    if (path === undefined) return [];
+    return schemaProblems({ ...src, value }, 'cluster', [issue]).map((p) => ({ ...p, message: `${p.message}${fromEnvNote(complete, path)}` }));
+  });
 }
 
 /**
@@ -97,12 +133,43 @@ function declaredEngines(clusterRaw: Record<string, unknown> | undefined): strin
   return Object.keys(engines);
 }
 
-/** The pure core of loadConfig: the two files' texts in, the config or every problem out. */
-export function parseConfig(
-  files: { cluster: ConfigFileText; models: ConfigFileText },
-  opts: LoadOptions = {},
-): LoadResult {
-  return guarded(files, opts);
+function fileName(f: FileInput): string {
+  return 'text' in f ? f.name : f.file;
+}
+
+function check(files: { cluster: FileInput; models: FileInput }, opts: LoadOptions): LoadResult {
+  const env = opts.env ?? {};
+  const found: Found = { primary: [], errors: [], warnings: [], quiet: new Set() };
+  const { errors, warnings } = found;
+  const clusterSrc = parseAndCheck('cluster', files.cluster, found);
+  const modelsSrc = parseAndCheck('models', files.models, found);
+
+  const substituted: Substituted[] = [];
+  const clusterRaw = clusterSrc
+    ? obj(substituteEnv(clusterSrc, clusterSrc.value, { env, strict: opts.strictEnv ?? false }, { errors, warnings, substituted }))
+    : undefined;
+  if (clusterSrc && clusterRaw) errors.push(...recheckSubstituted(clusterSrc, clusterRaw, substituted));
+  const ctx = clusterSrc ? { src: clusterSrc, env, errors, warnings, substituted, repoDir: opts.repoDir } : undefined;
+  const resolved = ctx && clusterRaw ? resolveCluster(ctx, clusterRaw) : undefined;
+  const defaults = ctx && clusterRaw ? resolveModelDefaults(ctx, obj(clusterRaw.defaults)) : BUILT_IN_DEFAULTS;
+  const models = modelsSrc
+    ? resolveModels(
+        { src: modelsSrc, errors, engines: declaredEngines(clusterRaw), argRules: resolved?.argRules, defaults },
+        obj(modelsSrc.value),
+      )
+    : undefined;
+  const cluster = resolved?.cluster;
+  if (opts.advise && cluster && clusterSrc) {
+    warnings.push(...openEngines(clusterSrc, cluster));
+    if (models && modelsSrc && opts.observedGpus) warnings.push(...unseenClasses(modelsSrc, cluster, models, opts.observedGpus));
+  }
+
+  const names = [fileName(files.cluster), fileName(files.models)];
+  const all = [...found.primary, ...errors.filter((p) => !found.quiet.has(`${p.file}\0${p.path}`))];
+  if (all.length > 0 || !cluster || !models) {
+    return { ok: false, errors: tidy(all, names), warnings: tidy(warnings, names) };
+  }
+  return { ok: true, config: { cluster, models }, warnings: tidy(warnings, names) };
 }
 
 /** A bug in llmgw is still one line naming the file, never a crash of the caller. */
@@ -112,57 +179,27 @@ function guarded(files: { cluster: FileInput; models: FileInput }, opts: LoadOpt
   } catch (err) {
     const file = fileName(files.cluster);
     const message = `internal error while loading the config: ${err instanceof Error ? err.message : String(err)}`;
-    return { ok: false, errors: [{ file, line: 1, col: 1, path: '', message }], warnings: [] };
+    return { ok: false, errors: tidy([{ file, line: 1, col: 1, path: '', message }], [file]), warnings: [] };
   }
 }
 
-function fileName(f: FileInput): string {
-  return 'text' in f ? f.name : f.file;
-}
-
-function check(files: { cluster: FileInput; models: FileInput }, opts: LoadOptions): LoadResult {
-  const env = opts.env ?? {};
-  const errors: ConfigProblem[] = [];
-  const warnings: ConfigProblem[] = [];
-  const clusterSrc = parseAndCheck('cluster', files.cluster, errors);
-  const modelsSrc = parseAndCheck('models', files.models, errors);
-
-  const substituted: PathSegment[][] = [];
-  const clusterRaw = clusterSrc
-    ? obj(substituteEnv(clusterSrc, clusterSrc.value, { env, strict: opts.strictEnv ?? false }, { errors, warnings, substituted }))
-    : undefined;
-  if (clusterSrc && clusterRaw && substituted.length > 0) errors.push(...recheckSubstituted(clusterSrc, clusterRaw, substituted));
-  const cluster = clusterSrc && clusterRaw ? resolveCluster({ src: clusterSrc, env, errors, warnings }, clusterRaw) : undefined;
-  const models = modelsSrc
-    ? resolveModels(
-        { src: modelsSrc, errors, engines: declaredEngines(clusterRaw) },
-        obj(modelsSrc.value),
-      )
-    : undefined;
-
-  const names = [fileName(files.cluster), fileName(files.models)];
-  if (errors.length > 0 || !cluster || !models) {
-    return { ok: false, errors: tidy(errors, names), warnings: tidy(warnings, names) };
-  }
-  return { ok: true, config: { cluster, models }, warnings: tidy(warnings, names) };
-}
-
-async function readConfigFile(path: string, name: string): Promise<ConfigFileText | ConfigProblem> {
-  try {
-    return { name, text: await readFile(path, 'utf8') };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : `cannot read (${code ?? 'error'})`;
-    return { file: name, line: 1, col: 1, path: '', message: why };
-  }
+/** The pure core of loadConfig: the two files' texts in, the config or every problem out. */
+export function parseConfig(files: { cluster: ConfigFileText; models: ConfigFileText }, opts: LoadOptions = {}): LoadResult {
+  return guarded(files, opts);
 }
 
 /** Reads `cluster.yaml` and `models.yaml` of `repoDir` and loads them; never throws. */
 export async function loadConfig(repoDir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const shown = opts.displayDir ?? repoDir;
-  const [cluster, models] = await Promise.all([
-    readConfigFile(join(repoDir, 'cluster.yaml'), join(shown, 'cluster.yaml')),
-    readConfigFile(join(repoDir, 'models.yaml'), join(shown, 'models.yaml')),
+  const [cluster, models, observed] = await Promise.all([
+    readConfigFile(repoDir, shown, 'cluster.yaml'),
+    readConfigFile(repoDir, shown, 'models.yaml'),
+    opts.advise ? readObservedGpus(repoDir, shown) : undefined,
   ]);
-  return guarded({ cluster, models }, { ...opts, env: opts.env ?? process.env });
+  const result = guarded(
+    { cluster, models },
+    { repoDir, ...opts, env: opts.env ?? process.env, observedGpus: observed?.ok ? observed.gpus : null },
+  );
+  if (observed && !observed.ok) result.warnings.push(...tidy([observed.warning], [observed.warning.file]));
+  return result;
 }

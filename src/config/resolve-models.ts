@@ -1,10 +1,15 @@
 // models.yaml's plain data -> ModelConfig[]: defaults and the meaning checks
-// (unique names, declared engines, weights that stay under a storage path).
+// (unique names, declared engines, weights that stay under a storage path,
+// args that the engine's allowArgs admit).
 
 import type { ConfigProblem, ModelConfig } from '../types/config.js';
+import { clip } from '../util/terminal-text.js';
+import { globMatches } from './arg-glob.js';
 import { didYouMean } from './did-you-mean.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, obj, str, type Raw } from './raw.js';
+import type { ArgRules } from './resolve-engines.js';
+import { modelLifecycle, type ModelDefaults } from './resolve-lifecycle.js';
 import { problemAt, type YamlSource } from './yaml-source.js';
 
 export interface ModelsContext {
@@ -12,6 +17,10 @@ export interface ModelsContext {
   errors: ConfigProblem[];
   /** Engine names declared in cluster.yaml; undefined when cluster.yaml could not be read. */
   engines: string[] | undefined;
+  /** Each engine's allowArgs; undefined when cluster.yaml could not be resolved (nothing to check against). */
+  argRules: ArgRules | undefined;
+  /** cluster.yaml's `defaults:`, or the built-in ones. */
+  defaults: ModelDefaults;
 }
 
 /** Why `weights` cannot name a directory under a storage path (the agent would ignore it), or null. */
@@ -48,10 +57,17 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
     }
     const weightsWrong = weights === undefined ? null : weightsProblem(weights);
     if (weightsWrong !== null) ctx.errors.push(problemAt(ctx.src, ['models', i, 'weights'], weightsWrong));
+    // Matched as written, before placeholders: `{port}` is llmgw's value, and a glob over the written form reads plainly.
+    const rules = engine === undefined ? undefined : ctx.argRules?.get(engine);
     arr(m.args).forEach((arg, j) => {
       if (typeof arg !== 'string') return;
       for (const message of unknownPlaceholders(arg, COMMAND_PLACEHOLDERS)) {
         ctx.errors.push(problemAt(ctx.src, ['models', i, 'args', j], message));
+      }
+      if (rules !== undefined && !rules.some((g) => globMatches(g, arg))) {
+        ctx.errors.push(
+          problemAt(ctx.src, ['models', i, 'args', j], `model '${clip(name ?? '')}': arg '${clip(arg)}' is not allowed by engine '${engine}' (no glob of its allowArgs matches)`),
+        );
       }
     });
     const gpuClass = str(m.gpuClass);
@@ -66,6 +82,7 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       priority: int(m.priority) ?? 0,
       args: arr(m.args).filter((a): a is string => typeof a === 'string'),
       index: i,
+      ...modelLifecycle(ctx, m, ['models', i], ctx.defaults),
     });
   });
   return models;

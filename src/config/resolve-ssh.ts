@@ -6,7 +6,16 @@ import type { ProxyJump, SshConfig } from '../types/config.js';
 import { isDurationSyntax, parseDuration } from './duration.js';
 import { int, str, type Raw } from './raw.js';
 import type { ResolveContext } from './resolve-cluster.js';
-import { problemAt, type PathSegment } from './yaml-source.js';
+import { fromEnvNote } from './env-vars.js';
+import { insideRepo } from './repo-paths.js';
+import { problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
+import type { ConfigProblem } from '../types/config.js';
+
+/** What reporting a problem needs. */
+export interface ProblemContext {
+  src: YamlSource;
+  errors: ConfigProblem[];
+}
 
 const DEFAULTS = {
   port: 22,
@@ -24,7 +33,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * this grammar); one too large to count in ms is reported here, never replaced
  * by the default without a word.
  */
-export function durationAt(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
+export function durationAt(ctx: ProblemContext, v: unknown, fallback: string, at: PathSegment[]): number {
   const text = str(v);
   const ms = text === undefined ? null : parseDuration(text);
   if (text !== undefined && ms === null && isDurationSyntax(text)) {
@@ -34,7 +43,7 @@ export function durationAt(ctx: ResolveContext, v: unknown, fallback: string, at
 }
 
 /** A timeout of 0 would fail every host at once (or, to ssh2, mean none at all): never what was meant. */
-export function timeoutAt(ctx: ResolveContext, v: unknown, fallback: string, at: PathSegment[]): number {
+export function timeoutAt(ctx: ProblemContext, v: unknown, fallback: string, at: PathSegment[]): number {
   const ms = durationAt(ctx, v, fallback, at);
   if (ms === 0) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s'));
   if (ms > MAX_TIMER_MS) ctx.errors.push(problemAt(ctx.src, at, 'must be at most 24d'));
@@ -68,16 +77,38 @@ function proxyJump(ctx: ResolveContext, v: string | undefined, user: string): Pr
   return { user: m[1] ?? user, host: m[2], port };
 }
 
+/**
+ * A key or known_hosts path: absolute or `~/…`, and outside the config repo
+ * (docs/security.md). The value may come from the environment: the message
+ * then names the variable, never the path.
+ */
+function outsidePath(ctx: ResolveContext, written: string | undefined, home: string, key: 'identityFile' | 'knownHosts'): string | undefined {
+  if (written === undefined) return undefined;
+  const at = ['ssh', key];
+  const note = fromEnvNote(ctx.substituted, at);
+  // The schema checks what is written; a value from ${VAR} is checked here.
+  if (note && !written.startsWith('/') && !written.startsWith('~/')) {
+    ctx.errors.push(problemAt(ctx.src, at, `must be an absolute path or start with ~/${note}`));
+    return undefined;
+  }
+  const path = expandHome(written, home);
+  if (ctx.repoDir !== undefined && path.startsWith('/') && insideRepo(path, ctx.repoDir)) {
+    ctx.errors.push(problemAt(ctx.src, at, `must be outside the config repo: a file the repo holds is a file a pull request can change${note}`));
+  }
+  return path;
+}
+
 /** `ssh` is cluster.yaml's `ssh:` mapping, `${VAR}`s substituted. */
 export function resolveSsh(ctx: ResolveContext, ssh: Raw): SshConfig {
   const home = ctx.env.HOME ?? homedir();
   const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? processUser();
-  const identityFile = str(ssh.identityFile);
+  // '' is an unset ${VAR}, reported where variables are: then the ssh-agent is used.
+  const identityFile = outsidePath(ctx, str(ssh.identityFile) || undefined, home, 'identityFile');
   const jump = proxyJump(ctx, str(ssh.proxyJump), user);
   return {
     user,
-    ...(identityFile !== undefined ? { identityFile: expandHome(identityFile, home) } : {}),
-    knownHosts: expandHome(str(ssh.knownHosts) ?? DEFAULTS.knownHosts, home),
+    ...(identityFile !== undefined ? { identityFile } : {}),
+    knownHosts: outsidePath(ctx, str(ssh.knownHosts) ?? DEFAULTS.knownHosts, home, 'knownHosts') ?? expandHome(DEFAULTS.knownHosts, home),
     port: int(ssh.port) ?? DEFAULTS.port,
     connectTimeoutMs: timeoutAt(ctx, ssh.connectTimeout, DEFAULTS.connectTimeout, ['ssh', 'connectTimeout']),
     commandTimeoutMs: timeoutAt(ctx, ssh.commandTimeout, DEFAULTS.commandTimeout, ['ssh', 'commandTimeout']),

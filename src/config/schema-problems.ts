@@ -7,16 +7,27 @@ import { schemaDocument, type SchemaIssue, type SchemaName } from '../util/schem
 import { didYouMean } from './did-you-mean.js';
 import { problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
 
-/** Messages for patterns whose regular expression would mean nothing to a reader. */
-const PATTERN_MESSAGES: [suffix: string, message: string][] = [
-  ['/$defs/duration/pattern', 'must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
-  ['/$defs/name/pattern', 'must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'],
-  ['/$defs/model/properties/name/pattern', 'must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'],
-  ['/$defs/className/pattern', 'must be letters, digits, ".", "_" or "-", starting with a letter or digit'],
+const NAME_RULE = 'must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+/**
+ * Messages for patterns whose regular expression would mean nothing to a
+ * reader: by the property that holds the pattern, where one pattern means two
+ * things (`^/`), else by the pattern itself. ajv's schemaPath is relative to
+ * the last $ref it followed, so a `$defs` name in it cannot be relied on.
+ */
+const BY_PROPERTY: [suffix: string, message: string][] = [
   ['/path/pattern', 'must be an absolute path'],
   ['/health/pattern', 'must be an HTTP path starting with /'],
   ['/proxyJump/pattern', 'must be user@host:port (user and port optional)'],
+  ['/knownHosts/pattern', 'must be an absolute path or start with ~/'],
+  ['/identityFile/pattern', 'must be an absolute path or start with ~/'],
 ];
+const BY_PATTERN = new Map<string, string>([
+  ['^(?=[0-9])(?:[0-9]+d)?(?:[0-9]+h)?(?:[0-9]+m)?(?:[0-9]+s)?$', 'must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
+  ['^[a-z0-9][a-z0-9._-]*$', NAME_RULE],
+  ['^[A-Za-z0-9][A-Za-z0-9._-]*$', 'must be letters, digits, ".", "_" or "-", starting with a letter or digit'],
+  ["^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "must be an HTTP header name: letters, digits and !#$%&'*+.^_`|~-"],
+]);
 
 function pointerToPath(pointer: string, data: unknown): PathSegment[] {
   if (pointer === '') return [];
@@ -31,19 +42,53 @@ function pointerToPath(pointer: string, data: unknown): PathSegment[] {
   return out;
 }
 
-/** The keys the schema object at `schemaPath` (minus its last keyword) allows. */
-function knownKeys(schema: SchemaName, schemaPath: string): string[] {
-  let node = schemaDocument(schema);
-  for (const seg of schemaPath.replace(/^#\//, '').split('/').slice(0, -1)) {
-    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[seg] : undefined;
+type SchemaNode = Record<string, unknown>;
+
+function asNode(v: unknown): SchemaNode | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as SchemaNode) : undefined;
+}
+
+/** `node` with local $refs followed, and the branches (allOf, then, else) whose keys apply too. */
+function branches(root: SchemaNode, node: SchemaNode | undefined, depth = 0): SchemaNode[] {
+  if (!node || depth > 8) return [];
+  const out: SchemaNode[] = [node];
+  const ref = node.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    let target: unknown = root;
+    for (const seg of ref.slice(2).split('/')) target = asNode(target)?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+    out.push(...branches(root, asNode(target), depth + 1));
   }
-  const props = node !== null && typeof node === 'object' ? (node as { properties?: object }).properties : undefined;
-  return props ? Object.keys(props) : [];
+  for (const sub of [...(Array.isArray(node.allOf) ? node.allOf : []), node.then, node.else]) out.push(...branches(root, asNode(sub), depth + 1));
+  return out;
+}
+
+/**
+ * The keys allowed in the object at `path` of a document, found by walking
+ * the schema along the document's path. ajv's schemaPath cannot say this: it
+ * is relative to the last $ref, so every `$defs` object looked like the top level.
+ */
+function knownKeys(schema: SchemaName, path: readonly PathSegment[]): string[] {
+  const root = schemaDocument(schema) as SchemaNode;
+  let here: SchemaNode[] = [root];
+  for (const seg of path) {
+    const next: SchemaNode[] = [];
+    for (const b of here.flatMap((n) => branches(root, n))) {
+      const props = asNode(b.properties);
+      if (typeof seg === 'string' && props && seg in props) next.push(asNode(props[seg])!);
+      else if (typeof seg === 'number' && asNode(b.items)) next.push(asNode(b.items)!);
+      else if (typeof seg === 'string' && asNode(b.additionalProperties)) next.push(asNode(b.additionalProperties)!);
+    }
+    here = next;
+  }
+  const keys = new Set<string>();
+  for (const b of here.flatMap((n) => branches(root, n))) for (const k of Object.keys(asNode(b.properties) ?? {})) keys.add(k);
+  return [...keys];
 }
 
 function friendly(issue: SchemaIssue): string {
   if (issue.keyword !== 'pattern') return issue.message;
-  return PATTERN_MESSAGES.find(([suffix]) => issue.schemaPath.endsWith(suffix))?.[1] ?? issue.message;
+  const byProperty = BY_PROPERTY.find(([suffix]) => issue.schemaPath.endsWith(suffix))?.[1];
+  return byProperty ?? BY_PATTERN.get(String(issue.params.pattern)) ?? issue.message;
 }
 
 function one(src: YamlSource, schema: SchemaName, issue: SchemaIssue): ConfigProblem | null {
@@ -62,10 +107,12 @@ function one(src: YamlSource, schema: SchemaName, issue: SchemaIssue): ConfigPro
       return problemAt(src, path, `missing required key '${String(p.missingProperty)}'`);
     case 'additionalProperties': {
       const key = String(p.additionalProperty);
-      const hint = didYouMean(key, knownKeys(schema, issue.schemaPath));
+      const hint = didYouMean(key, knownKeys(schema, path));
       return problemAt(src, [...path, key], `unknown key '${key}'${hint}`, 'key');
     }
     case 'const':
+      // `check:` is a mapping or false; "must be false" would mislead about a typo'd mapping.
+      if (issue.schemaPath.endsWith('/check/else/const')) return problemAt(src, path, 'must be a mapping (prompt, expect, timeout) or false');
       return problemAt(src, path, `must be ${JSON.stringify(p.allowedValue)}`);
     case 'enum':
       return problemAt(src, path, `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);

@@ -1,8 +1,25 @@
 // A YAML file with its source positions, so every problem found later (by the
 // schema or by a meaning check) can name `file:line:col` of the node at fault.
 
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node, type YAMLError } from 'yaml';
+import {
+  Composer,
+  Lexer,
+  LineCounter,
+  Parser,
+  YAMLParseError,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type CST,
+  type Document,
+  type Node,
+} from 'yaml';
 import type { ConfigProblem } from '../types/config.js';
+import { formatBytes } from '../util/regular-file.js';
+import { MAX_ALIAS_COUNT, MAX_ALIAS_VALUES, MAX_CONFIG_BYTES } from './limits.js';
+import { checkDocumentShape, type ShapeProblem } from './yaml-shape.js';
+import { describeSyntaxError } from './yaml-syntax.js';
 
 export type PathSegment = string | number;
 
@@ -23,54 +40,81 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** yaml's message in the words of the file, for the two mistakes people make most; its own otherwise. */
-function syntaxMessage(err: YAMLError, text: string): string {
-  if (err.code === 'DUPLICATE_KEY') {
-    const key = /^[^:\n]*/.exec(text.slice(err.pos[0]))?.[0].trim();
-    return key ? `duplicate key '${key}'` : 'duplicate key';
+const SHAPE_MESSAGES: Record<ShapeProblem['why'], string> = {
+  'collection-key': 'a list or mapping cannot be a key: keys are plain names',
+  unresolved: 'an alias (*name) with no anchor (&name) before it',
+  cycle: 'an alias (*name) inside the node its anchor (&name) marks: that would repeat for ever',
+  'too-large': `aliases (*name) repeat too much: they may add at most ${MAX_ALIAS_VALUES.toLocaleString('en-US')} values (${MAX_ALIAS_COUNT} alias uses)`,
+};
+
+/** Deeper than any config is written; yaml's parser slows down past it (a million `[` took seconds). */
+const MAX_NESTING = 100;
+
+/**
+ * yaml's parseDocument, driven token by token so that nesting is bounded
+ * before it gets expensive. merge: `<<: *defaults` lets node entries share
+ * their storage lists; logLevel 'error': every problem is reported as a line
+ * of its own, never as a process warning.
+ */
+function parseBounded(text: string, lines: LineCounter): { doc: Document.Parsed } | { tooDeep: number } {
+  const parser = new Parser(lines.addNewLine);
+  lines.addNewLine(0);
+  const cst: CST.Token[] = [];
+  for (const lexeme of new Lexer().lex(text)) {
+    for (const token of parser.next(lexeme)) cst.push(token);
+    if (parser.stack.length > MAX_NESTING) return { tooDeep: parser.offset };
   }
-  if (err.code === 'MULTIPLE_DOCS') return 'a second document (after ---): the file must hold one';
-  // yaml's messages carry a code excerpt after the first line; the position says enough.
-  return err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  for (const token of parser.end()) cst.push(token);
+  const composer = new Composer({ merge: true, logLevel: 'error' });
+  let doc: Document.Parsed | undefined;
+  for (const next of composer.compose(cst, true, text.length)) {
+    if (!doc) doc = next;
+    else {
+      const at = next.range[0];
+      doc.errors.push(new YAMLParseError([at, at + 1], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      break;
+    }
+  }
+  return { doc: doc! };
+}
+
+function problem(file: string, lines: LineCounter, offset: number, message: string): ConfigProblem {
+  const at = lines.linePos(offset);
+  return { file, line: at.line, col: at.col, path: '', message };
 }
 
 /** Parses one config file; a syntax error, an empty file or a non-mapping is one problem. */
 export function parseYamlSource(file: string, text: string, expects: string): ParseResult {
+  // Measured before parsing: yaml's cost grows with the text, and 50 MB took minutes.
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_CONFIG_BYTES) {
+    return { ok: false, error: { file, line: 1, col: 1, path: '', message: `the file is ${formatBytes(bytes)}; a config file may be at most ${formatBytes(MAX_CONFIG_BYTES)}` } };
+  }
   const lines = new LineCounter();
-  // merge: `<<: *defaults` lets node entries share their storage lists.
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, merge: true });
-  const syntax = doc.errors[0];
-  if (syntax) {
-    // An error "at the end of the input" is shown at the end of the last line, not on a line past it.
-    const at = lines.linePos(Math.min(syntax.pos[0], text.trimEnd().length));
-    return { ok: false, error: { file, line: at.line, col: at.col, path: '', message: `invalid YAML: ${syntaxMessage(syntax, text)}` } };
+  const parsed = parseBounded(text, lines);
+  if ('tooDeep' in parsed) {
+    return { ok: false, error: problem(file, lines, parsed.tooDeep, `nested deeper than ${MAX_NESTING} levels`) };
+  }
+  const doc = parsed.doc;
+  if (doc.errors.length > 0) {
+    const syntax = describeSyntaxError(doc.errors, text, lines);
+    return { ok: false, error: { file, line: syntax.line, col: syntax.col, path: '', message: syntax.message } };
   }
   if (doc.contents === null) {
     return { ok: false, error: { file, line: 1, col: 1, path: '', message: `the file is empty; expected ${expects}` } };
   }
+  const shape = checkDocumentShape(doc, MAX_ALIAS_VALUES);
+  if (shape) return { ok: false, error: problem(file, lines, shape.offset, SHAPE_MESSAGES[shape.why]) };
   let value: unknown;
   try {
-    // Throws on an alias with no anchor, or aliases that would expand without bound.
-    value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
   } catch (err) {
-    let offset = doc.contents.range[0];
-    visit(doc, {
-      Alias(_key, alias) {
-        if (alias.resolve(doc) !== undefined) return undefined;
-        offset = alias.range?.[0] ?? offset;
-        return visit.BREAK;
-      },
-    });
-    const at = lines.linePos(offset);
-    const message = (err as Error).message.split('\n')[0].replace(/: \S+$/, '');
-    return { ok: false, error: { file, line: at.line, col: at.col, path: '', message: `invalid YAML: ${message}` } };
+    // maxAliasCount: many uses of aliases that themselves hold aliases.
+    const message = err instanceof ReferenceError ? SHAPE_MESSAGES['too-large'] : `invalid YAML: ${String((err as Error).message).split('\n')[0]}`;
+    return { ok: false, error: problem(file, lines, doc.contents.range[0], message) };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const at = lines.linePos(doc.contents.range[0]);
-    return {
-      ok: false,
-      error: { file, line: at.line, col: at.col, path: '', message: `expected ${expects}, found ${describe(value)}` },
-    };
+    return { ok: false, error: problem(file, lines, doc.contents.range[0], `expected ${expects}, found ${describe(value)}`) };
   }
   return { ok: true, source: { file, doc, lines, value } };
 }

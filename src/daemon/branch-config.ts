@@ -5,10 +5,11 @@
 // and the invalid-config block come from the committed files, so a half-done
 // edit never reaches the branch's STATUS.md nor fires config.invalid.
 
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONFIG_FILES } from '../config/repo-files.js';
 import { loadConfig, parseConfig, type LoadOptions } from '../config/load-config.js';
+import { MAX_CONFIG_BYTES } from '../config/limits.js';
+import { readRegularFile } from '../util/regular-file.js';
 import type { ConfigRepo } from '../git/config-repo.js';
 import type { LoadResult } from '../types/config.js';
 
@@ -22,10 +23,13 @@ export interface BranchConfig {
 }
 
 export async function branchConfig(repo: ConfigRepo, dirty: readonly string[], env: LoadOptions['env']): Promise<BranchConfig> {
-  const opts: LoadOptions = { env, strictEnv: true, displayDir: '.' };
+  // repoDir: ssh.knownHosts and identityFile are checked to lie outside the repo, committed text or not.
+  const opts: LoadOptions = { env, strictEnv: true, displayDir: '.', repoDir: repo.dir };
   const onDisk = await loadConfig(repo.dir, opts);
   if (dirty.length === 0) {
-    const clusterText = await readFile(join(repo.dir, 'cluster.yaml'), 'utf8').catch(() => null);
+    // Never through a symlink (docs/security.md): the loader refused such a file, and so does this read.
+    const read = await readRegularFile(join(repo.dir, 'cluster.yaml'), MAX_CONFIG_BYTES);
+    const clusterText = read.ok ? read.text : null;
     return { loaded: onDisk, clusterText, draft: null };
   }
   const [cluster, models] = await Promise.all(CONFIG_FILES.map((f) => repo.committedFile(f)));

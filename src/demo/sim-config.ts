@@ -90,6 +90,8 @@ export function simClusterYaml(input: SimClusterInput): string {
           basePort: e.basePort,
           health: e.health,
           startTimeout: seconds(e.startTimeoutMs),
+          // The example's rules for models.yaml's args hold in the simulation too.
+          ...(e.allowArgs ? { allowArgs: e.allowArgs } : {}),
         },
       ]),
     ),

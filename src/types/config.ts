@@ -55,6 +55,11 @@ export interface EngineConfig {
   basePort: number;
   health: string;
   startTimeoutMs: number;
+  /**
+   * Globs (`*`, `?`, `[…]`) every arg of a model on this engine must match,
+   * as models.yaml writes it (before placeholders); undefined: any args.
+   */
+  allowArgs?: string[];
 }
 
 export type EventName =
@@ -82,6 +87,8 @@ export interface WebhookConfig {
   /** ${VAR} substituted. A secret in its own right: never print it. */
   url: string;
   secret?: string;
+  /** Extra headers for every POST, `${VAR}`s substituted; absent when none. Values are secrets too. */
+  headers?: Record<string, string>;
   /** Undefined = every event. */
   events?: EventName[];
 }
@@ -107,6 +114,24 @@ export interface ClusterConfig {
   idleAfterMs: number;
   lostAfterMs: number;
   safety: { maxStopFraction: number; minReachableFraction: number };
+  /** Every git call is ended past this. */
+  git: { timeoutMs: number };
+}
+
+/** The answer check of a replica (docs/config.md): a chat completion whose answer must match. */
+export interface CheckConfig {
+  prompt: string;
+  /** The regular expression, `(?i)` taken off: `new RegExp(expect.source, expect.flags)`. */
+  expect: { source: string; flags: '' | 'i' };
+  timeoutMs: number;
+}
+
+/** How a changed spec rolls out (docs/config.md). */
+export interface RolloutConfig {
+  canary: number;
+  holdMs: number;
+  /** 0..1 */
+  maxErrorRate: number;
 }
 
 export interface ModelConfig {
@@ -121,7 +146,29 @@ export interface ModelConfig {
   args: string[];
   /** Position in models.yaml, for the file-order tie-break. */
   index: number;
+  /** How long a stop waits for the routers to drain the replica: the model's, else cluster.yaml defaults', else 10m. */
+  drainTimeoutMs: number;
+  /** SIGTERM to SIGKILL: the model's, else the default's, else 30s. */
+  stopGraceMs: number;
+  /** The model's check, else defaults.check; null: none (or `check: false`). */
+  check: CheckConfig | null;
+  /** null: a changed spec is replaced without canaries. */
+  rollout: RolloutConfig | null;
 }
+
+/**
+ * What a model gets when neither models.yaml nor cluster.yaml's `defaults:`
+ * say otherwise (docs/config.md); for code and tests that build a ModelConfig by hand.
+ */
+export const MODEL_LIFECYCLE_DEFAULTS: Readonly<Pick<ModelConfig, 'drainTimeoutMs' | 'stopGraceMs' | 'check' | 'rollout'>> = {
+  drainTimeoutMs: 10 * 60_000,
+  stopGraceMs: 30_000,
+  check: null,
+  rollout: null,
+};
+
+/** cluster.yaml's `git.timeout` when not written. */
+export const GIT_TIMEOUT_DEFAULT_MS = 60_000;
 
 export interface Config {
   cluster: ClusterConfig;

@@ -28,9 +28,9 @@ export function config(nodes: NodeConfig[], routers = ['rt-1', 'rt-2']): Config 
       },
     }),
     models: [
-      { name: 'llama', weights: 'meta/llama', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: ['--name', '{model} x'], index: 0 },
-      { name: 'big', weights: 'ds/v3', engine: 'vllm', gpus: 8, nodes: 2, replicas: 1, priority: 0, args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'], index: 1 },
-      { name: 'idle', weights: 'x/idle', engine: 'vllm', gpus: 1, nodes: 1, replicas: 0, priority: 0, args: [], index: 2 },
+      { name: 'llama', weights: 'meta/llama', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: ['--name', '{model} x'], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
+      { name: 'big', weights: 'ds/v3', engine: 'vllm', gpus: 8, nodes: 2, replicas: 1, priority: 0, args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'], index: 1, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
+      { name: 'idle', weights: 'x/idle', engine: 'vllm', gpus: 1, nodes: 1, replicas: 0, priority: 0, args: [], index: 2, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
     ],
   };
 }

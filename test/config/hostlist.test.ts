@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_HOSTLIST_NAMES, expandHostlist } from '../../src/config/hostlist.js';
+import { MAX_HOSTLIST_NAMES, expandHostlist, parseHostlist } from '../../src/config/hostlist.js';
 
 function names(pattern: string): string[] {
   const r = expandHostlist(pattern);
@@ -71,6 +71,24 @@ test('at most 100,000 names a pattern, checked before expanding', () => {
   assert.is(names(`n[1-${MAX_HOSTLIST_NAMES}]`).length, MAX_HOSTLIST_NAMES);
   assert.is(error('n[0-99999]x[0-99999]'), "hostlist 'n[0-99999]x[0-99999]' expands to more than 100000 names");
   assert.is(error('n[0-100000]'), "malformed hostlist 'n[0-100000]': range 0-100000 has more than 100000 names");
+});
+
+test('a pattern is counted without expanding it, and the count is what expanding gives', () => {
+  for (const pattern of ['gpu[01-04,07]', 'r[1-2]n[01-04]', 'a[1-2],b7', 'n[000001-100000]']) {
+    const p = parseHostlist(pattern);
+    assert.ok(p.ok);
+    if (p.ok) assert.is(p.count, p.expand().length, pattern);
+  }
+});
+
+test('a number too long to count exactly is an error, not a wrong name', () => {
+  assert.is(error('n[9999999999999999-9999999999999999]'), "malformed hostlist 'n[9999999999999999-9999999999999999]': a number of more than 15 digits");
+});
+
+test('a very long pattern is quoted cut short in its error', () => {
+  const e = error(`${'x'.repeat(5000)} y`);
+  assert.ok(e.length < 250, String(e.length));
+  assert.match(e, /…'/);
 });
 
 test.run();

@@ -47,7 +47,10 @@ test('every default of docs/config.md is filled in', () => {
   assert.is(c.idleAfterMs, 86_400_000);
   assert.is(c.lostAfterMs, 600_000);
   assert.equal(c.safety, { maxStopFraction: 0.5, minReachableFraction: 0.5 });
-  assert.equal(r.config.models, [{ name: 'm', weights: 'org/m', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: [], index: 0 }]);
+  assert.equal(c.git, { timeoutMs: 60_000 });
+  assert.equal(r.config.models, [
+    { name: 'm', weights: 'org/m', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: [], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
+  ]);
 });
 
 test('ssh.user defaults to the user llmgw runs as: USER, else LOGNAME, else the password database (never a guess of root)', () => {
@@ -117,7 +120,7 @@ test('models keep their file order as index, and models: [] is valid', () => {
   const two = MINIMAL_MODELS + '  - { name: z, weights: org/z, engine: vllm, gpus: 1, nodes: 2, replicas: 0, priority: 5, args: [--x] }\n';
   const r = load(MINIMAL_CLUSTER, two);
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.config.models[1], { name: 'z', weights: 'org/z', engine: 'vllm', gpus: 1, nodes: 2, replicas: 0, priority: 5, args: ['--x'], index: 1 });
+  if (r.ok) assert.equal(r.config.models[1], { name: 'z', weights: 'org/z', engine: 'vllm', gpus: 1, nodes: 2, replicas: 0, priority: 5, args: ['--x'], index: 1, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null });
   const none = load(MINIMAL_CLUSTER, 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n');
   assert.ok(none.ok && none.config.models.length === 0);
 });
@@ -147,7 +150,7 @@ test('loadConfig reads the repo and prints file names under displayDir; both mis
 
 test('a YAML alias without an anchor is an error at the alias, not a crash', () => {
   const r = load(MINIMAL_CLUSTER, MINIMAL_MODELS + '  - *other\n');
-  assert.equal(r.ok ? [] : r.errors.map(formatProblem), ['models.yaml:5:5: invalid YAML: Unresolved alias (the anchor must be set before the alias)']);
+  assert.equal(r.ok ? [] : r.errors.map(formatProblem), ['models.yaml:5:5: an alias (*name) with no anchor (&name) before it']);
 });
 
 test('x- keys hold YAML anchors that node entries reuse with <<', () => {

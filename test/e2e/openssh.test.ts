@@ -77,10 +77,10 @@ function config(ssh: SshConfig): Config {
     cluster: {
       name: 'e2e', ssh, agent: { command: agentCommand() }, router: { command: 'llmgw router' }, fabrics: ['f'], gpuClasses: [],
       nodes: [{ name: 'e2e-node', host: ADDRESS, port, fabric: 'f', cordon: false, storage: [{ path: join(tmp.dir, 'models'), kind: 'local' }] }],
-      routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 1, lostAfterMs: 1, safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+      routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 1, lostAfterMs: 1, safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 }, git: { timeoutMs: 60_000 },
     },
     models: ['org/complete', 'org/empty', 'org/absent'].map((weights, index) => ({
-      name: `m${index}`, weights, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index,
+      name: `m${index}`, weights, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null,
     })),
   };
 }

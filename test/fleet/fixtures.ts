@@ -10,7 +10,7 @@ export function nodeConfig(name: string, extra: Partial<NodeConfig> = {}): NodeC
 }
 
 export function model(name: string, extra: Partial<ModelConfig> = {}): ModelConfig {
-  return { name, weights: `org/${name}`, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index: 0, ...extra };
+  return { name, weights: `org/${name}`, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null, ...extra };
 }
 
 export function config(nodes: NodeConfig[], extra: Partial<ClusterConfig> = {}, models: ModelConfig[] = []): Config {
@@ -28,6 +28,7 @@ export function config(nodes: NodeConfig[], extra: Partial<ClusterConfig> = {}, 
     idleAfterMs: 24 * 3600_000,
     lostAfterMs: 10 * 60_000,
     safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+    git: { timeoutMs: 60_000 },
     ...extra,
   };
   return { cluster, models: models.map((m, index) => ({ ...m, index })) };

@@ -23,6 +23,7 @@ function config(names: string[]): Config {
       nodes: names.map((name) => ({ name, host: `${name}.example`, port: 22, fabric: 'f', cordon: false, storage: [] })),
       routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 1, lostAfterMs: 1,
       safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+      git: { timeoutMs: 60_000 },
     },
     models: [],
   };

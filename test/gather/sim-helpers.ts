@@ -61,8 +61,9 @@ export function simConfig(fleet: SimFleet, ssh: SshConfig, opts: { routers?: str
       idleAfterMs: 86_400_000,
       lostAfterMs: 600_000,
       safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+      git: { timeoutMs: 60_000 },
     },
-    models: (opts.models ?? []).map((w, index) => ({ name: `m${index}`, weights: w, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index })),
+    models: (opts.models ?? []).map((w, index) => ({ name: `m${index}`, weights: w, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null })),
   };
 }
 

@@ -18,6 +18,7 @@ export function testCluster(parts: Partial<ClusterConfig> = {}): ClusterConfig {
     idleAfterMs: 86_400_000,
     lostAfterMs: 600_000,
     safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+    git: { timeoutMs: 60_000 },
     ...parts,
   };
 }

@@ -76,6 +76,7 @@ export function model(m: ModelIn, index: number): ModelConfig {
     priority: 0,
     args: [],
     index,
+    drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null,
     ...m,
   };
 }

@@ -33,9 +33,10 @@ test('--now decides conditions: the demo unreachable node is lost 20 minutes lat
 test('without --observed it gathers over SSH: a node it cannot reach is reported, never a crash', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'llmgw-status-'));
   try {
-    cpSync(join(ROOT, 'examples/demo'), dir, { recursive: true });
+    // HOME beside the repo, not the repo itself: ~/.ssh/known_hosts may not lie inside the config repo.
+    cpSync(join(ROOT, 'examples/demo'), join(dir, 'repo'), { recursive: true });
     // No key and no agent: every node fails at authentication set-up, at once.
-    const r = await status(['--repo', dir, '--now', '2026-11-29T08:00:00Z', '--json'], { env: { HOME: dir } });
+    const r = await status(['--repo', join(dir, 'repo'), '--now', '2026-11-29T08:00:00Z', '--json'], { env: { HOME: dir } });
     assert.is(r.code, 0);
     const json = JSON.parse(r.out);
     assert.is(json.fabrics.reduce((n: number, f: { reachable: number }) => n + f.reachable, 0), 0);

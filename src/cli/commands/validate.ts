@@ -4,15 +4,21 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
+import { escapeTerminal } from '../../util/terminal-text.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw validate [--repo DIR]
 
-Checks cluster.yaml and models.yaml of the config repo: YAML syntax, the schemas
-of schemas/, and their meaning (declared fabrics and engines, duplicate names
-after hostlist expansion, storage declared twice). Prints each problem as
-file:line:col: path: message. An unset \${VAR} is a warning here.
+Checks cluster.yaml and models.yaml of the config repo (docs/config.md): YAML
+syntax, the schemas of schemas/, and their meaning (declared fabrics and
+engines, duplicate names after hostlist expansion, storage declared twice,
+model args against the engine's allowArgs). Prints each problem as
+file:line:col: path: message, control characters escaped.
+
+Warnings (exit status unchanged): an unset \${VAR}; an engine without
+allowArgs; a model gpuClass that no GPU of the committed snapshot
+(.llmgw/observed.json) has.
 
 Exit status: 0 valid (warnings allowed), 1 invalid.
 `;
@@ -38,14 +44,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const dir = await resolveRepoDir(io, repo);
-  const result = await loadConfig(dir, { env: io.env, displayDir: repo });
-  for (const w of result.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
+  const result = await loadConfig(dir, { env: io.env, displayDir: repo, advise: true });
+  // The loader escapes what it quotes; escaping again here costs nothing and keeps this output safe on its own.
+  for (const w of result.warnings) io.stderr.write(`warning: ${escapeTerminal(formatProblem(w))}\n`);
   if (!result.ok) {
-    for (const e of result.errors) io.stderr.write(formatProblem(e) + '\n');
+    for (const e of result.errors) io.stderr.write(escapeTerminal(formatProblem(e)) + '\n');
     return 1;
   }
   const { cluster, models } = result.config;
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  io.stdout.write(`${repo === '.' ? 'config' : repo}: valid (${count(cluster.nodes.length, 'node')}, ${count(models.length, 'model')})\n`);
+  io.stdout.write(`${repo === '.' ? 'config' : escapeTerminal(repo)}: valid (${count(cluster.nodes.length, 'node')}, ${count(models.length, 'model')})\n`);
   return 0;
 }
