@@ -68,11 +68,14 @@ export interface StartRequest {
   startTimeoutSeconds: number;
 }
 
+/** A replica id, or an id with the grace SIGTERM gets before SIGKILL. */
+export type StopEntry = string | { replica: string; graceSeconds?: number };
+
 export interface AgentApplyRequest {
   version: 1;
   node: string;
   start: StartRequest[];
-  stop: string[];
+  stop: StopEntry[];
 }
 
 export interface ApplyResult {

@@ -8,14 +8,14 @@ import type { AgentEnv } from '../../src/agent/env.js';
 import { runAgent } from '../../src/agent/main.js';
 import { stopAllReplicas } from '../../src/agent/apply.js';
 import { fakeGpuEnv, writeFakeGpus, type FakeGpu } from '../../src/sim/fake-nvidia-smi.js';
-import type { AgentApplyReply, AgentReport, StartRequest } from '../../src/types/snapshot.js';
+import type { AgentApplyReply, AgentReport, StartRequest, StopEntry } from '../../src/types/snapshot.js';
 import { stubEngineCommand } from '../../src/sim/stub-engine.js';
 
 export interface TestNode {
   dir: string;
   env: AgentEnv;
   report(storage?: { path: string; kind: 'local' | 'shared'; filer?: string }[], weights?: string[]): Promise<AgentReport>;
-  apply(start: StartRequest[], stop?: string[]): Promise<AgentApplyReply>;
+  apply(start: StartRequest[], stop?: StopEntry[]): Promise<AgentApplyReply>;
   /** Stops every replica still recorded, and removes the directory. */
   cleanup(): Promise<void>;
 }
