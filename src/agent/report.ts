@@ -1,9 +1,11 @@
-// `agent report` (docs/protocol.md): GPUs, replicas and storage, in one cheap pass.
-// nvidia-smi is the only process spawned; storage is read one level deep; the
-// replicas' health probes all run at once under a one-second timeout.
+// `agent report` (docs/protocol.md, docs/notes/agent.md): GPUs, replicas and
+// storage, in one cheap pass. nvidia-smi is the only process spawned (two
+// queries at once); storage is read one level deep; the replicas' health probes
+// all run at once under a one-second timeout.
 
 import type { AgentReport, AgentReportRequest, ReplicaReport } from '../types/snapshot.js';
 import type { AgentEnv } from './env.js';
+import { ourPids, withForeign } from './foreign.js';
 import { readGpus } from './gpus.js';
 import { healthUrl, probeHealth } from './health-probe.js';
 import { isAlive } from './process.js';
@@ -40,10 +42,13 @@ async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date): Pro
 export async function report(req: AgentReportRequest, env: AgentEnv, now: () => Date = () => new Date()): Promise<AgentReport> {
   const [gpus, storage, records] = await Promise.all([readGpus(env), scanStorage(req), listRecords(env)]);
   const at = now();
-  const observed = await Promise.all(records.records.map((rec) => observeReplica(env, rec, at)));
+  const [observed, ours] = await Promise.all([
+    Promise.all(records.records.map((rec) => observeReplica(env, rec, at))),
+    gpus.apps === null ? null : ourPids(gpus.apps.map((a) => a.pid), records.records),
+  ]);
   return {
     version: 1,
-    gpus: gpus.gpus,
+    gpus: ours === null || gpus.apps === null ? gpus.gpus : withForeign(gpus.gpus, gpus.apps, ours),
     replicas: observed.map((o) => o.replica),
     storage: storage.storage,
     warnings: [

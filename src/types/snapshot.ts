@@ -11,6 +11,11 @@ export interface GpuReport {
   healthy: boolean;
   /** Why it is unhealthy, when it is. */
   reason?: string;
+  /**
+   * Compute processes on this GPU that the agent did not start (docs/notes/agent.md).
+   * Absent: unknown (nvidia-smi could not list them; the report's warnings say why).
+   */
+  foreign?: number;
 }
 
 export interface ReplicaReport {

@@ -46,6 +46,7 @@ test('the engine gets the request env (CUDA_VISIBLE_DEVICES) and its output goes
   });
   const vars = environ.split('\0');
   assert.ok(vars.includes('CUDA_VISIBLE_DEVICES=0'), 'the request env reaches the engine');
+  assert.ok(vars.includes('LLMGW_REPLICA_ID=life-0'), 'the replica id marks the engine (foreign GPU processes are told apart by it)');
   assert.ok(rec.log.startsWith(node.env.LLMGW_STATE_DIR!));
   const log = await readFile(rec.log, 'utf8');
   assert.match(log, /stub engine serving stub-model on 127\.0\.0\.1:/);
