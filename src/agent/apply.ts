@@ -3,6 +3,7 @@
 // outcome is a result, never an exception.
 
 import type { AgentApplyReply, AgentApplyRequest, ApplyResult, StartRequest, StopEntry } from '../types/snapshot.js';
+import { compileExpect } from './answer-check.js';
 import type { AgentEnv } from './env.js';
 import { stopId } from './request.js';
 import { launch } from './launch.js';
@@ -47,6 +48,11 @@ async function stopOne(env: AgentEnv, entry: StopEntry): Promise<void> {
 async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Promise<ApplyResult> {
   const result = (ok: boolean, error?: string): ApplyResult =>
     error === undefined ? { replica: start.replica, op: 'start', ok } : { replica: start.replica, op: 'start', ok, error };
+  if (start.check !== undefined) {
+    // Refused at the start, not found out a timeout later: a check that can never pass is a config mistake.
+    const expect = compileExpect(start.check);
+    if (typeof expect === 'string') return result(false, expect);
+  }
   const existing = await readRecord(env, start.replica);
   if (existing !== null) {
     if (await isAlive(existing.pid, existing.pidStartTime)) {
