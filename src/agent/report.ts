@@ -19,6 +19,10 @@ import { deriveState } from './replica-state.js';
 import { listRecords, readHealth, writeHealth, type ReplicaRecord } from './replica-store.js';
 import { scanStorage } from './storage.js';
 
+/** A report is data for a tick, not a log: past these, warnings are summarised (the schema allows 1000 of 4096 chars). */
+export const MAX_WARNINGS = 100;
+export const MAX_WARNING_CHARS = 1000;
+
 async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date, settings: CheckSettings): Promise<{ replica: ReplicaReport; warning?: string }> {
   const before = await readHealth(env, rec);
   const alive = before.failed ? false : await isAlive(rec.pid, rec.pidStartTime);
@@ -48,10 +52,17 @@ async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date, sett
     port: rec.port,
     rank: rec.rank,
     spec: rec.spec,
-    ...(derived.state === 'failed' && failed !== undefined ? { error: cleanText(failed.reason, 1000) } : {}),
+    ...(derived.state === 'failed' && failed !== undefined ? { error: cleanText(failed.reason, MAX_WARNING_CHARS) } : {}),
     ...(check !== undefined && lastCheck !== undefined ? { check: lastCheck } : {}),
   };
   return warning === undefined ? { replica } : { replica, warning };
+}
+
+/** Each warning one clean bounded line; at most MAX_WARNINGS of them, the rest counted. */
+export function boundWarnings(warnings: string[]): string[] {
+  const clean = warnings.map((w) => cleanText(w, MAX_WARNING_CHARS));
+  if (clean.length <= MAX_WARNINGS) return clean;
+  return [...clean.slice(0, MAX_WARNINGS - 1), `… and ${clean.length - MAX_WARNINGS + 1} more warnings`];
 }
 
 export async function report(req: AgentReportRequest, env: AgentEnv, now: () => Date = () => new Date()): Promise<AgentReport> {
@@ -70,11 +81,11 @@ export async function report(req: AgentReportRequest, env: AgentEnv, now: () => 
     gpus: gpus.apps === null || ours === null ? gpus.gpus : withForeign(gpus.gpus, gpus.apps, ours),
     replicas: observed.map((o) => o.replica),
     storage: storage.storage,
-    warnings: [
+    warnings: boundWarnings([
       ...gpus.warnings,
       ...storage.warnings,
       ...records.warnings,
       ...observed.flatMap((o) => (o.warning === undefined ? [] : [o.warning])),
-    ],
+    ]),
   };
 }

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { CHECK_ATTEMPT_TIMEOUT_MS, CHECK_INTERVAL_MS, checkSettings, compileExpect, describeExpect } from '../../src/agent/answer-check.js';
 import { MAX_ANSWER_BYTES, answerContent } from '../../src/agent/chat-probe.js';
 import { cleanText, quoteText } from '../../src/agent/quote.js';
+import { MAX_WARNINGS, boundWarnings } from '../../src/agent/report.js';
 
 test('quoted engine text is one line, without control or bidi characters, cut by code points', () => {
   assert.is(quoteText('ready'), '"ready"');
@@ -41,6 +42,14 @@ test('attempt bound and re-check interval: 10 s and 30 s, set by environment, th
   assert.equal(checkSettings({ LLMGW_AGENT_CHECK_ATTEMPT_TIMEOUT: '2', LLMGW_AGENT_CHECK_INTERVAL: '0' }), { attemptMs: 2000, intervalMs: 0 });
   assert.equal(checkSettings({ LLMGW_AGENT_CHECK_ATTEMPT_TIMEOUT: '600' }).attemptMs, 30_000);
   assert.equal(checkSettings({ LLMGW_AGENT_CHECK_ATTEMPT_TIMEOUT: '1e999', LLMGW_AGENT_CHECK_INTERVAL: '-1' }), { attemptMs: 10_000, intervalMs: 30_000 });
+});
+
+test('a report carries at most 100 warnings, each one clean line of at most 1000 characters', () => {
+  const many = Array.from({ length: 250 }, (_, i) => `w${i}`);
+  const bounded = boundWarnings(many);
+  assert.is(bounded.length, MAX_WARNINGS);
+  assert.is(bounded[MAX_WARNINGS - 1], '… and 151 more warnings');
+  assert.equal(boundWarnings(['a\nb\u001b', 'y'.repeat(5000)]), ['a b', `${'y'.repeat(1000)}…`]);
 });
 
 test.run();
