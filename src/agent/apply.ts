@@ -2,18 +2,32 @@
 // Idempotent both ways, and one failing op never stops the others: each op's
 // outcome is a result, never an exception.
 
-import type { AgentApplyReply, AgentApplyRequest, ApplyResult, StartRequest } from '../types/snapshot.js';
+import type { AgentApplyReply, AgentApplyRequest, ApplyResult, StartRequest, StopEntry } from '../types/snapshot.js';
+import { compileExpect } from './answer-check.js';
 import type { AgentEnv } from './env.js';
+import { stopId } from './request.js';
 import { launch } from './launch.js';
 import { isAlive, stopProcessGroup } from './process.js';
 import { listRecords, readRecord, removeRecord, writeRecord } from './replica-store.js';
 
-/** How long a replica gets between SIGTERM and SIGKILL; `LLMGW_AGENT_STOP_TIMEOUT` (seconds) overrides. */
+/** How long a replica gets between SIGTERM and SIGKILL when the request says nothing; `LLMGW_AGENT_STOP_TIMEOUT` (seconds) overrides. */
 export const DEFAULT_STOP_GRACE_MS = 10_000;
 
-function stopGraceMs(env: AgentEnv): number {
+/**
+ * No stop waits longer than this, whatever the request or the environment say.
+ * Stops run in parallel, so an apply's stops take at most this plus the 5 s
+ * that SIGKILL is given: about 35 s, well inside the SSH command timeout (60 s
+ * by default) that the reply must beat. A longer wait belongs to the
+ * reconciler's drain (across ticks), not to one SSH call.
+ */
+export const MAX_STOP_GRACE_MS = 30_000;
+
+/** The grace one stop gets: the entry's graceSeconds, else the environment's default, clamped to MAX_STOP_GRACE_MS. */
+export function stopGraceMs(entry: StopEntry, env: AgentEnv): number {
   const s = Number(env.LLMGW_AGENT_STOP_TIMEOUT);
-  return env.LLMGW_AGENT_STOP_TIMEOUT !== undefined && Number.isFinite(s) && s >= 0 ? s * 1000 : DEFAULT_STOP_GRACE_MS;
+  const fallback = env.LLMGW_AGENT_STOP_TIMEOUT !== undefined && Number.isFinite(s) && s >= 0 ? s * 1000 : DEFAULT_STOP_GRACE_MS;
+  const asked = typeof entry === 'string' || entry.graceSeconds === undefined ? fallback : entry.graceSeconds * 1000;
+  return Number.isFinite(asked) && asked >= 0 ? Math.min(asked, MAX_STOP_GRACE_MS) : Math.min(fallback, MAX_STOP_GRACE_MS);
 }
 
 function describe(err: unknown, command: string): string {
@@ -23,16 +37,22 @@ function describe(err: unknown, command: string): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function stopOne(env: AgentEnv, id: string): Promise<void> {
+async function stopOne(env: AgentEnv, entry: StopEntry): Promise<void> {
+  const id = stopId(entry);
   const rec = await readRecord(env, id);
   if (rec === null) return; // stopping what is not there is ok
-  await stopProcessGroup(rec.pid, rec.pidStartTime, stopGraceMs(env));
+  await stopProcessGroup(rec.pid, rec.pidStartTime, stopGraceMs(entry, env));
   await removeRecord(env, id);
 }
 
 async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Promise<ApplyResult> {
   const result = (ok: boolean, error?: string): ApplyResult =>
     error === undefined ? { replica: start.replica, op: 'start', ok } : { replica: start.replica, op: 'start', ok, error };
+  if (start.check !== undefined) {
+    // Refused at the start, not found out a timeout later: a check that can never pass is a config mistake.
+    const expect = compileExpect(start.check);
+    if (typeof expect === 'string') return result(false, expect);
+  }
   const existing = await readRecord(env, start.replica);
   if (existing !== null) {
     if (await isAlive(existing.pid, existing.pidStartTime)) {
@@ -52,7 +72,7 @@ async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Pr
     await writeRecord(env, { ...start, ...launched, startedAt: now().toISOString() });
   } catch (err) {
     // An engine nobody recorded could never be reported or stopped: do not leave it running.
-    await stopProcessGroup(launched.pid, launched.pidStartTime, stopGraceMs(env));
+    await stopProcessGroup(launched.pid, launched.pidStartTime, stopGraceMs(start.replica, env));
     return result(false, `cannot record ${start.replica}: ${err instanceof Error ? err.message : String(err)}`);
   }
   return result(true);
@@ -61,16 +81,19 @@ async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Pr
 /**
  * Stops first (a stop and a start of one id in one request is a restart, and
  * stopping frees GPUs the starts may need), all at once since each may wait
- * out its grace period; then starts, one by one. Results: starts, then stops,
+ * out its grace period (SIGTERM to the process group, up to the grace, then
+ * SIGKILL); then starts, one by one. Results: starts, then stops,
  * each in request order.
  */
 export async function apply(req: AgentApplyRequest, env: AgentEnv, now: () => Date = () => new Date()): Promise<AgentApplyReply> {
-  const stopIds = [...new Set(req.stop)];
+  // One stop per id: the first entry naming it decides its grace.
+  const firstEntries = [...new Map(req.stop.map((e) => [stopId(e), e] as const).reverse()).values()];
   const stopped = new Map(
     await Promise.all(
-      stopIds.map(async (id): Promise<[string, ApplyResult]> => {
+      firstEntries.map(async (entry): Promise<[string, ApplyResult]> => {
+        const id = stopId(entry);
         try {
-          await stopOne(env, id);
+          await stopOne(env, entry);
           return [id, { replica: id, op: 'stop', ok: true }];
         } catch (err) {
           return [id, { replica: id, op: 'stop', ok: false, error: err instanceof Error ? err.message : String(err) }];
@@ -82,7 +105,7 @@ export async function apply(req: AgentApplyRequest, env: AgentEnv, now: () => Da
   for (const start of req.start) {
     started.push(await startOne(env, start, now).catch((err: unknown) => ({ replica: start.replica, op: 'start' as const, ok: false, error: describe(err, '') })));
   }
-  return { version: 1, results: [...started, ...req.stop.map((id) => stopped.get(id) as ApplyResult)] };
+  return { version: 1, results: [...started, ...req.stop.map((e) => stopped.get(stopId(e)) as ApplyResult)] };
 }
 
 /**

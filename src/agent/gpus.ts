@@ -3,7 +3,8 @@
 import { execFile } from 'node:child_process';
 import type { GpuReport } from '../types/snapshot.js';
 import type { AgentEnv } from './env.js';
-import { GPU_FALLBACK_FIELDS, GPU_FIELDS, gpuQueryArgs, parseGpuCsv } from './nvidia-smi-csv.js';
+import { cleanText } from './quote.js';
+import { COMPUTE_APPS_ARGS, GPU_FALLBACK_FIELDS, GPU_FIELDS, gpuQueryArgs, parseComputeApps, parseGpuCsv, type ComputeApp } from './nvidia-smi-csv.js';
 
 /** A wedged GPU can hang nvidia-smi for minutes; the report must still come back. */
 const NVIDIA_SMI_TIMEOUT_MS = 15_000;
@@ -29,19 +30,20 @@ function runSmi(binary: string, args: string[], env: AgentEnv): Promise<RunResul
         }
         if (e.killed) return resolve({ stdout, stderr, failure: { kind: 'timeout', detail: `no answer in ${NVIDIA_SMI_TIMEOUT_MS / 1000} s` } });
         const last = `${stderr}\n${stdout}`.trim().split('\n').pop()?.trim() ?? '';
-        resolve({ stdout, stderr, failure: { kind: 'exit', detail: `exit ${String(e.code)}${last ? `: ${last.slice(0, 200)}` : ''}` } });
+        resolve({ stdout, stderr, failure: { kind: 'exit', detail: `exit ${String(e.code)}${last ? `: ${cleanText(last, 200)}` : ''}` } });
       },
     );
   });
 }
 
-/**
- * The node's GPUs and what went wrong reading them. Never throws: no
- * nvidia-smi means no GPUs, said in a warning, because a node without a
- * driver is still a node whose storage and replicas are worth reporting.
- */
-export async function readGpus(env: AgentEnv): Promise<{ gpus: GpuReport[]; warnings: string[] }> {
-  const binary = env.LLMGW_NVIDIA_SMI || 'nvidia-smi';
+export interface GpuReading {
+  gpus: GpuReport[];
+  warnings: string[];
+  /** The compute processes on the GPUs; null when nvidia-smi could not list them (foreign unknown). */
+  apps: ComputeApp[] | null;
+}
+
+async function readGpuRows(binary: string, env: AgentEnv): Promise<{ gpus: GpuReport[]; warnings: string[] }> {
   let fields: readonly string[] = GPU_FIELDS;
   let result = await runSmi(binary, gpuQueryArgs(fields), env);
   if (result.failure?.kind === 'missing') {
@@ -58,4 +60,25 @@ export async function readGpus(env: AgentEnv): Promise<{ gpus: GpuReport[]; warn
     return { gpus: parsed.gpus, warnings: [`${what}: ${binary} failed (${result.failure.detail})`, ...parsed.warnings] };
   }
   return parsed;
+}
+
+async function readComputeApps(binary: string, env: AgentEnv): Promise<{ apps: ComputeApp[] } | { error: string }> {
+  const result = await runSmi(binary, COMPUTE_APPS_ARGS, env);
+  if (result.failure) return { error: `${binary} --query-compute-apps failed (${result.failure.detail})` };
+  return parseComputeApps(result.stdout);
+}
+
+/**
+ * The node's GPUs, the processes on them, and what went wrong reading them.
+ * Never throws: no nvidia-smi means no GPUs, said in a warning, because a node
+ * without a driver is still a node whose storage and replicas are worth
+ * reporting. Both queries run at once, each under NVIDIA_SMI_TIMEOUT_MS.
+ */
+export async function readGpus(env: AgentEnv): Promise<GpuReading> {
+  const binary = env.LLMGW_NVIDIA_SMI || 'nvidia-smi';
+  const [rows, apps] = await Promise.all([readGpuRows(binary, env), readComputeApps(binary, env)]);
+  if ('apps' in apps) return { ...rows, apps: apps.apps };
+  // No GPUs, no one to count foreign processes for: the GPU warning already says what is wrong.
+  const warnings = rows.gpus.length === 0 ? rows.warnings : [...rows.warnings, `foreign GPU processes unknown: ${apps.error}`];
+  return { gpus: rows.gpus, warnings, apps: null };
 }

@@ -15,6 +15,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StartRequest } from '../types/snapshot.js';
 import { logsDir, type AgentEnv } from './env.js';
+import { REPLICA_ENV } from './foreign.js';
 import { processStartTime } from './process.js';
 import type { Supervisor } from './replica-store.js';
 
@@ -42,7 +43,8 @@ export async function launch(start: StartRequest, env: AgentEnv): Promise<Launch
   const log = join(logsDir(env), `${start.replica}.log`);
   // Keep the previous run's log: when a replica is restarted after a crash, that log says why.
   await rename(log, `${log}.1`).catch(() => undefined);
-  const childEnv: AgentEnv = { ...env, ...start.env };
+  // LLMGW_REPLICA_ID marks every process of the replica, so its GPU processes are told from foreign ones (foreign.ts).
+  const childEnv: AgentEnv = { ...env, ...start.env, [REPLICA_ENV]: start.replica };
   return chooseSupervisor(env) === 'systemd' ? launchSystemd(start, childEnv, log) : launchDetached(start, childEnv, log);
 }
 

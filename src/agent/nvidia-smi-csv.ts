@@ -2,6 +2,7 @@
 // each GPU's health. Pure: the spawn lives in gpus.ts.
 
 import type { GpuReport } from '../types/snapshot.js';
+import { cleanText } from './quote.js';
 
 /**
  * The fields the agent asks for, in this order. The last three decide health:
@@ -60,9 +61,9 @@ function healthProblems(cells: Map<string, Cell>): string[] {
   return problems;
 }
 
+/** nvidia-smi's output is quoted into warnings: one line, no control characters, bounded. */
 function shorten(line: string): string {
-  const t = line.trim();
-  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+  return cleanText(line, 200);
 }
 
 /**
@@ -103,4 +104,34 @@ export function parseGpuCsv(text: string, fields: readonly string[]): { gpus: Gp
 
 function valueOf(cell: Cell | undefined): string | undefined {
   return cell?.kind === 'value' ? cell.text : undefined;
+}
+
+/** `nvidia-smi --query-compute-apps=gpu_uuid,pid --format=csv,noheader`: the processes using each GPU. */
+export const COMPUTE_APPS_ARGS = ['--query-compute-apps=gpu_uuid,pid', '--format=csv,noheader'];
+
+export interface ComputeApp {
+  gpuUuid: string;
+  pid: number;
+}
+
+/**
+ * Every row, or why the listing cannot be trusted. One line that is not a row
+ * makes the whole listing unknown rather than partial: a count that silently
+ * missed a process would call a busy GPU free.
+ */
+export function parseComputeApps(text: string): { apps: ComputeApp[] } | { error: string } {
+  const apps: ComputeApp[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const t = line.trim();
+    // Some driver versions say so in words instead of printing nothing.
+    if (t === '' || /^no running (compute )?processes found$/i.test(t)) continue;
+    const cells = t.split(',').map((c) => c.trim());
+    if (cells[0] === 'gpu_uuid') continue; // a header, from a wrapper that forgot noheader
+    const pid = Number(cells[1]);
+    if (cells.length !== 2 || cells[0] === '' || !/^\d+$/.test(cells[1] ?? '') || !Number.isSafeInteger(pid) || pid <= 0) {
+      return { error: `unexpected compute-apps line: ${shorten(line)}` };
+    }
+    apps.push({ gpuUuid: cells[0] as string, pid });
+  }
+  return { apps };
 }

@@ -27,7 +27,7 @@ export interface Derived {
   warning?: string;
 }
 
-function fail(rec: ReplicaRecord, h: HealthRecord, now: Date, reason: string): Derived {
+export function fail(rec: ReplicaRecord, h: HealthRecord, now: Date, reason: string): Derived {
   const failed = { at: now.toISOString(), reason };
   return { state: 'failed', health: { ...h, failed }, warning: `replica ${rec.replica} failed: ${reason}` };
 }
@@ -37,7 +37,7 @@ export function deriveState(rec: ReplicaRecord, h: HealthRecord, seen: Observed)
   // Failed is sticky: the plan that stops a failed replica must not see it flip back.
   if (h.failed) return { state: 'failed', health: h, warning: `replica ${rec.replica} failed: ${h.failed.reason}` };
   if (!seen.alive) return fail(rec, h, now, `its process (pid ${rec.pid}) exited; log: ${rec.log}`);
-  if (seen.healthy) return { state: 'running', health: { ...h, healthyAt: now.toISOString() } };
+  if (seen.healthy) return { state: 'running', health: { ...h, healthyAt: now.toISOString(), firstHealthyAt: h.firstHealthyAt ?? now.toISOString() } };
   if (h.healthyAt !== undefined) {
     const silentMs = now.getTime() - Date.parse(h.healthyAt);
     if (silentMs > UNHEALTHY_GRACE_MS) return fail(rec, h, now, `health check unanswered since ${h.healthyAt}`);

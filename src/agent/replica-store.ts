@@ -1,12 +1,15 @@
 // The agent's own records, one small JSON file per replica, in its state directory:
 //   replicas/<id>.json  what apply started (written by apply only)
-//   health/<id>.json    what report has seen of it (written by report only)
+//   health/<id>.json    what report has seen of it (written by report only): health
+//                       and answer-check times, the last check; each report is a
+//                       new process, so this is its only memory
+// Both are written to a temporary file and renamed: a crash mid-write leaves the old file.
 // Keeping the two apart means a report racing a stop can at worst leave a
 // stray health file, never resurrect a stopped replica's record.
 
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StartRequest } from '../types/snapshot.js';
+import type { CheckResult, StartRequest } from '../types/snapshot.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { healthDir, replicasDir, type AgentEnv } from './env.js';
 
@@ -30,6 +33,12 @@ export interface HealthRecord {
   pidStartTime: string | null;
   /** Last time the health check answered 200. */
   healthyAt?: string;
+  /** First time it answered 200: the answer check's timeout counts from here. */
+  firstHealthyAt?: string;
+  /** First time its answer check passed: from then on it is running, and a failing check only says so. */
+  checkPassedAt?: string;
+  /** The last answer check, reported as is until the next one (re-checks are spaced out). */
+  check?: CheckResult;
   /** Once failed, a replica stays failed until stopped, so the plan that stops it sees a stable state. */
   failed?: { at: string; reason: string };
 }

@@ -1,21 +1,39 @@
-// `agent report` (docs/protocol.md): GPUs, replicas and storage, in one cheap pass.
-// nvidia-smi is the only process spawned; storage is read one level deep; the
-// replicas' health probes all run at once under a one-second timeout.
+// `agent report` (docs/protocol.md, docs/notes/agent.md): GPUs, replicas and
+// storage, in one cheap pass bounded in time. nvidia-smi is the only process
+// spawned (two queries at once, 15 s each at most); storage is read one level
+// deep; every replica is observed at once and alongside them: a health probe
+// (1 s), then, when due, one answer-check attempt (10 s). So a report takes at
+// most about 30 s (nvidia-smi asked twice on an old driver), and about 15 s
+// otherwise: well inside the SSH command timeout (60 s by default).
 
 import type { AgentReport, AgentReportRequest, ReplicaReport } from '../types/snapshot.js';
+import { checkSettings, runCheck, type CheckSettings } from './answer-check.js';
+import { checkDue, gateOnCheck } from './check-state.js';
 import type { AgentEnv } from './env.js';
+import { ourPids, withForeign } from './foreign.js';
 import { readGpus } from './gpus.js';
 import { healthUrl, probeHealth } from './health-probe.js';
 import { isAlive } from './process.js';
+import { cleanText } from './quote.js';
 import { deriveState } from './replica-state.js';
 import { listRecords, readHealth, writeHealth, type ReplicaRecord } from './replica-store.js';
 import { scanStorage } from './storage.js';
 
-async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date): Promise<{ replica: ReplicaReport; warning?: string }> {
+/** A report is data for a tick, not a log: past these, warnings are summarised (the schema allows 1000 of 4096 chars). */
+export const MAX_WARNINGS = 100;
+export const MAX_WARNING_CHARS = 1000;
+
+async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date, settings: CheckSettings): Promise<{ replica: ReplicaReport; warning?: string }> {
   const before = await readHealth(env, rec);
   const alive = before.failed ? false : await isAlive(rec.pid, rec.pidStartTime);
   const healthy = alive ? await probeHealth(healthUrl(rec.endpoint, rec.health)) : false;
-  const derived = deriveState(rec, before, { alive, healthy, now });
+  let derived = deriveState(rec, before, { alive, healthy, now });
+  const check = rec.check;
+  if (check !== undefined) {
+    const due = checkDue(rec, derived, healthy, now, settings.intervalMs);
+    const attempt = due ? await runCheck({ endpoint: rec.endpoint, model: rec.model, check }, now, settings.attemptMs) : null;
+    derived = gateOnCheck(rec, derived, attempt, now);
+  }
   let warning = derived.warning;
   if (derived.health !== before) {
     // A read-only state directory costs the memory of past health, not the report.
@@ -23,6 +41,7 @@ async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date): Pro
       warning = [warning, `cannot record health of ${rec.replica}: ${err instanceof Error ? err.message : String(err)}`].filter(Boolean).join('; ');
     });
   }
+  const { failed, check: lastCheck } = derived.health;
   const replica: ReplicaReport = {
     id: rec.replica,
     model: rec.model,
@@ -33,24 +52,40 @@ async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date): Pro
     port: rec.port,
     rank: rec.rank,
     spec: rec.spec,
+    ...(derived.state === 'failed' && failed !== undefined ? { error: cleanText(failed.reason, MAX_WARNING_CHARS) } : {}),
+    ...(check !== undefined && lastCheck !== undefined ? { check: lastCheck } : {}),
   };
   return warning === undefined ? { replica } : { replica, warning };
 }
 
+/** Each warning one clean bounded line; at most MAX_WARNINGS of them, the rest counted. */
+export function boundWarnings(warnings: string[]): string[] {
+  const clean = warnings.map((w) => cleanText(w, MAX_WARNING_CHARS));
+  if (clean.length <= MAX_WARNINGS) return clean;
+  return [...clean.slice(0, MAX_WARNINGS - 1), `… and ${clean.length - MAX_WARNINGS + 1} more warnings`];
+}
+
 export async function report(req: AgentReportRequest, env: AgentEnv, now: () => Date = () => new Date()): Promise<AgentReport> {
-  const [gpus, storage, records] = await Promise.all([readGpus(env), scanStorage(req), listRecords(env)]);
   const at = now();
-  const observed = await Promise.all(records.records.map((rec) => observeReplica(env, rec, at)));
+  const settings = checkSettings(env);
+  // Records first (a few small local files), so the replicas' probes and checks overlap nvidia-smi and storage.
+  const records = await listRecords(env);
+  const [gpus, storage, observed] = await Promise.all([
+    readGpus(env),
+    scanStorage(req),
+    Promise.all(records.records.map((rec) => observeReplica(env, rec, at, settings))),
+  ]);
+  const ours = gpus.apps === null ? null : await ourPids(gpus.apps.map((a) => a.pid), records.records);
   return {
     version: 1,
-    gpus: gpus.gpus,
+    gpus: gpus.apps === null || ours === null ? gpus.gpus : withForeign(gpus.gpus, gpus.apps, ours),
     replicas: observed.map((o) => o.replica),
     storage: storage.storage,
-    warnings: [
+    warnings: boundWarnings([
       ...gpus.warnings,
       ...storage.warnings,
       ...records.warnings,
       ...observed.flatMap((o) => (o.warning === undefined ? [] : [o.warning])),
-    ],
+    ]),
   };
 }

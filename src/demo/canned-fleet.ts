@@ -5,6 +5,7 @@
 
 import type { AgentApplyRequest, AgentReportRequest, ReplicaReport } from '../types/snapshot.js';
 import { SshError } from '../errors.js';
+import { stopId } from '../agent/request.js';
 import type { Transport } from '../types/transport.js';
 
 export interface ExecResult {
@@ -43,7 +44,7 @@ export function cannedFleet(opts: { nodes: string[]; gpus?: number; gpuName?: st
       if (!list) return { stdout: '', stderr: 'no such node\n', code: 127 };
       if (command.endsWith('agent apply')) {
         const req = JSON.parse(stdin) as AgentApplyRequest;
-        const stop = new Set(req.stop);
+        const stop = new Set(req.stop.map(stopId));
         const kept = list.filter((r) => !stop.has(r.id));
         for (const s of req.start) {
           if (kept.some((r) => r.id === s.replica)) continue;
@@ -52,7 +53,7 @@ export function cannedFleet(opts: { nodes: string[]; gpus?: number; gpuName?: st
         replicas.set(host, kept);
         return ok({
           version: 1,
-          results: [...req.start.map((s) => ({ replica: s.replica, op: 'start', ok: true })), ...req.stop.map((r) => ({ replica: r, op: 'stop', ok: true }))],
+          results: [...req.start.map((s) => ({ replica: s.replica, op: 'start', ok: true })), ...req.stop.map((r) => ({ replica: stopId(r), op: 'stop', ok: true }))],
         });
       }
       const req = JSON.parse(stdin) as AgentReportRequest;

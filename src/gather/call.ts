@@ -1,11 +1,13 @@
 // One request/reply exchange with a host (docs/protocol.md): the request as JSON on
 // stdin, the reply as JSON on stdout, checked against its schema. Whatever the
 // host sends back, the outcome is a value or an SshError — never another throw,
-// so one bad host cannot spoil a tick.
+// so one bad host cannot spoil a tick. Beyond the schema, reply-checks.ts
+// refuses what a schema cannot see (1e999 parsed as Infinity, doubled GPUs).
 
 import { SshError } from '../errors.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { formatSchemaIssues, getValidator, type SchemaName } from '../util/schema.js';
+import { numberProblem, replyProblem } from './reply-checks.js';
 import { sshError } from './ssh-errors.js';
 
 /** A short, printable excerpt of what came back, for the error message. */
@@ -46,9 +48,13 @@ export async function callJson<T>(transport: Transport, target: HostTarget, comm
     const what = stdout.trim() === '' ? 'an empty reply' : `a reply that is not JSON: ${excerpt(stdout)}`;
     throw sshError('bad-reply', target, `\`${command}\` gave ${what}`);
   }
+  const infinite = numberProblem(value);
+  if (infinite !== null) throw sshError('bad-reply', target, `\`${command}\` gave a reply that is not a valid ${schema}: ${infinite}`);
   const result = getValidator(schema)(value);
   if (!result.ok) {
     throw sshError('bad-reply', target, `\`${command}\` gave a reply that is not a valid ${schema}: ${formatSchemaIssues(result.errors, 1)}`);
   }
+  const unsound = replyProblem(schema, value);
+  if (unsound !== null) throw sshError('bad-reply', target, `\`${command}\` gave a reply that is not a valid ${schema}: ${unsound}`);
   return value as T;
 }

@@ -1,7 +1,8 @@
 // Fixture GPUs for the fake nvidia-smi (src/sim/fake-nvidia-smi.sh): a node in
 // the simulated fleet gets
 //   LLMGW_NVIDIA_SMI=<fakeNvidiaSmiPath()>  LLMGW_FAKE_GPUS=<fixture file>
-// and the real agent code reads these rows as if from the driver.
+// and the real agent code reads these rows as if from the driver: the GPUs
+// (`--query-gpu`) and the processes on them (`--query-compute-apps`).
 
 import { fileURLToPath } from 'node:url';
 import { GPU_FIELDS } from '../agent/nvidia-smi-csv.js';
@@ -13,6 +14,16 @@ export interface FakeGpu {
   uuid?: string;
   /** How it is broken, as nvidia-smi would show it. */
   unhealthy?: 'ecc' | 'retired' | 'remapped' | 'error';
+  /**
+   * Pids of the compute processes on it (`--query-compute-apps`): a pid the
+   * agent did not start (any number, even one no process has) counts as foreign.
+   */
+  processes?: number[];
+}
+
+export interface FakeGpuOptions {
+  /** `--query-compute-apps` fails (an old or broken driver): foreign becomes unknown. */
+  computeAppsFail?: boolean;
 }
 
 /**
@@ -28,9 +39,13 @@ export function fakeGpuEnv(fixture: string): Record<string, string> {
   return { LLMGW_NVIDIA_SMI: fakeNvidiaSmiPath(), LLMGW_FAKE_GPUS: fixture };
 }
 
+function fakeUuid(index: number, gpu: FakeGpu): string {
+  return gpu.uuid ?? `GPU-00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
+}
+
 /** One CSV row in GPU_FIELDS order, as `--format=csv,noheader,nounits` prints it. */
 export function fakeGpuRow(index: number, gpu: FakeGpu): string {
-  const uuid = gpu.uuid ?? `GPU-00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
+  const uuid = fakeUuid(index, gpu);
   const row: Record<(typeof GPU_FIELDS)[number], string> = {
     index: String(index),
     uuid,
@@ -47,6 +62,18 @@ export function fakeGpuRow(index: number, gpu: FakeGpu): string {
   return GPU_FIELDS.map((f) => row[f]).join(', ');
 }
 
-export async function writeFakeGpus(path: string, gpus: FakeGpu[]): Promise<void> {
-  await writeFileAtomic(path, gpus.map((g, i) => fakeGpuRow(i, g) + '\n').join(''));
+/**
+ * The fixture: GPU rows, then (when any GPU has processes, or the query is to
+ * fail) a `# compute-apps` line and one `uuid, pid` row per process. A fixture
+ * of GPU rows alone, as before, lists no compute processes.
+ */
+export function fakeGpuFixture(gpus: FakeGpu[], opts: FakeGpuOptions = {}): string {
+  const rows = gpus.map((g, i) => fakeGpuRow(i, g) + '\n').join('');
+  if (opts.computeAppsFail) return `${rows}# compute-apps: fail\n`;
+  const apps = gpus.flatMap((g, i) => (g.processes ?? []).map((pid) => `${fakeUuid(i, g)}, ${pid}\n`));
+  return apps.length === 0 ? rows : `${rows}# compute-apps\n${apps.join('')}`;
+}
+
+export async function writeFakeGpus(path: string, gpus: FakeGpu[], opts: FakeGpuOptions = {}): Promise<void> {
+  await writeFileAtomic(path, fakeGpuFixture(gpus, opts));
 }

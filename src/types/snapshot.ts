@@ -11,6 +11,20 @@ export interface GpuReport {
   healthy: boolean;
   /** Why it is unhealthy, when it is. */
   reason?: string;
+  /**
+   * Compute processes on this GPU that the agent did not start (docs/notes/agent.md).
+   * Absent: unknown (nvidia-smi could not list them; the report's warnings say why).
+   */
+  foreign?: number;
+}
+
+/** The outcome of the last answer check of a replica (docs/notes/agent.md). */
+export interface CheckResult {
+  ok: boolean;
+  /** When the answer was asked for. */
+  at: string;
+  /** Why it did not pass, when it did not: control characters removed, length-bounded. */
+  error?: string;
 }
 
 export interface ReplicaReport {
@@ -24,6 +38,10 @@ export interface ReplicaReport {
   port?: number;
   rank?: number;
   spec?: string;
+  /** Why it failed, when state is failed. */
+  error?: string;
+  /** Its answer check's last outcome, when it has a check and one was tried. */
+  check?: CheckResult;
 }
 
 export interface StorageReport {
@@ -66,13 +84,29 @@ export interface StartRequest {
   env: Record<string, string>;
   health: string;
   startTimeoutSeconds: number;
+  /** Gate `running` on a real completion (docs/notes/agent.md); absent: health alone decides. */
+  check?: AnswerCheck;
 }
+
+export interface AnswerCheck {
+  /** The user message sent to /v1/chat/completions. */
+  prompt: string;
+  /** A JavaScript RegExp source the answer's content must match. */
+  expect: string;
+  /** RegExp flags, e.g. "i"; stateful ones (g, y) are refused. */
+  flags?: string;
+  /** Counted from the first healthy answer: no matching answer by then is failed. */
+  timeoutSeconds: number;
+}
+
+/** A replica id, or an id with the grace SIGTERM gets before SIGKILL. */
+export type StopEntry = string | { replica: string; graceSeconds?: number };
 
 export interface AgentApplyRequest {
   version: 1;
   node: string;
   start: StartRequest[];
-  stop: string[];
+  stop: StopEntry[];
 }
 
 export interface ApplyResult {

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../src/agent/process.js';
 import { readRecord } from '../../src/agent/replica-store.js';
@@ -39,10 +40,15 @@ test('a started replica is starting until its health answers 200, then running, 
 test('the engine gets the request env (CUDA_VISIBLE_DEVICES) and its output goes to a log in the state dir', async () => {
   const rec = await readRecord(node.env, 'life-0');
   assert.ok(rec);
-  const environ = await import('node:fs/promises').then((fs) => fs.readFile(`/proc/${rec.pid}/environ`, 'utf8')).catch(() => null);
-  if (environ !== null) assert.ok(environ.split('\0').includes('CUDA_VISIBLE_DEVICES=0'));
+  // The engine is our own child's process on Linux: its environ is readable, and a test that cannot read it must fail saying why, not pass.
+  const environ = await readFile(`/proc/${rec.pid}/environ`, 'utf8').catch((err: unknown) => {
+    throw new Error(`cannot read /proc/${rec.pid}/environ to check the engine's environment: ${String(err)}`);
+  });
+  const vars = environ.split('\0');
+  assert.ok(vars.includes('CUDA_VISIBLE_DEVICES=0'), 'the request env reaches the engine');
+  assert.ok(vars.includes('LLMGW_REPLICA_ID=life-0'), 'the replica id marks the engine (foreign GPU processes are told apart by it)');
   assert.ok(rec.log.startsWith(node.env.LLMGW_STATE_DIR!));
-  const log = await import('node:fs/promises').then((fs) => fs.readFile(rec.log, 'utf8'));
+  const log = await readFile(rec.log, 'utf8');
   assert.match(log, /stub engine serving stub-model on 127\.0\.0\.1:/);
 });
 

@@ -7,20 +7,22 @@ import { join } from 'node:path';
 import type { AgentEnv } from '../../src/agent/env.js';
 import { runAgent } from '../../src/agent/main.js';
 import { stopAllReplicas } from '../../src/agent/apply.js';
-import { fakeGpuEnv, writeFakeGpus, type FakeGpu } from '../../src/sim/fake-nvidia-smi.js';
-import type { AgentApplyReply, AgentReport, StartRequest } from '../../src/types/snapshot.js';
+import { fakeGpuEnv, writeFakeGpus, type FakeGpu, type FakeGpuOptions } from '../../src/sim/fake-nvidia-smi.js';
+import type { AgentApplyReply, AgentReport, StartRequest, StopEntry } from '../../src/types/snapshot.js';
 import { stubEngineCommand } from '../../src/sim/stub-engine.js';
 
 export interface TestNode {
   dir: string;
   env: AgentEnv;
   report(storage?: { path: string; kind: 'local' | 'shared'; filer?: string }[], weights?: string[]): Promise<AgentReport>;
-  apply(start: StartRequest[], stop?: string[]): Promise<AgentApplyReply>;
+  apply(start: StartRequest[], stop?: StopEntry[]): Promise<AgentApplyReply>;
+  /** Rewrites the node's fake nvidia-smi fixture. */
+  setGpus(gpus: FakeGpu[], opts?: FakeGpuOptions): Promise<void>;
   /** Stops every replica still recorded, and removes the directory. */
   cleanup(): Promise<void>;
 }
 
-export async function makeNode(gpus: FakeGpu[] = [{ name: 'NVIDIA H100 80GB HBM3' }]): Promise<TestNode> {
+export async function makeNode(gpus: FakeGpu[] = [{ name: 'NVIDIA H100 80GB HBM3' }], extraEnv: AgentEnv = {}): Promise<TestNode> {
   const dir = await mkdtemp(join(tmpdir(), 'llmgw-agent-'));
   await writeFakeGpus(join(dir, 'gpus.csv'), gpus);
   const env: AgentEnv = {
@@ -29,6 +31,7 @@ export async function makeNode(gpus: FakeGpu[] = [{ name: 'NVIDIA H100 80GB HBM3
     LLMGW_AGENT_SUPERVISOR: 'process',
     LLMGW_AGENT_STOP_TIMEOUT: '2',
     ...fakeGpuEnv(join(dir, 'gpus.csv')),
+    ...extraEnv,
   };
   const call = async <T>(sub: string, req: unknown): Promise<T> => {
     const out = await runAgent(sub, JSON.stringify(req), env);
@@ -40,6 +43,7 @@ export async function makeNode(gpus: FakeGpu[] = [{ name: 'NVIDIA H100 80GB HBM3
     env,
     report: (storage = [], weights = []) => call('report', { version: 1, node: 'n1', storage, weights }),
     apply: (start, stop = []) => call('apply', { version: 1, node: 'n1', start, stop }),
+    setGpus: (g, opts) => writeFakeGpus(join(dir, 'gpus.csv'), g, opts),
     async cleanup() {
       await stopAllReplicas(env);
       await rm(dir, { recursive: true, force: true });
@@ -71,6 +75,7 @@ export function fileNode(t: { before(fn: () => Promise<void>): void; after(fn: (
     },
     report: (storage, weights) => get().report(storage, weights),
     apply: (start, stop) => get().apply(start, stop),
+    setGpus: (g, opts) => get().setGpus(g, opts),
     cleanup: () => get().cleanup(),
     stateOf: async (id) => (await get().report()).replicas.find((r) => r.id === id)?.state,
   };

@@ -23,13 +23,13 @@ test('the report, with GPUs, storage and warnings, passes the agent-report schem
   assert.equal(r.storage, [{ path: node.dir, kind: 'shared', filer: 'f1', weights: [], incomplete: [] }]);
 });
 
-test('report reads GPUs from the fake nvidia-smi named by LLMGW_NVIDIA_SMI', async () => {
+test('report reads GPUs from the fake nvidia-smi named by LLMGW_NVIDIA_SMI, with no foreign processes on any', async () => {
   const r = await node.report();
   assert.equal(r, {
     version: 1,
     gpus: [
-      { index: 0, uuid: 'GPU-00000000-0000-4000-8000-000000000000', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true },
-      { index: 1, uuid: 'GPU-00000000-0000-4000-8000-000000000001', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: false, reason: 'uncorrectable ECC errors: 2' },
+      { index: 0, uuid: 'GPU-00000000-0000-4000-8000-000000000000', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true, foreign: 0 },
+      { index: 1, uuid: 'GPU-00000000-0000-4000-8000-000000000001', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: false, reason: 'uncorrectable ECC errors: 2', foreign: 0 },
     ],
     replicas: [],
     storage: [],
@@ -66,11 +66,11 @@ test('an old driver that rejects remapped_rows.failure is asked again without it
   const script = join(node.dir, 'old-smi.sh');
   await writeFile(
     script,
-    '#!/bin/sh\ncase "$1" in *remapped_rows*) echo \'Field "remapped_rows.failure" is not a valid field to query.\'; exit 2;; esac\necho "0, GPU-old, Tesla V100-SXM2-16GB, 16160, 0, No"\n',
+    '#!/bin/sh\ncase "$1" in *compute-apps*) exit 0;; *remapped_rows*) echo \'Field "remapped_rows.failure" is not a valid field to query.\'; exit 2;; esac\necho "0, GPU-old, Tesla V100-SXM2-16GB, 16160, 0, No"\n',
   );
   await chmod(script, 0o755);
   const r = JSON.parse((await runAgent('report', reportReq, { ...node.env, LLMGW_NVIDIA_SMI: script })).stdout);
-  assert.equal(r.gpus, [{ index: 0, uuid: 'GPU-old', name: 'Tesla V100-SXM2-16GB', memoryMiB: 16160, healthy: true }]);
+  assert.equal(r.gpus, [{ index: 0, uuid: 'GPU-old', name: 'Tesla V100-SXM2-16GB', memoryMiB: 16160, healthy: true, foreign: 0 }]);
   assert.equal(r.warnings, []);
 });
 

@@ -6,6 +6,7 @@ import type { Fleet, FleetNode, FleetReplica, NodeCondition } from '../../src/ty
 import type { AgentApplyReply, AgentApplyRequest, ReplicaState } from '../../src/types/snapshot.js';
 import type { HostTarget, Transport } from '../../src/types/transport.js';
 import { SshError } from '../../src/errors.js';
+import { stopId } from '../../src/agent/request.js';
 import { testCluster } from '../helpers/cluster.js';
 
 export function node(name: string, extra: Partial<NodeConfig> = {}): NodeConfig {
@@ -105,7 +106,7 @@ export function fakeTransport(opts: { down?: string[]; refuse?: string[] } = {})
         version: 1,
         results: [
           ...req.start.map((s) => ({ replica: s.replica, op: 'start' as const, ...(opts.refuse?.includes(s.replica) ? { ok: false, error: 'no such GPU' } : { ok: true }) })),
-          ...req.stop.map((r) => ({ replica: r, op: 'stop' as const, ok: true })),
+          ...req.stop.map((r) => ({ replica: stopId(r), op: 'stop' as const, ok: true })),
         ],
       };
       return JSON.stringify(reply);
