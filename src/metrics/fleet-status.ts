@@ -1,8 +1,7 @@
 // The status report of the fleet a tick left, read back from the files the tick
 // wrote (.llmgw/observed.json, .llmgw/state.json) and the config beside them —
-// what `llmgw status --observed .llmgw/observed.json` computes. Used by the
-// metrics until the tick's own result carries its status JSON; then that
-// replaces this read (docs/notes/install.md says how).
+// what `llmgw status --observed .llmgw/observed.json` computes. The metrics use
+// it only for a tick whose result does not carry its own status report.
 
 import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';

@@ -39,8 +39,14 @@ export async function serveRunMetrics(listen: Listen, opts: RunMetricsOptions): 
   return {
     metrics,
     url: server.url,
-    // An invalid config has no fleet to show; the gauges keep the last one.
-    statusAfter: (result) => (result.configInvalid ? Promise.resolve(null) : statusFromRepo(opts.repoDir, opts.env, now())),
+    statusAfter: async (result) => {
+      // An invalid config has no fleet to show; the gauges keep the last one.
+      if (result.configInvalid) return null;
+      // The status report the tick rendered STATUS.md from, when the tick returns it;
+      // otherwise read back from the files it wrote, to the same numbers.
+      const { report } = result as TickResult & { report?: StatusReport | null };
+      return report !== undefined ? report : statusFromRepo(opts.repoDir, opts.env, now());
+    },
     log: opts.log,
     async close() {
       metrics.leaseReleased();
