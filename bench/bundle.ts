@@ -34,22 +34,33 @@ function quantile(xs: number[], q: number): number {
 // also measures the neighbours; CPU time measures the process itself.
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
-function runs(argv: string[], input: string, env: Record<string, string>, cwd: string): { wall: number[]; cpu: number[] } {
-  const wall: number[] = [];
-  const cpu: number[] = [];
+interface Variant {
+  label: string;
+  argv: string[];
+  input: string;
+  wall: number[];
+  cpu: number[];
+}
+
+/**
+ * Every variant once per round, in turn, so that a neighbour's burst of load
+ * falls on all of them alike rather than on whichever ran at that moment.
+ */
+function measure(variants: Variant[], env: Record<string, string>, cwd: string): void {
   for (let i = 0; i < RUNS + 2; i++) {
-    const [cmd, args] = GNU_TIME ? [GNU_TIME, ['-f', 'cpu %U %S', process.execPath, ...argv]] : [process.execPath, argv];
-    const t = performance.now();
-    const r = spawnSync(cmd, args, { cwd, input, encoding: 'utf8', env });
-    const ms = performance.now() - t;
-    if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-    // The first two warm the page cache, as on a node that ran it last tick.
-    if (i < 2) continue;
-    wall.push(ms);
-    const m = /^cpu ([\d.]+) ([\d.]+)$/m.exec(r.stderr);
-    if (m) cpu.push((Number(m[1]) + Number(m[2])) * 1000);
+    for (const v of variants) {
+      const [cmd, args] = GNU_TIME ? [GNU_TIME, ['-f', 'cpu %U %S', process.execPath, ...v.argv]] : [process.execPath, v.argv];
+      const t = performance.now();
+      const r = spawnSync(cmd, args, { cwd, input: v.input, encoding: 'utf8', env });
+      const ms = performance.now() - t;
+      if (r.status !== 0) throw new Error(`${v.argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+      // The first two rounds warm the page cache, as on a node that ran it last tick.
+      if (i < 2) continue;
+      v.wall.push(ms);
+      const m = /^cpu ([\d.]+) ([\d.]+)$/m.exec(r.stderr);
+      if (m) v.cpu.push((Number(m[1]) + Number(m[2])) * 1000);
+    }
   }
-  return { wall, cpu };
 }
 
 function row(label: string, r: { wall: number[]; cpu: number[] }): string {
@@ -83,13 +94,18 @@ async function main(): Promise<void> {
     const bytes = statSync(BUNDLE).size;
     const gz = gzipSync(readFileSync(BUNDLE)).length;
     process.stdout.write(`dist/llmgw-node.mjs: ${(bytes / 1024).toFixed(0)} KiB (${(gz / 1024).toFixed(0)} KiB gzipped)\n`);
-    process.stdout.write(`${RUNS} runs each, after 2 warm-ups; ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n\n`);
+    process.stdout.write(`${RUNS} rounds of each in turn, after 2 warm-up rounds; ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n\n`);
     process.stdout.write(`${'ms'.padEnd(40)}${'median'.padStart(7)}${'p90'.padStart(7)}${'min'.padStart(7)}${'cpu'.padStart(7)}\n`);
-    const bundle = runs([file, 'agent', 'report'], request, env, dir);
-    process.stdout.write(row('bundle: agent report', bundle) + '\n');
-    process.stdout.write(row('bundle: --version', runs([file, '--version'], '', env, dir)) + '\n');
-    process.stdout.write(row('full package: llmgw agent report', runs([CLI, 'agent', 'report'], request, env, dir)) + '\n');
-    process.stdout.write(row('bare node -e 0', runs(['-e', '0'], '', env, dir)) + '\n');
+    const variant = (label: string, argv: string[], input = ''): Variant => ({ label, argv, input, wall: [], cpu: [] });
+    const bundle = variant('bundle: agent report', [file, 'agent', 'report'], request);
+    const variants = [
+      bundle,
+      variant('bundle: --version', [file, '--version']),
+      variant('full package: llmgw agent report', [CLI, 'agent', 'report'], request),
+      variant('bare node -e 0', ['-e', '0']),
+    ];
+    measure(variants, env, dir);
+    for (const v of variants) process.stdout.write(row(v.label, v) + '\n');
     const m = median(bundle.wall);
     process.stdout.write(`\nagent report from the bundle: ${m.toFixed(0)} ms median, target < ${TARGET_MS} ms: ${m < TARGET_MS ? 'met' : 'NOT met'}\n`);
   } finally {
