@@ -7,12 +7,11 @@
 // (dist/src/cli/main.js) and a bare `node -e 0` on the same machine.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
 import { fakeGpuEnv, writeFakeGpus } from '../src/sim/fake-nvidia-smi.js';
 
 const BUNDLE = fileURLToPath(new URL('../llmgw-node.mjs', import.meta.url));
