@@ -4,12 +4,16 @@
 // planner) stays out of the file, so a node needs nothing but `node` and starts
 // fast: the reconciler pays this start once per node per tick.
 
-import { run as runAgent } from './commands/agent.js';
-import { run as runRouter } from './commands/router.js';
 import type { CommandRun, Io } from './io.js';
 import { reportError } from './report-error.js';
 
-const COMMANDS: Record<string, CommandRun> = { agent: runAgent, router: runRouter };
+// Loaded on use: in the bundle each becomes code that runs only when called, so
+// `agent report` does not pay for setting up the router (its HTTP client, its
+// metrics) and the other way round.
+const COMMANDS: Record<string, () => Promise<{ run: CommandRun }>> = {
+  agent: () => import('./commands/agent.js'),
+  router: () => import('./commands/router.js'),
+};
 
 function help(version: string): string {
   return [
@@ -37,13 +41,14 @@ export async function nodeMain(argv: string[], io: Io, version: string): Promise
     io.stdout.write(version + '\n');
     return 0;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     io.stderr.write(`llmgw: '${name}' is not in llmgw-node.mjs, which has only agent and router (see --help)\n`);
     return 1;
   }
   try {
-    return await command(rest, { ...io, debug });
+    const { run } = await load();
+    return await run(rest, { ...io, debug });
   } catch (err) {
     return reportError(err, { ...io, debug }, name);
   }
