@@ -63,6 +63,8 @@ export const AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: fal
 let ajv: Ajv2020 | undefined;
 const added = new Set<string>();
 const cache = new Map<SchemaName, Validator>();
+/** Validators compiled into a one-file bundle (scripts/bundle.mjs), which has no files beside it to load. */
+const builtIn = new Map<SchemaName, Compiled>();
 
 const documents = new Map<string, unknown>();
 
@@ -117,7 +119,7 @@ function toIssue(e: ErrorObject): SchemaIssue {
 }
 
 /** A schema's validate function either way: ajv leaves the errors of the last call on the function. */
-interface Compiled {
+export interface Compiled {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
 }
@@ -153,11 +155,20 @@ function compile(name: SchemaName): Compiled {
   return ajv.getSchema(`https://llmgw.dev/schemas/${file}`) as ValidateFunction;
 }
 
-/** A validator for one of the schemas of schemas/: the build's, or compiled on first use. */
+/**
+ * Hands this module validators to use before any file: what dist/llmgw-node.mjs
+ * does at start, since a node that runs only that file has neither schemas/
+ * nor ajv beside it (docs/operations.md).
+ */
+export function useBuiltInValidators(validators: Partial<Record<SchemaName, Compiled>>): void {
+  for (const [name, validate] of Object.entries(validators) as [SchemaName, Compiled][]) builtIn.set(name, validate);
+}
+
+/** A validator for one of the schemas of schemas/: built in, the build's, or compiled on first use. */
 export function getValidator(name: SchemaName): Validator {
   const hit = cache.get(name);
   if (hit) return hit;
-  const compiled = precompiled(name) ?? compile(name);
+  const compiled = builtIn.get(name) ?? precompiled(name) ?? compile(name);
   const validator: Validator = (data) =>
     compiled(data) ? { ok: true } : { ok: false, errors: (compiled.errors ?? []).map(toIssue) };
   cache.set(name, validator);

@@ -6,11 +6,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SshError } from '../../src/errors.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { gatherSnapshot } from '../../src/gather/gather.js';
@@ -19,6 +18,7 @@ import type { Config, SshConfig } from '../../src/types/config.js';
 import { fakeGpuEnv, writeFakeGpus } from '../../src/sim/fake-nvidia-smi.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { tempDir } from '../gather/sim-helpers.js';
+import { BUNDLE } from '../helpers/node-bundle.js';
 
 const SSHD = '/usr/sbin/sshd';
 const ADDRESS = '127.0.0.1';
@@ -57,15 +57,16 @@ async function waitForPort(p: number, ms: number): Promise<void> {
 const NVIDIA_H100 = 'NVIDIA H100 80GB HBM3';
 
 /**
- * The real agent (`llmgw agent`, this checkout's build) as an operator would
- * configure it: an env prefix and absolute paths, a fake nvidia-smi over fixture
- * GPUs, its own state directory.
+ * The real agent as an operator installs it on a node (docs/operations.md): the
+ * one-file bundle dist/llmgw-node.mjs copied alone to a directory of its own,
+ * run by `node` with an env prefix and absolute paths, a fake nvidia-smi over
+ * fixture GPUs, its own state directory.
  */
 function agentCommand(): string {
-  const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+  const bundle = join(tmp.dir, 'opt', 'llmgw-node.mjs');
   const env = { ...fakeGpuEnv(join(tmp.dir, 'gpus.csv')), LLMGW_STATE_DIR: join(tmp.dir, 'state') };
   const prefix = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ');
-  return `env ${prefix} ${process.execPath} ${cli} agent`;
+  return `env ${prefix} ${process.execPath} ${bundle} agent`;
 }
 
 function sshConfig(knownHosts: string): SshConfig {
@@ -106,6 +107,8 @@ test.before(async () => {
   keygen('ed25519', join(d, 'host_ed25519'));
   keygen('ecdsa', join(d, 'host_ecdsa'));
   writeFileSync(join(d, 'authorized_keys'), keygen('ed25519', join(d, 'client')) + '\n');
+  mkdirSync(join(d, 'opt'));
+  copyFileSync(BUNDLE, join(d, 'opt', 'llmgw-node.mjs'));
   await writeFakeGpus(join(d, 'gpus.csv'), [{ name: NVIDIA_H100, uuid: 'GPU-e2e-0' }, { name: NVIDIA_H100, uuid: 'GPU-e2e-1', unhealthy: 'ecc' }]);
   mkdirSync(join(d, 'models/org/complete'), { recursive: true });
   mkdirSync(join(d, 'models/org/empty'), { recursive: true });
@@ -138,7 +141,7 @@ const line = (pubFile: string) => {
   return `[${ADDRESS}]:${port} ${type} ${blob}\n`;
 };
 
-test('gathers the real agent\'s report from a real OpenSSH server, its key checked against known_hosts', async () => {
+test('gathers the report of the real agent, run from the one-file bundle, from a real OpenSSH server, its key checked against known_hosts', async () => {
   const kh = join(tmp.dir, 'known_hosts');
   writeFileSync(kh, line('host_ed25519.pub'));
   const ssh = sshConfig(kh);

@@ -11,12 +11,14 @@ import { UsageError } from '../../errors.js';
 import { CONFIG_FILES } from '../../config/repo-files.js';
 import { parseDuration } from '../../config/duration.js';
 import type { Io } from '../io.js';
+import { createLogger, parseLogFormat } from '../../log/logger.js';
+import { parseMetricsListen } from '../../metrics/metrics-server.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
 
 const DEFAULT_LEASE_TTL = '10m';
 
 const HELP = `Usage: llmgw run --schedule CRON [--watch] [--repo DIR | --remote URL [--branch B] --workdir DIR]
-                 [--no-push] [--lease-ttl DURATION]
+                 [--no-push] [--lease-ttl DURATION] [--metrics HOST:PORT] [--log-format text|json]
 
 Reconcile on a schedule: each tick pulls, validates, gathers, plans, applies,
 commits STATUS.md when it changed, pushes and notifies (see llmgw reconcile).
@@ -30,6 +32,9 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the bran
                         the holder of refs/llmgw/lease reconciles, the others stand by. A tick
                         whose lease has less than two SSH connect+command timeouts left
                         applies nothing, and one whose lease ran out commits nothing.
+  --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (docs/operations.md)
+  --log-format F        text (default) or json: one object a line with time, level, msg
+                        and tick, the id the lines of one tick share
 SIGTERM or SIGINT finishes the tick in flight, lets the lease go and exits 0.
 `;
 
@@ -57,6 +62,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       watch: { type: 'boolean', default: false },
       'no-push': { type: 'boolean', default: false },
       'lease-ttl': { type: 'string' },
+      metrics: { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -69,19 +76,23 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const ttlText = values['lease-ttl'] ?? DEFAULT_LEASE_TTL;
   const leaseTtlMs = parseDuration(ttlText);
   if (leaseTtlMs === null || leaseTtlMs <= 0) throw new UsageError(`--lease-ttl '${ttlText}' is not a duration (e.g. 90s, 10m, 1h30m)`);
+  const metricsListen = values.metrics === undefined ? null : parseMetricsListen(values.metrics);
+  const logger = createLogger({ format: parseLogFormat(values['log-format']), stdout: io.stdout, stderr: io.stderr, timestamps: true });
 
   const { startDaemon } = await import('../../daemon/run-daemon.js');
   const { assertSchedule } = await import('../../daemon/loop.js');
   assertSchedule(values.schedule);
-  const log = (line: string) => io.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const log = logger.line;
   const repo = await openRepoFromOptions(values, io);
   // Loaded here, after the options are checked: ssh2 and simple-git are heavy.
-  const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }] = await Promise.all([
+  const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }, { serveRunMetrics, observeTicks }] = await Promise.all([
     import('../../daemon/tick.js'),
     import('../../daemon/transport-for-config.js'),
     import('../../gather/ssh-transport.js'),
     import('../tick-report.js'),
+    import('../../metrics/run-metrics.js'),
   ]);
+  const metrics = metricsListen && (await serveRunMetrics(metricsListen, { repoDir: repo.dir, env: io.env, log }));
   // One transport for the life of the process: connections stay warm between ticks,
   // and are replaced only when a PR changes cluster.yaml's ssh settings.
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env: io.env, keepAlive: true }));
@@ -96,7 +107,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       leaseTtlMs,
       now: () => new Date(),
       log,
-      tick: async (reason, leaseExpiresAt) => {
+      tick: observeTicks(metrics, logger, async (reason, leaseExpiresAt) => {
         const result = await runTick({
           leaseExpiresAt,
           repo,
@@ -107,7 +118,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
           log,
         });
         log(`tick (${reason}): ${tickSummary(result)}`);
-      },
+        return result;
+      }),
     });
     log(`running: schedule '${values.schedule}'${values.watch ? ', watching cluster.yaml and models.yaml' : ''} in ${repo.dir}`);
     log(`${await signal.done}: finishing the tick in flight`);
@@ -115,6 +127,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     signal.dispose();
     await daemon?.stop();
     await transports.close();
+    await metrics?.close();
   }
   log('stopped');
   return 0;
