@@ -1,7 +1,7 @@
 // `llmgw run --metrics HOST:PORT`: the metrics server for the life of the
 // process, and the wrapper that records each tick in it. Wiring for run.ts:
 //
-//   const metrics = listen && (await serveRunMetrics(listen, { repoDir, env, log }));
+//   const metrics = listen && (await serveRunMetrics(listen, { log }));
 //   startDaemon({ …, tick: observeTicks(metrics, logger, async (reason, leaseExpiresAt) => result) });
 //   …
 //   await metrics?.close();
@@ -10,7 +10,6 @@ import type { TickReason } from '../daemon/loop.js';
 import type { TickResult } from '../daemon/tick-result.js';
 import type { Logger } from '../log/logger.js';
 import type { StatusReport } from '../status/types.js';
-import { statusFromRepo } from './fleet-status.js';
 import { startMetricsServer, type Listen } from './metrics-server.js';
 import { createReconcilerMetrics, type ReconcilerMetrics } from './reconciler-metrics.js';
 
@@ -18,15 +17,13 @@ export interface RunMetrics {
   metrics: ReconcilerMetrics;
   /** Where Prometheus scrapes, the port as bound. */
   url: string;
-  /** The fleet a finished tick left, for the gauges. */
-  statusAfter(result: TickResult): Promise<StatusReport | null>;
+  /** The fleet a finished tick left, for the gauges: the report STATUS.md was rendered from. */
+  statusAfter(result: TickResult): StatusReport | null;
   log: (line: string) => void;
   close(): Promise<void>;
 }
 
 export interface RunMetricsOptions {
-  repoDir: string;
-  env: Record<string, string | undefined>;
   now?: () => Date;
   log: (line: string) => void;
 }
@@ -39,14 +36,8 @@ export async function serveRunMetrics(listen: Listen, opts: RunMetricsOptions): 
   return {
     metrics,
     url: server.url,
-    statusAfter: async (result) => {
-      // An invalid config has no fleet to show; the gauges keep the last one.
-      if (result.configInvalid) return null;
-      // The status report the tick rendered STATUS.md from, when the tick returns it;
-      // otherwise read back from the files it wrote, to the same numbers.
-      const { report } = result as TickResult & { report?: StatusReport | null };
-      return report !== undefined ? report : statusFromRepo(opts.repoDir, opts.env, now());
-    },
+    // An invalid config has no fleet to show (report is null): the gauges keep the last one.
+    statusAfter: (result) => (result.configInvalid ? null : result.report),
     log: opts.log,
     async close() {
       metrics.leaseReleased();
@@ -75,10 +66,7 @@ export function observeTicks(run: RunMetrics | null, logger: Logger, tick: RunTi
       const startedAt = new Date();
       const result = await tick(reason, leaseExpiresAt);
       const finishedAt = new Date();
-      const status = await run.statusAfter(result).catch((err: unknown) => {
-        run.log(`warning: metrics: could not read the fleet the tick left: ${err instanceof Error ? err.message : String(err)}`);
-        return null;
-      });
+      const status = run.statusAfter(result);
       run.metrics.recordTick({ startedAt, finishedAt, result, status });
     });
 }

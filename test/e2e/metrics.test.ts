@@ -44,7 +44,7 @@ test.before(async () => {
   // 'huge' wants 16 GPUs on one node of eight: never placeable.
   e = await startE2E({ modelsYaml: modelsYaml([{ name: 'small', replicas: 2 }, { name: 'big', gpus: 4 }, { name: 'huge', gpus: 16 }]) });
   const logger = createLogger({ format: 'json', stdout: logOut, stderr: logOut, timestamps: true });
-  metrics = await serveRunMetrics({ host: '127.0.0.1', port: 0 }, { repoDir: e.workdir, env: { PATH: process.env.PATH }, log: logger.line });
+  metrics = await serveRunMetrics({ host: '127.0.0.1', port: 0 }, { log: logger.line });
   loop = startDaemon({
     repo: e.repo,
     schedule: '0 0 1 1 *',

@@ -12,7 +12,7 @@ import { sampleFleet } from '../status/sample.js';
 function tickResult(over: Partial<TickResult> = {}): TickResult {
   return {
     configInvalid: false, dirtyConfig: [], plan: null, blocked: null, applied: true, outcome: null,
-    events: [], status: '', commit: null, pushed: false, pushError: null, leaseLost: false, ...over,
+    events: [], status: '', report: null, commit: null, pushed: false, pushError: null, leaseLost: false, ...over,
   };
 }
 

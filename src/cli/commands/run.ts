@@ -92,7 +92,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     import('../tick-report.js'),
     import('../../metrics/run-metrics.js'),
   ]);
-  const metrics = metricsListen && (await serveRunMetrics(metricsListen, { repoDir: repo.dir, env: io.env, log }));
+  const metrics = metricsListen && (await serveRunMetrics(metricsListen, { log }));
   // One transport for the life of the process: connections stay warm between ticks,
   // and are replaced only when a PR changes cluster.yaml's ssh settings.
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env: io.env, keepAlive: true }));
