@@ -4,8 +4,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { BodyBuffer } from './body-buffer.js';
 import type { BodyBudget, BodyHolder } from './budget.js';
-import { requestHeaders, responseHeaders } from './forward-headers.js';
+import { responseHeaders, type RequestHead } from './forward-headers.js';
 import { RETRY_AFTER_SECONDS, sendError } from './reply.js';
 import { routeKey } from './route-key.js';
 import { NO_MODEL, type ModelStats, type RouterStats } from './stats.js';
@@ -23,11 +24,14 @@ export interface ProxyContext {
 }
 
 const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+/** What a refused or finished exchange holds: nothing (its bytes go to the garbage collector). */
+const EMPTY = new BodyBuffer();
+/** Past this, copying a reply into a string costs more than the second iovec it saves. */
+const ONE_WRITE_MAX = 16 * 1024;
 
 export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
   held = 0;
-  private chunks: Buffer[] = [];
-  private size = 0;
+  private body = new BodyBuffer();
   private refused = false;
   private clientGone = false;
   private stats: ModelStats | null = null;
@@ -53,6 +57,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly startedMs: number,
+    private readonly head: RequestHead,
   ) {
     res.on('close', () => this.onClientClose());
     req.on('data', (chunk: Buffer) => this.onBody(chunk));
@@ -70,26 +75,27 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     if (finished) return;
     // The client left: stop the engine generating tokens for nobody.
     this.clientGone = true;
-    this.chunks = [];
+    this.body = EMPTY;
     if (this.abort) this.abort();
   }
 
   private onBody(chunk: Buffer): void {
-    if (this.refused) return;
-    this.size += chunk.length;
-    if (this.size > this.ctx.maxBodyBytes) {
+    if (this.refused || this.clientGone) return;
+    if (this.body.size + chunk.length > this.ctx.maxBodyBytes) {
       this.refused = true;
-      this.chunks = [];
+      this.body = EMPTY;
       this.ctx.budget.release(this);
       return tooLarge(this.res, this.ctx.maxBodyBytes);
     }
-    if (this.ctx.budget.take(this, chunk.length)) this.chunks.push(chunk);
+    // The budget counts bytes received; a body's slabs hold at most 64 KiB more (body-buffer.ts).
+    if (this.ctx.budget.take(this, chunk.length)) this.body.push(chunk);
+    else this.body = EMPTY;
   }
 
   /** BodyBudget: the router holds too much; this request is the one to go. */
   evict(): void {
     this.refused = true;
-    this.chunks = [];
+    this.body = EMPTY;
     // Closing spares reading the rest of a body that is refused.
     sendError(this.res, 503, 'overloaded', 'The router is holding too many request bytes; try again shortly', { connection: 'close', 'retry-after': '1' });
   }
@@ -97,8 +103,8 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
   private dispatch(): void {
     if (this.refused || this.clientGone) return;
     this.ctx.budget.received(this);
-    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
-    this.chunks = [];
+    const body = this.body.take();
+    this.body = EMPTY;
     const res = this.res;
     let parsed: unknown;
     try {
@@ -117,13 +123,13 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     if (route.upstreams.length === 0) return noReplica(res, model);
     this.model = model;
     this.route = route;
-    if (route.mode === 'prefix') this.key = routeKey(this.req.headers['x-session-id'], fields!);
+    if (route.mode === 'prefix') this.key = routeKey(this.head.session, fields!);
     const u = pickUpstream(route, this.key, null)!;
     this.dispatchOptions = {
       origin: u.origin,
       path: '',
       method: 'POST',
-      headers: requestHeaders(this.req.rawHeaders),
+      headers: this.head.forward,
       body,
     };
     this.stats.inflight++;
@@ -203,7 +209,8 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     if (this.clientGone) return;
     const last = this.pending;
     this.pending = null;
-    if (last) this.res.end(last);
+    // A small reply as a latin1 string leaves with its head in one write() (bytes map to characters one to one).
+    if (last) this.res.end(last.length <= ONE_WRITE_MAX ? last.toString('latin1') : last, 'latin1');
     else this.res.end();
   }
 

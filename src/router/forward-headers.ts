@@ -9,22 +9,41 @@ const REQUEST_DROP = new Set([
 const REQUEST_DROP_LENGTHS = new Set([...REQUEST_DROP].map((h) => h.length));
 const PLAIN_CONNECTION = new Set(['keep-alive', 'close']);
 
-/** The client's headers for the engine, flat [name, value, …]; most names skip the lowercasing by their length alone. */
-export function requestHeaders(raw: string[]): string[] {
-  const out: string[] = [];
+/** What the proxy needs from a request head, read in one pass over Node's raw header list (no headers object is built). */
+export interface RequestHead {
+  hasHost: boolean;
+  /** Content-Length as sent (Node has already refused a malformed or repeated one). */
+  contentLength: string | undefined;
+  /** The first `x-session-id`, the routing key of `prefix` mode. */
+  session: string | undefined;
+  /** The client's headers for the engine, flat [name, value, …]. */
+  forward: string[];
+}
+
+/** One pass over the raw headers: most names are told apart by their length alone, without lowercasing. */
+export function readRequestHead(raw: string[]): RequestHead {
+  const forward: string[] = [];
   let named: Set<string> | null = null;
+  let hasHost = false;
+  let contentLength: string | undefined;
+  let session: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (REQUEST_DROP_LENGTHS.has(name.length) && REQUEST_DROP.has(name.toLowerCase())) {
-      // Nearly every client sends just `keep-alive` (or `close`): no need to split those.
-      if (name.length === 10 && name.toLowerCase() === 'connection' && !PLAIN_CONNECTION.has(raw[i + 1]!.toLowerCase())) {
-        named = connectionNamed(raw[i + 1]!, named);
+    const n = name.length;
+    if (REQUEST_DROP_LENGTHS.has(n)) {
+      const lower = name.toLowerCase();
+      if (REQUEST_DROP.has(lower)) {
+        if (n === 4) hasHost = true;
+        else if (n === 14 && lower === 'content-length') contentLength ??= raw[i + 1]!;
+        // Nearly every client sends just `keep-alive` (or `close`): no need to split those.
+        else if (n === 10 && lower === 'connection' && !PLAIN_CONNECTION.has(raw[i + 1]!.toLowerCase())) named = connectionNamed(raw[i + 1]!, named);
+        continue;
       }
-      continue;
     }
-    out.push(name, raw[i + 1]!);
+    if (n === 12 && session === undefined && name.toLowerCase() === 'x-session-id') session = raw[i + 1]!;
+    forward.push(name, raw[i + 1]!);
   }
-  return named ? withoutNamed(out, named) : out;
+  return { hasHost, contentLength, session, forward: named ? withoutNamed(forward, named) : forward };
 }
 
 const RESPONSE_DROP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);

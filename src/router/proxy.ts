@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Exchange, tooLarge, type ProxyContext } from './exchange.js';
+import { readRequestHead } from './forward-headers.js';
 import { isRefusedSocket } from './front-door.js';
 import { hangUpIfBody, sendError, sendJson } from './reply.js';
 import { NO_MODEL } from './stats.js';
@@ -28,11 +29,16 @@ export function createProxy(ctx: ProxyContext): Proxy {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    if (PROXIED_PATHS.has(path) && req.method === 'POST' && hostOk(req)) {
-      const declared = req.headers['content-length'];
-      if (declared === undefined || Number(declared) <= maxBodyBytes) return void new Exchange(ctx, req, res, started);
-      tooLarge(res, maxBodyBytes);
-    } else answerHere(req, res, path);
+    if (PROXIED_PATHS.has(path) && req.method === 'POST') {
+      const head = readRequestHead(req.rawHeaders);
+      if (head.hasHost || req.httpVersion !== '1.1') {
+        const declared = head.contentLength;
+        if (declared === undefined || Number(declared) <= maxBodyBytes) return void new Exchange(ctx, req, res, started, head);
+        tooLarge(res, maxBodyBytes);
+        return ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
+      }
+    }
+    answerHere(req, res, path);
     ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
   }
 
