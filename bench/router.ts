@@ -251,6 +251,10 @@ async function streamsPhase(dir: string, wanted: number | undefined, keep: (c: C
   console.log(`router RSS: ${fmt(before, 1)} MiB before, ${fmt(held, 1)} MiB holding them (${fmt(perStream, 1)} KiB per stream; at 10,000: ${fmt(before + (perStream * 10_000) / 1024, 0)} MiB) (target < 500 MB) ${held * 1.048576 < 500 && opened.failed === 0 ? 'PASS' : 'MISS'}`);
 }
 
+/** Each slow client's pace: 16 KiB a second, so 1,000 of them fill 96 MiB in about six seconds. */
+const PIECE = 16 * 1024;
+const EVERY_MS = 1000;
+
 async function abusePhase(dir: string, clients: number, seconds: number, maxBuffered: number, enginePort: number, loader: ChildProcess, keep: (c: Child) => Child, target: boolean): Promise<void> {
   const sock = join(dir, `abuse-${maxBuffered}.sock`);
   const rt = keep(await start('router', [sock, JSON.stringify({ maxBufferedBytes: maxBuffered })]));
@@ -260,7 +264,7 @@ async function abusePhase(dir: string, clients: number, seconds: number, maxBuff
   const before = rssMiB(pid);
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(rssMiB(pid)), 250);
-  await ask(attacker, { start: { port: rt.hello.port, count: clients, piece: 4096, everyMs: 100 } });
+  await ask(attacker, { start: { port: rt.hello.port, count: clients, piece: PIECE, everyMs: EVERY_MS } });
   // Let the flood fill the router's buffers before the normal client is measured.
   await sleep(Math.min(10, seconds / 2) * 1000);
   const normal = await ask<LoadResult>(loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [rt.hello.port] });
@@ -268,7 +272,7 @@ async function abusePhase(dir: string, clients: number, seconds: number, maxBuff
   clearInterval(sampler);
   const sorted = Float64Array.from(normal.latencies).sort();
   const peak = Math.max(...samples);
-  console.log(`\n== abuse: ${clients} slow clients each sending an 8 MiB body 4 KiB every 100 ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB`);
+  console.log(`\n== abuse: ${clients} slow clients each sending an 8 MiB body ${PIECE / 1024} KiB every ${EVERY_MS} ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB`);
   console.log(`flood: ${fmt(stats.bytes / 1048576, 0)} MiB sent over ${stats.connections} connections, ${stats.refused} refused with 503`);
   const verdict = target ? ` (target <= 300 MB) ${peak * 1.048576 <= 300 ? 'PASS' : 'MISS'}` : ' (no target: for sizing --max-buffered)';
   console.log(`router RSS: ${fmt(before, 1)} MiB before, peak ${fmt(peak, 1)} MiB (${fmt(peak * 1.048576, 0)} MB)${verdict}`);

@@ -1,32 +1,46 @@
 // `router serve --metrics HOST:PORT`: Prometheus text at /metrics, written by
-// prom-client from the router's own counters (stats.ts). The counters and the
-// in-flight gauge are read from those counters when scraped (prom-client's
-// collect()), so the request path pays an addition, not a label lookup; only the
-// duration histogram is fed per request, through a child resolved once per model.
+// prom-client from the router's own counters (stats.ts), which are copied into
+// prom-client's metrics when scraped (its collect() hook). The request path pays
+// a few additions whether metrics are on or not, never a label lookup.
 
 import http from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { RouterError } from './router-error.js';
-import { RouterStats } from './stats.js';
+import { DURATION_BUCKETS, NO_MODEL, RouterStats } from './stats.js';
 
-/** Seconds: from a quick refusal to a long streamed answer. */
-export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+/**
+ * The part of prom-client's Histogram that collect() fills: one entry per label
+ * set, with counts per upper bound (not cumulative), sum and count — what
+ * observe() builds. Pinned by package-lock; test/router/metrics.test.ts checks the output.
+ */
+interface HistogramEntries {
+  hashMap: Record<string, { labels: Record<string, string>; bucketValues: Record<number, number>; sum: number; count: number }>;
+}
 
 export interface RouterMetrics {
   readonly registry: Registry;
   readonly stats: RouterStats;
 }
 
-export function createRouterMetrics(): RouterMetrics {
+export function createRouterMetrics(stats: RouterStats = new RouterStats()): RouterMetrics {
   const registry = new Registry();
-  const durations = new Histogram({
+  new Histogram({
     name: 'llmgw_router_request_duration_seconds',
     help: 'Time from a request arriving at the router to the end of its answer, per model.',
     labelNames: ['model'],
     buckets: DURATION_BUCKETS,
     registers: [registry],
+    collect() {
+      this.reset();
+      const entries = (this as unknown as HistogramEntries).hashMap;
+      for (const s of stats.models.values()) {
+        if (s.count === 0) continue;
+        const bucketValues: Record<number, number> = {};
+        DURATION_BUCKETS.forEach((bound, i) => (bucketValues[bound] = s.buckets[i]!));
+        entries[`model:${s.model}`] = { labels: { model: s.model }, bucketValues, sum: s.sum, count: s.count };
+      }
+    },
   });
-  const stats = new RouterStats((model) => durations.labels(model));
   new Counter({
     name: 'llmgw_router_requests_total',
     help: 'Requests answered, per model and HTTP status (499: the client left first; model "-": no model of the table).',
@@ -44,7 +58,7 @@ export function createRouterMetrics(): RouterMetrics {
     registers: [registry],
     collect() {
       this.reset();
-      for (const s of stats.models.values()) if (s.model !== '-') this.set({ model: s.model }, s.inflight);
+      for (const s of stats.models.values()) if (s.model !== NO_MODEL) this.set({ model: s.model }, s.inflight);
     },
   });
   return { registry, stats };

@@ -55,6 +55,9 @@ test('after real requests, requests_total counts them per model and code, durati
   assert.is(sample(r.text, 'llmgw_router_requests_total{model="-",code="200"}'), 1, '/v1/models');
   assert.is(sample(r.text, 'llmgw_router_request_duration_seconds_count{model="m"}'), 3);
   assert.is(sample(r.text, 'llmgw_router_request_duration_seconds_bucket{le="+Inf",model="m"}'), 3);
+  assert.is(sample(r.text, 'llmgw_router_request_duration_seconds_bucket{le="600",model="m"}'), 3, 'buckets are cumulative');
+  const fastest = sample(r.text, 'llmgw_router_request_duration_seconds_bucket{le="0.005",model="m"}')!;
+  assert.ok(fastest >= 0 && fastest <= 3);
   assert.ok(sample(r.text, 'llmgw_router_request_duration_seconds_sum{model="m"}')! > 0);
   assert.is(sample(r.text, 'llmgw_router_inflight{model="m"}'), 0);
   assert.not.match(r.text, /model="nope"/);
