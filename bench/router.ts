@@ -1,325 +1,304 @@
-// npm run bench:router [-- --phase S] [--rounds N] [--duration S] [--rate N] [--connections N] [--engines N]
+// npm run bench:router [-- --phase S] [--rounds N] [--duration S] [--rate N] [--connections N]
+//                       [--streams N] [--abuse-clients N] [--abuse-seconds S] [--abuse-max-buffered BYTES]
+//                       [--skip fixed,node,wrk,soak,streams,abuse,abuse-default,profile]
 //
-// The router's cost, measured as a ratio in one run: the same load generator hits
-// stub engines directly, then through the router, all on this machine's cores.
-// Three processes besides this one (engines, router, load generator), so the
-// router's CPU is its own and its RSS can be read from /proc. Each phase is cut
-// into --rounds (10) that alternate direct and router, so a neighbour's burst of
-// CPU lands on both sides rather than on one; besides the pooled figures, each
-// ratio is also given as the median over the round pairs, which one burst cannot move.
-//   fixed rate   --rate req/s (default 1000) for --phase s (10) per side: p50/p99 latency
-//   saturation   --connections closed-loop clients (64) for --phase s per side: throughput
-//   soak         the router at --rate for --duration s (60): RSS sampled each second
+// The router's cost, measured side by side in one run against the same stub
+// engine reached directly and through nginx (one worker, keepalive upstream):
+//   fixed rate   the Node load generator, open loop at --rate req/s: p50/p99 added
+//   saturation   --connections closed-loop clients, from the Node generator and from
+//                wrk (C, so the client does not eat the proxies' CPU): throughput,
+//                CPU per request of each proxy; the router also with --metrics on
+//   soak         the router at --rate for --duration s: RSS sampled each second
+//   streams      ~10,000 idle streaming connections held through a fresh router: RSS
+//   abuse        1,000 slow clients sending large bodies through a router with
+//                --max-buffered 96MiB (then the default 256MiB, for context), while a
+//                normal client sends 50 req/s: peak RSS and that client's p99
+//   profile      when the router is under 0.8x nginx: a CPU profile of it under wrk, summarised
+// Each comparison is cut into --rounds that rotate the targets, so a neighbour's
+// burst of CPU lands on all of them; ratios are given pooled and as the median
+// of the rounds, which one burst cannot move.
 
-import { fork, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { performance } from 'node:perf_hooks';
+import { cpuSeconds, fmt, median, percentile, rssMiB, sleep, sortedOf, table } from './bench-util.js';
+import { hasWrk, runWrk, startNginx, WRK_LUA, type Nginx, type WrkResult } from './nginx-wrk.js';
+import { summariseProfile } from './profile-summary.js';
+import { abuse, engines, load, router, streamEngine, streams, type LoadJob, type LoadResult } from './router-roles.js';
 
-const BODY = Buffer.from(JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hi in five words.' }], max_tokens: 16 }));
-const ANSWER = Buffer.from(JSON.stringify({
-  id: 'chatcmpl-bench', object: 'chat.completion', created: 1764403200, model: 'bench',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hi there, nice to meet!' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
-}));
+interface Child { child: ChildProcess; hello: any }
 
-interface LoadJob { kind: 'rate' | 'saturate'; ports: number[]; seconds: number; rate: number; connections: number }
-interface LoadResult { requests: number; errors: number; seconds: number; latencies: Float64Array }
-
-// ---- roles (child processes) ----
-
-async function engines(count: number): Promise<void> {
-  const ports: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const server = http.createServer((req, res) => {
-      req.on('data', () => undefined);
-      req.on('end', () => {
-        res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(ANSWER.length)]);
-        res.end(ANSWER);
-      });
-    });
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    ports.push((server.address() as { port: number }).port);
-  }
-  process.send!({ ports });
-}
-
-async function router(socket: string): Promise<void> {
-  const { startRouter } = await import('../src/router/server.js');
-  const r = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket: socket });
-  process.send!({ port: r.port });
-}
-
-function load(): void {
-  process.on('message', (job: LoadJob) => void runLoad(job).then((r) => process.send!(r)));
-  process.send!({ ready: true });
-}
-
-/**
- * One kept-alive client pool per target for the whole run, as a steady client
- * would hold: a fresh pool each round would time connection set-up at every
- * round's start, which no client sending 1,000 requests a second pays.
- */
-const agents = new Map<string, http.Agent>();
-function agentFor(job: LoadJob): http.Agent {
-  const key = job.ports.join(',');
-  let agent = agents.get(key);
-  if (!agent) agents.set(key, (agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(256, job.connections), noDelay: true } as http.AgentOptions)));
-  return agent;
-}
-
-async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const agent = agentFor(job);
-  const latencies = new Float64Array(Math.ceil(job.seconds * (job.kind === 'saturate' ? 40_000 : job.rate * 1.5)));
-  let n = 0;
-  let errors = 0;
-  let next = 0;
-  // Raw header arrays skip Node's header bookkeeping, so Host must be given by hand.
-  const headersFor = new Map(job.ports.map((p) => [p, ['Host', `127.0.0.1:${p}`, 'Content-Type', 'application/json', 'Content-Length', String(BODY.length)]]));
-  /** `t0` is when the request was due: in the open loop its schedule, not when the generator got round to it. */
-  function fire(port: number, done: () => void, t0 = performance.now()): void {
-    const headers = headersFor.get(port);
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', agent, headers }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => {
-        if (res.statusCode !== 200) errors++;
-        if (n < latencies.length) latencies[n++] = performance.now() - t0;
-        done();
-      });
-    });
-    req.on('error', () => {
-      errors++;
-      done();
-    });
-    req.end(BODY);
-  }
-  const port = (): number => job.ports[next++ % job.ports.length]!;
-  const started = performance.now();
-  const deadline = started + job.seconds * 1000;
-  await new Promise<void>((resolve) => {
-    if (job.kind === 'saturate') {
-      let live = job.connections;
-      for (let c = 0; c < job.connections; c++) {
-        const p = port();
-        const loop = (): void => (performance.now() < deadline ? fire(p, loop) : --live === 0 ? resolve() : undefined);
-        loop();
-      }
-      return;
-    }
-    // Open loop: requests leave on schedule whether or not earlier ones have returned.
-    const total = Math.round(job.seconds * job.rate);
-    let sent = 0;
-    let finished = 0;
-    const done = (): void => void (++finished === total && resolve());
-    // Latency counts from each request's scheduled time (started + k/rate), so a
-    // generator that falls behind — a late timer, a stall — is charged to the
-    // requests it delayed instead of vanishing (coordinated omission).
-    const tick = (): void => {
-      const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * job.rate));
-      while (sent < due) {
-        fire(port(), done, started + ((sent + 1) * 1000) / job.rate);
-        sent++;
-      }
-      if (sent < total) setTimeout(tick, 1);
-    };
-    tick();
+/** A role in its own process, with the open-file limit raised as far as it goes (streams need two descriptors each). */
+function start(role: string, args: string[] = [], nodeFlags: string[] = []): Promise<Child> {
+  const raise = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
+  const child = spawn('sh', ['-c', raise, 'sh', process.execPath, ...nodeFlags, fileURLToPath(import.meta.url), role, ...args], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'advanced',
   });
-  const seconds = (performance.now() - started) / 1000;
-  return { requests: n, errors, seconds, latencies: latencies.slice(0, n) };
-}
-
-// ---- orchestration ----
-
-function start(role: string, ...args: string[]): Promise<{ child: ChildProcess; hello: any }> {
-  // LLMGW_BENCH_ROUTER_FLAGS passes node flags to the router process only,
-  // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-gc".
-  const flags = process.env['LLMGW_BENCH_ROUTER_FLAGS'];
-  const execArgv = role === 'router' && flags ? flags.split(/\s+/).filter(Boolean) : [];
-  const child = fork(fileURLToPath(import.meta.url), [role, ...args], { stdio: 'inherit', execArgv, serialization: 'advanced' });
   return new Promise((resolve, reject) => {
     child.once('message', (hello) => resolve({ child, hello }));
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
   });
 }
 
-function ask(loader: ChildProcess, job: LoadJob): Promise<LoadResult> {
+function ask<T>(c: ChildProcess, message: unknown): Promise<T> {
   return new Promise((resolve) => {
-    loader.once('message', (r) => resolve(r as LoadResult));
-    loader.send(job);
+    c.once('message', (r) => resolve(r as T));
+    c.send(message as object);
   });
 }
 
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+function openFileLimit(): number {
+  const m = /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'));
+  return m ? Number(m[1]) : 1024;
 }
 
-/** CPU seconds (user+system) the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+async function setTable(socket: string, models: Record<string, number[]>): Promise<void> {
+  const { runRouterClient } = await import('../src/router/client.js');
+  const table = { version: 1, models: Object.fromEntries(Object.entries(models).map(([m, ports]) => [m, ports.map((p, i) => ({ replica: `${m}-${i}`, url: `http://127.0.0.1:${p}` }))])) };
+  const put = await runRouterClient('endpoints', JSON.stringify(table), { LLMGW_ROUTER_SOCKET: socket });
+  if (put.code !== 0) throw new Error(put.stderr);
 }
 
-/** One side of a phase, summed over its rounds. */
-interface Row {
-  phase: string;
-  target: 'direct' | 'router';
-  requests: number;
-  errors: number;
-  seconds: number;
-  /** One array per round. */
-  latencies: Float64Array[];
-  /** Requests per second of each round. */
-  roundRps: number[];
-  /** CPU seconds used by each process during this side's rounds. */
-  cpu: { load: number; engines: number; router: number };
-  rss: number;
+interface Side { label: string; port: number; pid: number | null; rounds: { rps: number; p50: number; p99: number; cpuUsPerReq: number; errors: number; requests: number }[]; latencies: Float64Array[] }
+
+const side = (label: string, port: number, pid: number | null): Side => ({ label, port, pid, rounds: [], latencies: [] });
+
+/** Run `each` on every side, `rounds` times, rotating the order, recording throughput and the side's own CPU per request. */
+async function compare(sides: Side[], rounds: number, each: (s: Side) => Promise<{ requests: number; seconds: number; errors: number; p50: number; p99: number; latencies?: Float64Array }>): Promise<void> {
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < sides.length; k++) {
+      const s = sides[(k + r) % sides.length]!;
+      const before = s.pid ? cpuSeconds(s.pid) : 0;
+      const out = await each(s);
+      const used = s.pid ? cpuSeconds(s.pid) - before : NaN;
+      s.rounds.push({ rps: out.requests / out.seconds, p50: out.p50, p99: out.p99, cpuUsPerReq: (used * 1e6) / Math.max(1, out.requests), errors: out.errors, requests: out.requests });
+      if (out.latencies) s.latencies.push(out.latencies);
+    }
+  }
 }
+
+function ratioLine(what: string, a: Side, b: Side, target: number): string {
+  const pooled = a.rounds.reduce((n, r) => n + r.requests, 0) / b.rounds.reduce((n, r) => n + r.requests, 0);
+  const paired = median(a.rounds.map((r, i) => r.rps / b.rounds[i]!.rps));
+  const verdict = pooled >= target ? 'PASS' : paired >= target ? 'PASS on the paired median' : 'MISS';
+  return `${what}: pooled ${fmt(pooled)}x, median of ${a.rounds.length} rounds ${fmt(paired)}x (target >= ${target}x) ${verdict}`;
+}
+
+function sideRows(sides: Side[]): string[][] {
+  return sides.map((s) => {
+    const lat = sortedOf(s.latencies);
+    const rps = s.rounds.reduce((n, r) => n + r.requests, 0) / s.rounds.reduce((n, r) => n + r.requests / r.rps, 0);
+    const p50 = lat.length ? percentile(lat, 0.5) : median(s.rounds.map((r) => r.p50));
+    const p99 = lat.length ? percentile(lat, 0.99) : median(s.rounds.map((r) => r.p99));
+    return [s.label, String(s.rounds.reduce((n, r) => n + r.requests, 0)), String(s.rounds.reduce((n, r) => n + r.errors, 0)), fmt(rps, 0), fmt(p50), fmt(p99), s.pid ? fmt(median(s.rounds.map((r) => r.cpuUsPerReq)), 1) : '-'];
+  });
+}
+
+const HEADER = ['target', 'requests', 'errors', 'req/s', 'p50 ms', 'p99 ms', 'proxy CPU us/req'];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
       phase: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '10' },
-      duration: { type: 'string', default: '60' },
+      rounds: { type: 'string', default: '5' },
+      duration: { type: 'string', default: '30' },
       rate: { type: 'string', default: '1000' },
       connections: { type: 'string', default: '64' },
-      engines: { type: 'string', default: '2' },
+      streams: { type: 'string' },
+      'abuse-clients': { type: 'string', default: '1000' },
+      'abuse-seconds': { type: 'string', default: '20' },
+      'abuse-max-buffered': { type: 'string', default: String(96 * 1024 * 1024) },
+      skip: { type: 'string', default: '' },
     },
   });
-  const soak = Number(values.duration);
-  const phase = Math.min(Number(values.phase), soak);
+  const skip = new Set(String(values.skip).split(',').filter(Boolean));
+  const phase = Number(values.phase);
   const rounds = Math.max(1, Number(values.rounds));
   const rate = Number(values.rate);
   const connections = Number(values.connections);
   const dir = mkdtempSync(join(tmpdir(), 'llmgw-bench-'));
-  const socket = join(dir, 'admin.sock');
-  const eng = await start('engines', values.engines!);
-  const rt = await start('router', socket);
-  const loader = (await start('load')).child;
-  const children = [eng.child, rt.child, loader];
+  const children: ChildProcess[] = [];
+  const keep = (c: Child): Child => (children.push(c.child), c);
+  let nginx: Nginx | null = null;
+  const notes: string[] = [];
   try {
-    const enginePorts = eng.hello.ports as number[];
-    const { runRouterClient } = await import('../src/router/client.js');
-    const table = { version: 1, models: { bench: enginePorts.map((p, i) => ({ replica: `bench-${i}`, url: `http://127.0.0.1:${p}` })) } };
-    const put = await runRouterClient('endpoints', JSON.stringify(table), { LLMGW_ROUTER_SOCKET: socket });
-    if (put.code !== 0) throw new Error(put.stderr);
-    const routerPid = rt.child.pid!;
-    const pids = [loader.pid!, eng.child.pid!, routerPid];
-    const targets = { direct: enginePorts, router: [rt.hello.port as number] };
-    const emptyRow = (label: string, target: Row['target']): Row =>
-      ({ phase: label, target, requests: 0, errors: 0, seconds: 0, latencies: [], roundRps: [], cpu: { load: 0, engines: 0, router: 0 }, rss: 0 });
-    const runInto = async (row: Row, job: Omit<LoadJob, 'ports'>): Promise<void> => {
-      const before = pids.map(cpuSeconds);
-      const r = await ask(loader, { ...job, ports: targets[row.target] });
-      const used = pids.map((pid, i) => cpuSeconds(pid) - before[i]!);
-      row.requests += r.requests;
-      row.errors += r.errors;
-      row.seconds += r.seconds;
-      row.latencies.push(r.latencies);
-      row.roundRps.push(r.requests / r.seconds);
-      row.cpu.load += used[0]!;
-      row.cpu.engines += used[1]!;
-      row.cpu.router += used[2]!;
-      row.rss = rssMiB(routerPid);
-      if (process.env['LLMGW_BENCH_VERBOSE']) {
-        const p = percentiles([r.latencies]);
-        process.stderr.write(`    round ${row.phase} ${row.target}: ${r.requests} req, p50 ${p.p50.toFixed(2)} p99 ${p.p99.toFixed(2)} max ${Math.max(...r.latencies).toFixed(1)} ms\n`);
-      }
+    const eng = keep(await start('engines', ['1']));
+    const enginePort = (eng.hello.ports as number[])[0]!;
+    const plain = keep(await start('router', [join(dir, 'plain.sock'), '{}']));
+    const withMetrics = keep(await start('router', [join(dir, 'metrics.sock'), '{"metrics":true}']));
+    for (const s of ['plain', 'metrics']) await setTable(join(dir, `${s}.sock`), { bench: [enginePort] });
+    const loader = keep(await start('load')).child;
+    const ng = await startNginx(dir, 20_000 + (process.pid % 20_000), [enginePort]);
+    if (typeof ng === 'string') notes.push(`nginx: ${ng}; its rows are missing`);
+    else nginx = ng;
+    const wrkOk = hasWrk();
+    if (!wrkOk) notes.push('wrk is not installed (Debian: apt-get install wrk); the wrk rows are missing');
+    const script = join(dir, 'post.lua');
+    writeFileSync(script, WRK_LUA);
+    process.stderr.write(`router bench: 1 stub engine, rate ${rate}/s, ${connections} connections, ${phase}s per target in ${rounds} rounds\n`);
+
+    const direct = (): Side => side('direct', enginePort, null);
+    const viaNginx = (): Side[] => (nginx ? [side('nginx', nginx.port, nginx.pid)] : []);
+    const viaRouter = (): Side => side('llmgw router', plain.hello.port, plain.child.pid!);
+    const viaRouterMetrics = (): Side => side('llmgw router --metrics', withMetrics.hello.port, withMetrics.child.pid!);
+    const nodeLoad = (job: Omit<LoadJob, 'ports'>) => async (s: Side) => {
+      const r = await ask<LoadResult>(loader, { ...job, ports: [s.port] });
+      const sorted = Float64Array.from(r.latencies).sort();
+      return { requests: r.requests, seconds: r.seconds, errors: r.errors, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), latencies: r.latencies };
     };
-    /** Alternate direct and router rounds; returns [direct, router]. */
-    const compare = async (label: string, job: Omit<LoadJob, 'ports' | 'seconds'>): Promise<Row[]> => {
-      const sides = [emptyRow(label, 'direct'), emptyRow(label, 'router')];
-      for (let i = 0; i < rounds; i++) {
-        for (const side of i % 2 ? [...sides].reverse() : sides) await runInto(side, { ...job, seconds: phase / rounds });
-      }
-      for (const s of sides) process.stderr.write(`  ${label} ${s.target}: ${s.requests} requests, ${(s.requests / s.seconds).toFixed(0)} req/s\n`);
-      return sides;
+    const wrkLoad = (seconds: number) => async (s: Side) => {
+      const r: WrkResult = await runWrk(script, `http://127.0.0.1:${s.port}/v1/chat/completions`, connections, seconds);
+      return { requests: r.requests, seconds: r.seconds, errors: r.errors, p50: r.p50ms, p99: r.p99ms };
     };
-    process.stderr.write(`router bench: ${enginePorts.length} stub engines, rate ${rate}/s, ${connections} connections, ${phase}s per side in ${rounds} rounds, soak ${soak}s\n`);
-    // Warm both paths (JIT, kept-alive connections) before anything is measured.
-    for (const target of ['direct', 'router'] as const) await runInto(emptyRow('warm-up', target), { kind: 'saturate', seconds: 2, rate, connections });
-    const rows = [
-      ...(await compare(`fixed ${rate} req/s`, { kind: 'rate', rate, connections })),
-      ...(await compare(`saturation ${connections} conns`, { kind: 'saturate', rate, connections })),
-    ];
-    const samples: number[] = [];
-    const sampler = setInterval(() => samples.push(rssMiB(routerPid)), 1000);
-    const soakRow = emptyRow(`soak ${rate} req/s`, 'router');
-    await runInto(soakRow, { kind: 'rate', seconds: soak, rate, connections });
-    clearInterval(sampler);
-    report([...rows, soakRow], samples, rate);
+
+    // Warm every path (JIT, kept-alive connections) before anything is measured.
+    const warm = [direct(), ...viaNginx(), viaRouter(), viaRouterMetrics()];
+    await compare(warm, 1, nodeLoad({ kind: 'saturate', seconds: 2, rate, connections }));
+    if (wrkOk) await compare(warm, 1, wrkLoad(2));
+
+    const fixed = [direct(), ...viaNginx(), viaRouter()];
+    if (!skip.has('fixed')) await compare(fixed, rounds, nodeLoad({ kind: 'rate', seconds: phase / rounds, rate, connections }));
+    const nodeSat = [direct(), ...viaNginx(), viaRouter()];
+    if (!skip.has('node')) await compare(nodeSat, rounds, nodeLoad({ kind: 'saturate', seconds: phase / rounds, rate, connections }));
+    const wrkSat = [direct(), ...viaNginx(), viaRouter(), viaRouterMetrics()];
+    if (wrkOk && !skip.has('wrk')) await compare(wrkSat, rounds, wrkLoad(phase / rounds));
+
+    console.log(`\n== fixed rate ${rate} req/s (Node load generator, open loop; latency from each request's scheduled time)`);
+    if (fixed[0]!.rounds.length) {
+      console.log(table([HEADER, ...sideRows(fixed)]));
+      const [d, , r] = fixed.length === 3 ? fixed : [fixed[0]!, null, fixed[1]!];
+      const added = (q: number) => percentile(sortedOf(r!.latencies), q) - percentile(sortedOf(d!.latencies), q);
+      const paired = median(r!.latencies.map((l, i) => percentile(Float64Array.from(l).sort(), 0.99) - percentile(Float64Array.from(d!.latencies[i]!).sort(), 0.99)));
+      console.log(`p99 added by the router at ${rate} req/s: pooled ${fmt(added(0.99))} ms, median of ${rounds} rounds ${fmt(paired)} ms (p50 added ${fmt(added(0.5))} ms; target p99 < 1 ms) ${added(0.99) < 1 ? 'PASS' : paired < 1 ? 'PASS on the paired median' : 'MISS'}`);
+    }
+    for (const [name, sides] of [[`saturation, ${connections} connections, Node load generator`, nodeSat], [`saturation, ${connections} connections, wrk`, wrkSat]] as const) {
+      if (!sides[0]!.rounds.length) continue;
+      console.log(`\n== ${name}`);
+      console.log(table([HEADER, ...sideRows(sides)]));
+      const r = sides.find((s) => s.label === 'llmgw router')!;
+      console.log(ratioLine('router vs direct', r, sides[0]!, 0.5));
+      const n = sides.find((s) => s.label === 'nginx');
+      if (n) {
+        console.log(ratioLine('router vs nginx', r, n, 0.8));
+        console.log(`nginx vs direct (context): ${fmt(median(n.rounds.map((x, i) => x.rps / sides[0]!.rounds[i]!.rps)))}x`);
+      }
+      const m = sides.find((s) => s.label === 'llmgw router --metrics');
+      if (m) {
+        const cpu = (s: Side) => median(s.rounds.map((x) => x.cpuUsPerReq));
+        console.log(`metrics on vs off: throughput ${fmt(median(m.rounds.map((x, i) => x.rps / r.rounds[i]!.rps)))}x (median of rounds), router CPU ${fmt(cpu(m), 1)} vs ${fmt(cpu(r), 1)} us/req`);
+      }
+    }
+
+    if (!skip.has('soak')) {
+      const soak = Number(values.duration);
+      const samples: number[] = [];
+      const sampler = setInterval(() => samples.push(rssMiB(plain.child.pid!)), 1000);
+      const r = await ask<LoadResult>(loader, { kind: 'rate', seconds: soak, rate, connections, ports: [plain.hello.port] });
+      clearInterval(sampler);
+      const quarter = Math.max(1, Math.floor(samples.length / 4));
+      const early = median(samples.slice(0, quarter));
+      const late = median(samples.slice(-quarter));
+      console.log(`\n== soak: router RSS over ${samples.length} s at ${rate} req/s (${r.requests} requests, ${r.errors} errors): first quarter ${fmt(early, 1)} MiB, last quarter ${fmt(late, 1)} MiB, peak ${fmt(Math.max(...samples), 1)} MiB (steady = last <= first x 1.1 + 4 MiB) ${late <= early * 1.1 + 4 ? 'PASS' : 'MISS'}`);
+    }
+
+    if (!skip.has('streams')) await streamsPhase(dir, values.streams === undefined ? undefined : Number(values.streams), keep);
+    if (!skip.has('abuse')) {
+      // The target (RSS <= 300 MB) at the stated --max-buffered; then the default 256 MiB, for what it costs.
+      await abusePhase(dir, Number(values['abuse-clients']), Number(values['abuse-seconds']), Number(values['abuse-max-buffered']), enginePort, loader, keep, true);
+      if (!skip.has('abuse-default')) await abusePhase(dir, Number(values['abuse-clients']), Number(values['abuse-seconds']), 256 * 1024 * 1024, enginePort, loader, keep, false);
+    }
+
+    const wr = wrkSat.find((s) => s.label === 'llmgw router')!;
+    const wn = wrkSat.find((s) => s.label === 'nginx');
+    const below = wn && wr.rounds.length && median(wr.rounds.map((x, i) => x.rps / wn.rounds[i]!.rps)) < 0.8;
+    if (wrkOk && !skip.has('profile') && (below || process.env['LLMGW_BENCH_PROFILE'])) {
+      await profilePhase(dir, enginePort, script, connections, phase);
+    }
+    for (const n of notes) console.log(`note: ${n}`);
   } finally {
+    nginx?.stop();
     // Disconnecting lets each child exit by itself (so a --cpu-prof profile gets written).
     for (const c of children) if (c.connected) c.disconnect();
+    await sleep(200);
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function percentiles(parts: Float64Array[]): { p50: number; p99: number } {
-  const all = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  all.sort();
-  const q = (x: number): number => (all.length ? all[Math.min(all.length - 1, Math.floor(x * all.length))]! : NaN);
-  return { p50: q(0.5), p99: q(0.99) };
+async function streamsPhase(dir: string, wanted: number | undefined, keep: (c: Child) => Child): Promise<void> {
+  // Each stream holds two descriptors in the router (client and engine side).
+  const limit = openFileLimit();
+  const count = Math.min(wanted ?? 10_000, Math.floor((limit - 64) / 2));
+  const se = keep(await start('stream-engine'));
+  const rt = keep(await start('router', [join(dir, 'streams.sock'), '{}']));
+  await setTable(join(dir, 'streams.sock'), { stream: [se.hello.port as number] });
+  const client = keep(await start('streams')).child;
+  await sleep(500);
+  const before = rssMiB(rt.child.pid!);
+  const t0 = Date.now();
+  const opened = await ask<{ established: number; failed: number }>(client, { open: { port: rt.hello.port, count } });
+  const seconds = (Date.now() - t0) / 1000;
+  await sleep(2000);
+  const held = rssMiB(rt.child.pid!);
+  await ask(client, { release: true });
+  console.log(`\n== ${opened.established} idle streaming connections held through one router (${opened.failed} failed; opened in ${fmt(seconds, 1)} s)`);
+  if (count < 10_000) console.log(`   (${count}, not 10,000: this machine's open-file limit is ${limit}, and each stream holds two descriptors in the router)`);
+  const perStream = ((held - before) * 1024) / Math.max(1, opened.established);
+  console.log(`router RSS: ${fmt(before, 1)} MiB before, ${fmt(held, 1)} MiB holding them (${fmt(perStream, 1)} KiB per stream; at 10,000: ${fmt(before + (perStream * 10_000) / 1024, 0)} MiB) (target < 500 MB) ${held * 1.048576 < 500 && opened.failed === 0 ? 'PASS' : 'MISS'}`);
 }
 
-function report(rows: Row[], samples: number[], rate: number): void {
-  const f = (x: number, d = 2): string => (Number.isFinite(x) ? x.toFixed(d) : '-');
-  const lines = [['phase', 'target', 'requests', 'errors', 'p50 ms', 'p99 ms', 'req/s', 'router RSS MiB', 'CPU us/req: load', 'engines', 'router']];
-  const stats = rows.map((r) => ({ ...percentiles(r.latencies), rps: r.requests / r.seconds }));
-  rows.forEach((r, i) => {
-    const us = (cpu: number): string => f((cpu * 1e6) / Math.max(1, r.requests), 0);
-    const s = stats[i]!;
-    lines.push([r.phase, r.target, String(r.requests), String(r.errors), f(s.p50), f(s.p99), f(s.rps, 0), f(r.rss, 1), us(r.cpu.load), us(r.cpu.engines), r.target === 'router' ? us(r.cpu.router) : '-']);
-  });
-  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  for (const l of lines) console.log(l.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
-  const [fd, fr, sd, sr] = stats;
-  const median = (xs: number[]): number => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  };
-  const pooledAdded = fr!.p99 - fd!.p99;
-  const pooledShare = sr!.rps / sd!.rps;
-  const pairs = rows[0]!.latencies.map((_, i) => i);
-  const pairedAdded = median(pairs.map((i) => percentiles([rows[1]!.latencies[i]!]).p99 - percentiles([rows[0]!.latencies[i]!]).p99));
-  const pairedShare = median(pairs.map((i) => rows[3]!.roundRps[i]! / rows[2]!.roundRps[i]!));
-  const quarter = Math.max(1, Math.floor(samples.length / 4));
-  const early = median(samples.slice(0, quarter));
-  const late = median(samples.slice(-quarter));
-  const steady = late <= early * 1.1 + 4;
-  console.log('');
-  const verdict = (pooled: boolean, paired: boolean): string => (pooled ? 'PASS' : paired ? 'PASS on the paired median' : 'MISS');
-  console.log(
-    `p99 added by the router at ${rate} req/s: pooled ${f(pooledAdded)} ms, median of ${pairs.length} round pairs ${f(pairedAdded)} ms ` +
-      `(p50 added ${f(fr!.p50 - fd!.p50)} ms; target p99 < 2 ms) ${verdict(pooledAdded < 2, pairedAdded < 2)}`,
-  );
-  console.log(
-    `saturation throughput through the router: pooled ${f(pooledShare * 100, 0)}% of direct, median of ${pairs.length} round pairs ${f(pairedShare * 100, 0)}% ` +
-      `(target >= 50%) ${verdict(pooledShare >= 0.5, pairedShare >= 0.5)}`,
-  );
-  console.log(
-    `router RSS over the ${samples.length} s soak: first quarter ${f(early, 1)} MiB, last quarter ${f(late, 1)} MiB, peak ${f(Math.max(...samples), 1)} MiB ` +
-      `(steady = last <= first x 1.1 + 4 MiB) ${steady ? 'PASS' : 'MISS'}`,
-  );
-  const errors = rows.reduce((n, r) => n + r.errors, 0);
-  if (errors) console.log(`errors: ${errors} requests failed`);
+/** Each slow client's pace: 16 KiB a second, so 1,000 of them fill 96 MiB in about six seconds. */
+const PIECE = 16 * 1024;
+const EVERY_MS = 1000;
+
+async function abusePhase(dir: string, clients: number, seconds: number, maxBuffered: number, enginePort: number, loader: ChildProcess, keep: (c: Child) => Child, target: boolean): Promise<void> {
+  const sock = join(dir, `abuse-${maxBuffered}.sock`);
+  const rt = keep(await start('router', [sock, JSON.stringify({ maxBufferedBytes: maxBuffered })]));
+  await setTable(sock, { bench: [enginePort] });
+  const attacker = keep(await start('abuse')).child;
+  const pid = rt.child.pid!;
+  const before = rssMiB(pid);
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(rssMiB(pid)), 250);
+  await ask(attacker, { start: { port: rt.hello.port, count: clients, piece: PIECE, everyMs: EVERY_MS } });
+  // Let the flood fill the router's buffers before the normal client is measured.
+  await sleep(Math.min(10, seconds / 2) * 1000);
+  const normal = await ask<LoadResult>(loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [rt.hello.port] });
+  const stats = await ask<{ refused: number; connections: number; bytes: number }>(attacker, { stop: true });
+  clearInterval(sampler);
+  const sorted = Float64Array.from(normal.latencies).sort();
+  const peak = Math.max(...samples);
+  console.log(`\n== abuse: ${clients} slow clients each sending an 8 MiB body ${PIECE / 1024} KiB every ${EVERY_MS} ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB`);
+  console.log(`flood: ${fmt(stats.bytes / 1048576, 0)} MiB sent over ${stats.connections} connections, ${stats.refused} refused with 503`);
+  const verdict = target ? ` (target <= 300 MB) ${peak * 1.048576 <= 300 ? 'PASS' : 'MISS'}` : ' (no target: for sizing --max-buffered)';
+  console.log(`router RSS: ${fmt(before, 1)} MiB before, peak ${fmt(peak, 1)} MiB (${fmt(peak * 1.048576, 0)} MB)${verdict}`);
+  console.log(`normal client at 50 req/s meanwhile: ${normal.requests} requests, ${normal.errors} errors, p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(percentile(sorted, 0.99))} ms (target p99 < 100 ms) ${percentile(sorted, 0.99) < 100 && normal.errors === 0 ? 'PASS' : 'MISS'}`);
+}
+
+async function profilePhase(dir: string, enginePort: number, script: string, connections: number, seconds: number): Promise<void> {
+  const profDir = join(dir, 'prof');
+  const rt = await start('router', [join(dir, 'prof.sock'), '{}'], ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
+  await setTable(join(dir, 'prof.sock'), { bench: [enginePort] });
+  await runWrk(script, `http://127.0.0.1:${rt.hello.port}/v1/chat/completions`, connections, 2);
+  const r = await runWrk(script, `http://127.0.0.1:${rt.hello.port}/v1/chat/completions`, connections, seconds);
+  const exited = new Promise((res) => rt.child.once('exit', res));
+  rt.child.disconnect();
+  await exited;
+  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  console.log(`\n== profile: the router under wrk (${fmt(r.rps, 0)} req/s), node --cpu-prof`);
+  console.log(file ? summariseProfile(join(profDir, file)) : 'no profile was written');
 }
 
 const role = process.argv[2];
 if (role) process.on('disconnect', () => process.exit(0));
 if (role === 'engines') void engines(Number(process.argv[3]));
-else if (role === 'router') void router(process.argv[3]!);
+else if (role === 'stream-engine') void streamEngine();
+else if (role === 'router') void router(process.argv[3]!, process.argv[4] ?? '{}');
 else if (role === 'load') load();
+else if (role === 'streams') streams();
+else if (role === 'abuse') abuse();
 else await main();

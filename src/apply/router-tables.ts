@@ -27,14 +27,19 @@ export function serving(r: FleetReplica): boolean {
  */
 export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet<string>): RouterEndpoints {
   const models: RouterEndpoints['models'] = {};
-  for (const m of config.models) models[m.name] = [];
+  const routing: NonNullable<RouterEndpoints['routing']> = {};
+  for (const m of config.models) {
+    models[m.name] = [];
+    if (m.routing) routing[m.name] = m.routing;
+  }
   for (const r of fleet.replicas) {
     const list = models[r.model];
     if (!list || !serving(r) || leaving.has(r.id)) continue;
     const url = urlOf(r, fleet);
     if (url) list.push({ replica: r.id, url });
   }
-  return { version: 1, models };
+  // Only models that name a mode are listed: the table of a config that names none stays as routers before 0.2 knew it.
+  return Object.keys(routing).length > 0 ? { version: 1, models, routing } : { version: 1, models };
 }
 
 export async function pushTables(

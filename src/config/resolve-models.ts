@@ -81,6 +81,8 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       replicas: int(m.replicas) ?? 1,
       priority: int(m.priority) ?? 0,
       args: arr(m.args).filter((a): a is string => typeof a === 'string'),
+      // Absent means the routers' default (prefix); the schema has already refused any other value.
+      ...(m.routing === 'prefix' || m.routing === 'least-inflight' ? { routing: m.routing } : {}),
       index: i,
       ...modelLifecycle(ctx, m, ['models', i], ctx.defaults),
     });

@@ -1,6 +1,6 @@
 // The admin side of the router: a tiny HTTP protocol on a Unix socket (mode 0600,
 // so only the router's own user can read usage or repoint traffic).
-//   GET /usage      -> 200 {"version":1,"startedAt":…,"lastUsed":{…}}
+//   GET /usage      -> 200 {"version":1,"startedAt":…,"lastUsed":{…},"inflight":{…},"served":{…}}
 //   PUT /endpoints  -> 200 {"version":1,"ok":true}, or 400 {"version":1,"ok":false,"errors":[…]}
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,21 +11,22 @@ import { parseEndpoints } from './endpoints.js';
 import { swapTable, usageOf, type RouterState } from './table.js';
 import { sendJson } from './reply.js';
 import { RouterError } from './router-error.js';
+import type { Logger } from './log.js';
 
 /** A table larger than this is a mistake, not a fleet. */
 const MAX_TABLE_BYTES = 64 * 1024 * 1024;
 
-export function createAdminServer(state: RouterState): http.Server {
+export function createAdminServer(state: RouterState, log: Logger): http.Server {
   return http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/usage') return sendJson(res, 200, usageOf(state));
     // A client that leaves mid-table rejects the body's iterator: that ends its
     // request, never the router (an unhandled rejection would stop the process).
-    if (req.method === 'PUT' && req.url === '/endpoints') return void putEndpoints(state, req, res).catch(() => res.destroy());
+    if (req.method === 'PUT' && req.url === '/endpoints') return void putEndpoints(state, req, res, log).catch(() => res.destroy());
     sendJson(res, 404, { version: 1, ok: false, errors: [`unknown admin request ${req.method} ${req.url}`] });
   });
 }
 
-async function putEndpoints(state: RouterState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function putEndpoints(state: RouterState, req: IncomingMessage, res: ServerResponse, log: Logger): Promise<void> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -36,6 +37,8 @@ async function putEndpoints(state: RouterState, req: IncomingMessage, res: Serve
   const parsed = parseEndpoints(Buffer.concat(chunks).toString('utf8'));
   if (!parsed.ok) return sendJson(res, 400, { version: 1, ok: false, errors: parsed.errors });
   swapTable(state, parsed.value);
+  const replicas = Object.values(parsed.value.models).reduce((n, list) => n + list.length, 0);
+  log.log('info', `table replaced: ${Object.keys(parsed.value.models).length} models, ${replicas} replicas`);
   sendJson(res, 200, { version: 1, ok: true });
 }
 

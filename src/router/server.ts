@@ -1,18 +1,40 @@
 // `llmgw router serve`: the proxy on a TCP address and the admin protocol on a
-// Unix socket, sharing one routing table. Starts with an empty table: every
-// model is unknown (404) until the reconciler sends `router endpoints`.
+// Unix socket, sharing one routing table (and, with --metrics, a /metrics
+// listener). Starts with an empty table: every model is unknown (404) until the
+// reconciler sends `router endpoints`.
 
 import http from 'node:http';
 import { unlink } from 'node:fs/promises';
 import { createAdminServer, listenAdmin } from './admin.js';
+import { BodyBudget } from './budget.js';
+import { guardFrontDoor } from './front-door.js';
+import { silentLogger, throttled, type Logger } from './log.js';
+import { createRouterMetrics, serveMetrics } from './metrics.js';
 import { createProxy, DEFAULT_MAX_BODY_BYTES } from './proxy.js';
+import { RouterStats } from './stats.js';
 import { createRouterState } from './table.js';
+import { createUpstreams } from './upstream.js';
 import { RouterError } from './router-error.js';
+
+export const DEFAULT_MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
+export const DEFAULT_UPSTREAM_HEADER_TIMEOUT_MS = 10 * 60_000;
 
 export interface RouterOptions {
   listen: { host: string; port: number };
   adminSocket: string;
   maxBodyBytes?: number;
+  /** Request bytes held across all requests (--max-buffered). */
+  maxBufferedBytes?: number;
+  /** Open client connections (--max-connections). */
+  maxConnections?: number;
+  /** An engine's time to send a reply's head (--upstream-header-timeout). */
+  upstreamHeaderTimeoutMs?: number;
+  /** Serve Prometheus text at http://HOST:PORT/metrics. */
+  metrics?: { host: string; port: number };
+  log?: Logger;
+  /** Node's server timeouts, for tests: a request's head (60 s), the whole request (300 s), how often they are checked (30 s). */
+  clientTimeouts?: { headersMs?: number; requestMs?: number; checkEveryMs?: number };
   /** The clock, for tests; read once per request that acquires a replica. */
   now?: () => Date;
 }
@@ -20,6 +42,8 @@ export interface RouterOptions {
 export interface RunningRouter {
   /** The TCP port actually bound (useful with port 0). */
   port: number;
+  /** The metrics port actually bound, when --metrics was given. */
+  metricsPort: number | null;
   /**
    * Stop accepting, let requests in flight finish for up to `graceMs` (default 0),
    * then cut what is left and remove the admin socket.
@@ -29,14 +53,39 @@ export interface RunningRouter {
 
 export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   const now = opts.now;
+  const log = opts.log ?? silentLogger;
   const state = createRouterState(now ? () => now().getTime() : Date.now);
-  const proxy = createProxy(state, opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  const server = http.createServer({ noDelay: true }, proxy.handle);
+  const upstreams = createUpstreams({ headerTimeoutMs: opts.upstreamHeaderTimeoutMs ?? DEFAULT_UPSTREAM_HEADER_TIMEOUT_MS });
+  state.onDropped = (gone) => upstreams.drop(gone);
+  const metrics = opts.metrics ? createRouterMetrics() : null;
+  const upstreamWarning = throttled(log, 10_000);
+  const proxy = createProxy({
+    state,
+    upstreams,
+    budget: new BodyBudget(opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
+    stats: metrics?.stats ?? new RouterStats(),
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    onUpstreamError: (replica, err) => upstreamWarning(replica, 'warn', `replica ${replica} failed a request: ${err.message}`, { replica }),
+  });
+  const t = opts.clientTimeouts ?? {};
+  const server = http.createServer(
+    {
+      noDelay: true,
+      // Longer than common client pools keep idle connections, so the router is not the side that drops them mid-reuse.
+      keepAliveTimeout: 65_000,
+      headersTimeout: t.headersMs ?? 60_000,
+      requestTimeout: t.requestMs ?? 300_000,
+      connectionsCheckingInterval: t.checkEveryMs ?? 30_000,
+      // Checked by the proxy itself, so the refusal is OpenAI's error JSON rather than a bare 400.
+      requireHostHeader: false,
+    },
+    proxy.handle,
+  );
   server.on('checkContinue', proxy.checkContinue);
-  // Longer than common client pools keep idle connections, so the router is not the side that drops them mid-reuse.
-  server.keepAliveTimeout = 65_000;
-  const admin = createAdminServer(state);
+  guardFrontDoor(server, { maxConnections: opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+  const admin = createAdminServer(state, log);
   await listenAdmin(admin, opts.adminSocket);
+  let metricsServer: http.Server | null = null;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -45,21 +94,27 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
         resolve();
       });
     });
+    if (metrics && opts.metrics) metricsServer = await serveMetrics(metrics, opts.metrics);
   } catch (err) {
-    await closeServer(admin);
+    await Promise.all([closeServer(admin), server.listening ? closeServer(server) : undefined]);
     await unlink(opts.adminSocket).catch(() => undefined);
+    if (err instanceof RouterError) throw err;
     const where = `${opts.listen.host}:${opts.listen.port}`;
     throw new RouterError(`cannot listen on ${where}: ${(err as Error).message}`, { cause: err });
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.listen.port;
+  const metricsAddress = metricsServer?.address();
+  const metricsPort = typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : null;
   let closing: Promise<void> | null = null;
   return {
     port,
+    metricsPort,
     close(graceMs = 0) {
       closing ??= (async () => {
-        const closed = Promise.all([closeServer(server), closeServer(admin)]);
+        const closed = Promise.all([closeServer(server), closeServer(admin), metricsServer ? closeServer(metricsServer) : undefined]);
         admin.closeAllConnections();
+        metricsServer?.closeAllConnections();
         // A kept-alive connection turns idle when its last answer ends: close it then.
         server.closeIdleConnections();
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
@@ -69,7 +124,7 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
         clearTimeout(timer);
         server.closeAllConnections();
         await closed;
-        proxy.close();
+        await upstreams.destroy();
       })();
       return closing;
     },

@@ -1,34 +1,65 @@
-// A stub inference engine for the demo and end-to-end tests: a real process the
-// agent starts like vLLM, answering what llmgw and the router need:
+// A stub inference engine for the demo, end-to-end tests and benchmarks: a real
+// process the agent starts like vLLM, answering what llmgw and the router need:
 //   GET  /health               503 until --ready-after seconds have passed, then 200
 //   GET  /v1/models            the one model it serves
-//   POST /v1/chat/completions  an OpenAI-shaped reply ("stream": true gives SSE chunks)
+//   POST /v1/chat/completions  an OpenAI-shaped answer ("stream": true gives SSE chunks)
 //   POST /v1/completions       likewise
+//   GET  /stub/config, PUT /stub/config   the knobs below, read or changed at run time (JSON)
+//   GET  /stub/stats           requests, failures, and the simulated cache's totals
 //
 //   node dist/src/sim/stub-engine.js --host H --port P [--model NAME] [--ready-after SECONDS]
+//     [--answer TEXT] [--wrong] [--token-delay-ms MS] [--fail-rate F]
+//     [--cache-chars N] [--cache-block-chars N] [--prefill-base-ms MS] [--prefill-ms-per-char MS] [--prefill-slots N]
 //
-// Unknown options (an engine template's --tensor-parallel-size …) are ignored.
-// SIGTERM and SIGINT close the server and exit 0.
+// Time to first token comes from a SIMULATED prefix cache (stub-cache.ts), off
+// unless its costs are set. Unknown options (an engine template's
+// --tensor-parallel-size …) are ignored. SIGTERM and SIGINT close the server and exit 0.
 
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { answerFor, promptText, tokensOf } from './stub-answer.js';
+import { PrefixCache, type CacheModel } from './stub-cache.js';
 
-export interface StubEngineOptions {
+/** What can be changed while it runs (PUT /stub/config). */
+export interface StubKnobs {
+  /** Fixed content of every answer; null = the default (see stub-answer.ts). */
+  answer: string | null;
+  /** Answer every prompt with the same wrong text. */
+  wrong: boolean;
+  /** Delay before each token after the first (and per token of a non-streamed answer). */
+  tokenDelayMs: number;
+  /** Fraction of completions answered 500, spread evenly (0.2: the 5th, 10th, … request). */
+  failRate: number;
+  cache: CacheModel;
+}
+
+export interface StubEngineOptions extends Partial<Omit<StubKnobs, 'cache'>> {
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
   model?: string;
   /** Seconds before /health answers 200. */
   readyAfter?: number;
+  cache?: Partial<CacheModel>;
 }
 
 export interface StubEngine {
   port: number;
+  knobs: StubKnobs;
+  stats(): StubStats;
   close(): Promise<void>;
 }
+
+export interface StubStats {
+  requests: number;
+  failures: number;
+  cache: { prompts: number; promptChars: number; cachedChars: number };
+}
+
+export const DEFAULT_CACHE: CacheModel = { capacityChars: 0, blockChars: 64, baseMs: 0, msPerChar: 0, slots: 1 };
 
 /** argv that runs the stub engine as its own process: prepend it to the engine's options. */
 export function stubEngineCommand(): string[] {
@@ -41,41 +72,71 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';
   for await (const chunk of req) text += String(chunk);
   try {
     const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
   }
 }
 
-function completion(model: string, chat: boolean, stream: boolean, res: ServerResponse): void {
-  const id = `stub-${Date.now().toString(36)}`;
-  const created = Math.floor(Date.now() / 1000);
-  const words = ['Hello', ' from', ' the', ' llmgw', ' stub', ' engine.'];
-  const object = chat ? 'chat.completion' : 'text_completion';
-  if (!stream) {
-    const choice = chat
-      ? { index: 0, message: { role: 'assistant', content: words.join('') }, finish_reason: 'stop' }
-      : { index: 0, text: words.join(''), finish_reason: 'stop' };
-    json(res, 200, { id, object, created, model, choices: [choice], usage: { prompt_tokens: 1, completion_tokens: words.length, total_tokens: words.length + 1 } });
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const [i, w] of words.entries()) {
-    const last = i === words.length - 1;
-    const choice = chat ? { index: 0, delta: { content: w }, finish_reason: last ? 'stop' : null } : { index: 0, text: w, finish_reason: last ? 'stop' : null };
-    res.write(`data: ${JSON.stringify({ id, object: chat ? 'chat.completion.chunk' : object, created, model, choices: [choice] })}\n\n`);
-  }
-  res.end('data: [DONE]\n\n');
-}
+const sleep = (ms: number): Promise<void> => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
 
 export async function startStubEngine(opts: StubEngineOptions = {}): Promise<StubEngine> {
   const model = opts.model ?? 'stub-model';
   const readyAt = Date.now() + (opts.readyAfter ?? 0) * 1000;
+  const knobs: StubKnobs = {
+    answer: opts.answer ?? null,
+    wrong: opts.wrong ?? false,
+    tokenDelayMs: opts.tokenDelayMs ?? 0,
+    failRate: opts.failRate ?? 0,
+    cache: { ...DEFAULT_CACHE, ...opts.cache },
+  };
+  const cache = new PrefixCache(knobs.cache);
+  const counts = { requests: 0, failures: 0 };
+
+  async function complete(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req);
+    if (Date.now() < readyAt) return json(res, 503, { error: { message: 'model is loading', type: 'unavailable' } });
+    const k = ++counts.requests;
+    if (Math.floor(k * knobs.failRate) > Math.floor((k - 1) * knobs.failRate)) {
+      counts.failures++;
+      return json(res, 500, { error: { message: 'simulated failure (--fail-rate)', type: 'server_error', param: null, code: 'stub_failure' } });
+    }
+    const chat = path === '/v1/chat/completions';
+    const name = typeof body['model'] === 'string' ? (body['model'] as string) : model;
+    const maxTokens = typeof body['max_tokens'] === 'number' ? (body['max_tokens'] as number) : null;
+    const tokens = tokensOf(answerFor(body, knobs), maxTokens);
+    const prompt = promptText(body);
+    const id = `stub-${Date.now().toString(36)}-${k}`;
+    const created = Math.floor(Date.now() / 1000);
+    const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: tokens.length, total_tokens: Math.ceil(prompt.length / 4) + tokens.length };
+    if (body['stream'] !== true) {
+      await cache.prefill(prompt);
+      await sleep(knobs.tokenDelayMs * (tokens.length - 1));
+      const text = tokens.join('');
+      const choice = chat ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' } : { index: 0, text, finish_reason: 'stop' };
+      return json(res, 200, { id, object: chat ? 'chat.completion' : 'text_completion', created, model: name, choices: [choice], usage });
+    }
+    // The head at once, as an engine's streaming response does; the first token after the prefill.
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    await cache.prefill(prompt);
+    for (const [i, t] of tokens.entries()) {
+      if (i > 0) await sleep(knobs.tokenDelayMs);
+      if (res.destroyed) return; // the client left: stop generating
+      const last = i === tokens.length - 1;
+      const choice = chat
+        ? { index: 0, delta: i === 0 ? { role: 'assistant', content: t } : { content: t }, finish_reason: last ? 'stop' : null }
+        : { index: 0, text: t, finish_reason: last ? 'stop' : null };
+      res.write(`data: ${JSON.stringify({ id, object: chat ? 'chat.completion.chunk' : 'text_completion', created, model: name, choices: [choice] })}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/health') {
@@ -86,12 +147,16 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
       return json(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'llmgw-stub' }] });
     }
     if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/completions')) {
-      void readBody(req).then((body) => {
-        if (Date.now() < readyAt) return json(res, 503, { error: { message: 'model is loading', type: 'unavailable' } });
-        completion(typeof body.model === 'string' ? body.model : model, path === '/v1/chat/completions', body.stream === true, res);
-      });
-      return;
+      return void complete(path, req, res).catch(() => res.destroy());
     }
+    if (path === '/stub/config' && req.method === 'GET') return json(res, 200, knobs);
+    if (path === '/stub/config' && req.method === 'PUT') {
+      return void readJson(req).then((change) => {
+        const problem = applyKnobs(knobs, change);
+        json(res, problem ? 400 : 200, problem ? { error: problem } : knobs);
+      });
+    }
+    if (path === '/stub/stats' && req.method === 'GET') return json(res, 200, { ...counts, cache: cache.totals });
     json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
   });
   await new Promise<void>((resolve, reject) => {
@@ -100,12 +165,35 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
   });
   return {
     port: (server.address() as AddressInfo).port,
+    knobs,
+    stats: () => ({ ...counts, cache: { ...cache.totals } }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
+}
+
+/** Merge a PUT /stub/config body into the knobs; a message when a value has the wrong type (nothing applied then). */
+export function applyKnobs(knobs: StubKnobs, change: Record<string, unknown>): string | null {
+  const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+  const c = (change['cache'] ?? {}) as Record<string, unknown>;
+  const checks: [boolean, string][] = [
+    [change['answer'] === undefined || change['answer'] === null || typeof change['answer'] === 'string', 'answer: a string or null'],
+    [change['wrong'] === undefined || typeof change['wrong'] === 'boolean', 'wrong: true or false'],
+    [change['tokenDelayMs'] === undefined || num(change['tokenDelayMs']), 'tokenDelayMs: a number >= 0'],
+    [change['failRate'] === undefined || (num(change['failRate']) && (change['failRate'] as number) <= 1), 'failRate: a number from 0 to 1'],
+    [typeof c === 'object' && c !== null && Object.keys(c).every((key) => key in DEFAULT_CACHE && num(c[key])), 'cache: numbers >= 0 for capacityChars, blockChars, baseMs, msPerChar, slots'],
+  ];
+  const wrong = checks.find(([ok]) => !ok);
+  if (wrong) return wrong[1];
+  if (change['answer'] !== undefined) knobs.answer = change['answer'] as string | null;
+  if (change['wrong'] !== undefined) knobs.wrong = change['wrong'] as boolean;
+  if (change['tokenDelayMs'] !== undefined) knobs.tokenDelayMs = change['tokenDelayMs'] as number;
+  if (change['failRate'] !== undefined) knobs.failRate = change['failRate'] as number;
+  Object.assign(knobs.cache, c);
+  return null;
 }
 
 async function main(): Promise<void> {
@@ -115,15 +203,39 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '8000' },
       model: { type: 'string', default: 'stub-model' },
       'ready-after': { type: 'string', default: '0' },
+      answer: { type: 'string' },
+      wrong: { type: 'boolean', default: false },
+      'token-delay-ms': { type: 'string', default: '0' },
+      'fail-rate': { type: 'string', default: '0' },
+      'cache-chars': { type: 'string' },
+      'cache-block-chars': { type: 'string' },
+      'prefill-base-ms': { type: 'string' },
+      'prefill-ms-per-char': { type: 'string' },
+      'prefill-slots': { type: 'string' },
     },
     strict: false,
     allowPositionals: true,
   });
+  const n = (v: unknown, fallback: number): number => {
+    const x = Number(v);
+    return v === undefined || !Number.isFinite(x) || x < 0 ? fallback : x;
+  };
   const engine = await startStubEngine({
     host: String(values.host),
     port: Number(values.port),
     model: String(values.model),
-    readyAfter: Number(values['ready-after']) || 0,
+    readyAfter: n(values['ready-after'], 0),
+    answer: typeof values.answer === 'string' ? values.answer : null,
+    wrong: values.wrong === true,
+    tokenDelayMs: n(values['token-delay-ms'], 0),
+    failRate: Math.min(1, n(values['fail-rate'], 0)),
+    cache: {
+      capacityChars: n(values['cache-chars'], DEFAULT_CACHE.capacityChars),
+      blockChars: Math.max(1, n(values['cache-block-chars'], DEFAULT_CACHE.blockChars)),
+      baseMs: n(values['prefill-base-ms'], DEFAULT_CACHE.baseMs),
+      msPerChar: n(values['prefill-ms-per-char'], DEFAULT_CACHE.msPerChar),
+      slots: Math.max(1, n(values['prefill-slots'], DEFAULT_CACHE.slots)),
+    },
   });
   process.stdout.write(`stub engine serving ${String(values.model)} on ${String(values.host)}:${engine.port}\n`);
   const stop = () => void engine.close().then(() => process.exit(0));

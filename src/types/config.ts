@@ -2,6 +2,8 @@
 // validation, hostlist expansion, defaults and ${VAR} substitution.
 // Every duration is in milliseconds.
 
+import type { RoutingMode } from './snapshot.js';
+
 export type StorageKind = 'local' | 'shared';
 
 export interface StorageDecl {
@@ -144,6 +146,8 @@ export interface ModelConfig {
   replicas: number;
   priority: number;
   args: string[];
+  /** How routers pick among its replicas; absent = the routers' default, prefix. */
+  routing?: RoutingMode;
   /** Position in models.yaml, for the file-order tie-break. */
   index: number;
   /** How long a stop waits for the routers to drain the replica: the model's, else cluster.yaml defaults', else 10m. */

@@ -126,11 +126,20 @@ export interface RouterUsage {
   startedAt: string;
   /** replica id -> ISO time of the newest request that acquired it. */
   lastUsed: Record<string, string>;
+  /** replica id -> requests in flight now (absent from routers older than 0.2). */
+  inflight?: Record<string, number>;
+  /** replica id -> attempts finished since the router started; errors = 5xx answers and failed connections. */
+  served?: Record<string, { requests: number; errors: number }>;
 }
+
+/** How a router picks among a model's replicas (models.yaml `routing`). */
+export type RoutingMode = 'prefix' | 'least-inflight';
 
 export interface RouterEndpoints {
   version: 1;
   models: Record<string, { replica: string; url: string }[]>;
+  /** model -> routing mode; a model not listed routes by `prefix`. */
+  routing?: Record<string, RoutingMode>;
 }
 
 export type NodeObservation =

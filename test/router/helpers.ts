@@ -4,7 +4,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRouter, type RunningRouter } from '../../src/router/server.js';
+import { startRouter, type RouterOptions, type RunningRouter } from '../../src/router/server.js';
 import { runRouterClient } from '../../src/router/client.js';
 import type { RouterEndpoints } from '../../src/types/snapshot.js';
 
@@ -109,15 +109,17 @@ export function tempSocket(): { path: string; cleanup(): void } {
 
 export interface TestRouter extends RunningRouter {
   socket: string;
-  setTable(models: Record<string, { replica: string; url: string }[]>): Promise<void>;
+  /** Swap in a table; `routing` as the reconciler sends it (absent: every model by prefix). */
+  setTable(models: Record<string, { replica: string; url: string }[]>, routing?: RouterEndpoints['routing']): Promise<void>;
   usage(): Promise<any>;
 }
 
-export async function withRouter(opts: { socket?: string; maxBodyBytes?: number; now?: () => Date } = {}): Promise<TestRouter> {
+export async function withRouter(opts: Omit<RouterOptions, 'listen' | 'adminSocket'> & { socket?: string } = {}): Promise<TestRouter> {
   // A socket directory made here is removed when the router closes; one passed in is the caller's.
   const own = opts.socket === undefined ? tempSocket() : null;
   const socket = opts.socket ?? own!.path;
-  const r = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket: socket, maxBodyBytes: opts.maxBodyBytes, now: opts.now });
+  const { socket: _socket, ...rest } = opts;
+  const r = await startRouter({ ...rest, listen: { host: '127.0.0.1', port: 0 }, adminSocket: socket });
   const env = { LLMGW_ROUTER_SOCKET: socket };
   return {
     ...r,
@@ -126,8 +128,8 @@ export async function withRouter(opts: { socket?: string; maxBodyBytes?: number;
       own?.cleanup();
     },
     socket,
-    async setTable(models) {
-      const table: RouterEndpoints = { version: 1, models };
+    async setTable(models, routing) {
+      const table: RouterEndpoints = routing ? { version: 1, models, routing } : { version: 1, models };
       const out = await runRouterClient('endpoints', JSON.stringify(table), env);
       if (out.code !== 0) throw new Error(out.stderr);
     },

@@ -45,10 +45,10 @@ test('each request goes to a replica of the model it names, path and body intact
   assert.equal(a.received[0]!.body['messages'], [{ role: 'user', content: 'hi' }]);
 });
 
-test('the replica with fewer requests in flight gets the next one', async () => {
+test('least-inflight: the replica with fewer requests in flight gets the next one', async () => {
   const x = await holdingEngine('x');
   const y = await holdingEngine('y');
-  await router.setTable({ m: [{ replica: 'm-0', url: x.engine.url }, { replica: 'm-1', url: y.engine.url }] });
+  await router.setTable({ m: [{ replica: 'm-0', url: x.engine.url }, { replica: 'm-1', url: y.engine.url }] }, { m: 'least-inflight' });
   const first = chat(router.port, 'm');
   await eventually(() => x.held.length + y.held.length === 1);
   const busy = x.held.length === 1 ? x : y;
@@ -67,9 +67,9 @@ test('the replica with fewer requests in flight gets the next one', async () => 
   assert.equal([(await second).json.engine, (await third).json.engine], [idle.engine.name, busy.engine.name]);
 });
 
-test('equally busy replicas take turns (round-robin)', async () => {
+test('least-inflight: equally busy replicas take turns (round-robin)', async () => {
   const list = [await engine('a'), await engine('b'), await engine('c')];
-  await router.setTable({ rr: list.map((e, i) => ({ replica: `rr-${i}`, url: e.url })) });
+  await router.setTable({ rr: list.map((e, i) => ({ replica: `rr-${i}`, url: e.url })) }, { rr: 'least-inflight' });
   const order: string[] = [];
   for (let i = 0; i < 6; i++) order.push((await chat(router.port, 'rr')).json.engine);
   assert.equal(order, ['a', 'b', 'c', 'a', 'b', 'c']);
@@ -90,11 +90,12 @@ test('a stream passes through chunk by chunk: the client sees chunk 1 before the
   });
   await router.setTable({ s: [{ replica: 's-0', url: e.url }] });
   const chunks: string[] = [];
+  let sentWhenFirstArrived: string[] = [];
   const result = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: router.port, path: '/v1/chat/completions', method: 'POST', agent: clientAgent }, (res) => {
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
-        if (chunks.length === 0) assert.equal(sent, ['1'], 'chunk 1 arrived while the engine still held chunk 2');
+        if (chunks.length === 0) sentWhenFirstArrived = [...sent];
         chunks.push(c);
         clientSawFirst();
       });
@@ -103,6 +104,7 @@ test('a stream passes through chunk by chunk: the client sees chunk 1 before the
     req.on('error', reject);
     req.end(JSON.stringify({ model: 's', stream: true }));
   });
+  assert.equal(sentWhenFirstArrived, ['1'], 'chunk 1 arrived while the engine still held chunk 2');
   assert.is(result.status, 200);
   assert.is(result.type, 'text/event-stream');
   assert.is(result.body, 'data: {"n":1}\n\ndata: {"n":2}\n\ndata: [DONE]\n\n');

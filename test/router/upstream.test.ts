@@ -1,11 +1,12 @@
-// The router's own HTTP/1.1 client, against engines that write exact bytes.
+// The engine side of the router (undici), against engines that write exact bytes:
+// the framing cases where response smuggling lives.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import net from 'node:net';
 import http from 'node:http';
 import { chat, clientAgent, eventually, request, sleep, startEngine, withRouter, type TestRouter } from './helpers.js';
 
-const test = suite('router upstream client');
+const test = suite('router upstream (undici)');
 
 interface RawEngine {
   url: string;
@@ -102,12 +103,13 @@ test('a Content-Length reply whose head is split across packets passes byte for 
   assert.is(second.text, body);
   assert.equal(e.requests.map((x) => x.conn), [0, 0], 'both requests on one kept-alive connection');
   assert.is(e.requests[0]!.body.toString('utf8'), JSON.stringify({ model: 'm', prompt: 'ünïcode ✓' }));
-  assert.match(e.requests[0]!.head, /^POST \/v1\/chat\/completions HTTP\/1\.1\r\nHost: 127\.0\.0\.1:\d+\r\n/);
+  assert.match(e.requests[0]!.head, /^POST \/v1\/chat\/completions HTTP\/1\.1\r\n/);
+  assert.match(e.requests[0]!.head, /\r\nhost: 127\.0\.0\.1:\d+(\r\n|$)/i);
 });
 
-test('an interim 100 Continue is skipped; 204 has no body; a close-delimited body ends with the connection', async () => {
+test('an interim 103 Early Hints is skipped; 204 has no body; a close-delimited body ends with the connection', async () => {
   await engine((s, i) => {
-    if (i === 0) s.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    if (i === 0) s.write('HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
     else if (i === 1) s.write('HTTP/1.1 204 No Content\r\n\r\n');
     else void s.end('HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end');
   });
@@ -115,8 +117,15 @@ test('an interim 100 Continue is skipped; 204 has no body; a close-delimited bod
   const b = await chat(router.port, 'm');
   const c = await chat(router.port, 'm');
   assert.equal([a.status, a.text], [200, 'ok']);
+  assert.is(a.headers['link'], undefined, 'the hint head is not merged into the answer');
   assert.equal([b.status, b.text], [204, '']);
   assert.equal([c.status, c.text], [200, 'until the end']);
+});
+
+test('a 100 Continue the router never asked for (it sends no Expect) is a broken engine: 502, not passed on', async () => {
+  await engine((s) => void s.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+  const r = await chat(router.port, 'm');
+  assert.equal([r.status, r.json.error.code], [502, 'upstream_unavailable']);
 });
 
 test('a reply that is not HTTP is 502 in the OpenAI error shape', async () => {
@@ -198,7 +207,7 @@ test('the engine sees one request per client request even with a real Node engin
 test('a 204 or 304 that announces chunked framing still ends at its head, and the connection serves the next request', async () => {
   const e = await engine((s, i) => {
     if (i === 0) s.write('HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n');
-    else if (i === 1) s.write('HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\nContent-Length: 10\r\n\r\n');
+    else if (i === 1) s.write('HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n');
     else s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
   });
   const a = await chat(router.port, 'm');
@@ -208,11 +217,35 @@ test('a 204 or 304 that announces chunked framing still ends at its head, and th
   assert.equal(e.requests.map((x) => x.conn), [0, 0, 0]);
 });
 
-test('Transfer-Encoding wins over Content-Length: the body is read by its chunks and the stale length is not passed on', async () => {
-  await engine((s) => void s.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'));
+test('a reply with both Transfer-Encoding and Content-Length (a smuggling shape, RFC 9112 §6.3) is refused: 502, nothing of it passed on, the socket dropped', async () => {
+  const e = await engine((s, i) => {
+    if (i === 0) s.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n');
+    else s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+  });
   const r = await chat(router.port, 'm');
-  assert.equal([r.status, r.text], [200, 'hello']);
-  assert.is(r.headers['content-length'], undefined);
+  assert.equal([r.status, r.json.error.code], [502, 'upstream_unavailable']);
+  assert.not.match(r.text, /hello/);
+  const next = await chat(router.port, 'm');
+  assert.equal([next.status, next.text], [200, 'ok']);
+  assert.equal(e.requests.map((x) => x.conn), [0, 1], 'the next request went on a fresh connection');
+});
+
+test('a reply with two different Content-Lengths is refused: 502', async () => {
+  await engine((s) => void s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\nhello'));
+  const r = await chat(router.port, 'm');
+  assert.equal([r.status, r.json.error.code], [502, 'upstream_unavailable']);
+});
+
+test('bytes after a complete reply on a kept-alive connection (a smuggled second answer) never reach the next client', async () => {
+  const e = await engine((s, i) => {
+    if (i === 0) s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\nsmuggled');
+    else s.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nclean');
+  });
+  const a = await chat(router.port, 'm');
+  const b = await chat(router.port, 'm');
+  assert.equal([a.status, a.text], [200, 'ok']);
+  assert.equal([b.status, b.text], [200, 'clean']);
+  assert.equal(e.requests.length, 2);
 });
 
 test('an engine that sent part of a head and then died is not retried on another replica: 502, one request', async () => {
@@ -222,7 +255,7 @@ test('an engine that sent part of a head and then died is not retried on another
   });
   const spare = await rawEngine((s) => void s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
   engines.push(half, spare);
-  await router.setTable({ m: [{ replica: 'm-0', url: half.url }, { replica: 'm-1', url: spare.url }] });
+  await router.setTable({ m: [{ replica: 'm-0', url: half.url }, { replica: 'm-1', url: spare.url }] }, { m: 'least-inflight' });
   // Round-robin would send the next request to either; the one that reaches `half` must not be repeated.
   const replies = [await chat(router.port, 'm'), await chat(router.port, 'm')];
   assert.equal(replies.map((r) => r.status).sort(), [200, 502]);
@@ -245,18 +278,18 @@ test('an engine that hangs after its head holds only its own request: the client
     s.on('close', () => (upstreamClosed = true));
     s.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n');
   });
-  await new Promise<void>((resolve, reject) => {
+  const status = await new Promise<number>((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: router.port, path: '/v1/chat/completions', method: 'POST', agent: false }, (res) => {
-      assert.is(res.statusCode, 200);
       setTimeout(() => {
         req.destroy();
-        resolve();
+        resolve(res.statusCode!);
       }, 20);
     });
     req.on('error', () => undefined);
     req.end('{"model":"m","stream":true}');
     setTimeout(() => reject(new Error('no head')), 2000).unref();
   });
+  assert.is(status, 200, 'the stream had started');
   await eventually(() => upstreamClosed);
   const after = await chat(router.port, 'm');
   assert.equal([after.status, after.text], [200, 'ok']);

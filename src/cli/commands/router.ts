@@ -3,21 +3,61 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../config/duration.js';
 import { resolveAdminSocket, runRouterClient } from '../../router/client.js';
-import { startRouter } from '../../router/server.js';
+import { createLogger, type LogFormat } from '../../router/log.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../router/proxy.js';
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_CONNECTIONS, startRouter } from '../../router/server.js';
 import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
 import { withoutRepoOption } from '../repo-options.js';
 
-const HELP = `Usage:
-  llmgw router serve [--listen HOST:PORT] [--admin SOCKET] [--max-body BYTES]
-  llmgw router usage [--admin SOCKET]          print {"version":1,"startedAt":…,"lastUsed":{…}}
-  llmgw router endpoints [--admin SOCKET]      read the table JSON on stdin and swap it in
+const SERVE_HELP = `Usage: llmgw router serve [options]
 
+The reference router (docs/protocol.md, docs/notes/router.md): an OpenAI-style
+proxy that sends each request to a replica of the model it names, with the
+table the reconciler keeps current over the admin socket.
+
+  --listen HOST:PORT              where clients connect (default 127.0.0.1:8080)
+  --admin SOCKET                  the admin socket (default $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock)
+  --max-body BYTES                largest request body (default 10MiB; 413 over it)
+  --max-buffered BYTES            request bytes held across all requests (default 256MiB; 503 over it)
+  --max-connections N             open client connections (default 10000; 503 and close over it)
+  --upstream-header-timeout DUR   an engine's time to send its reply head (default 10m); past it the
+                                  request is retried once on another replica, else 504
+  --metrics HOST:PORT             serve Prometheus text at http://HOST:PORT/metrics
+  --log-format text|json          log lines on stderr (default text; json: one object a line)
+
+BYTES is a number with an optional KiB, MiB or GiB; DUR is 90s, 10m, 1h30m.
+`;
+
+const USAGE_HELP = `Usage: llmgw router usage [--admin SOCKET]
+
+Print the running router's usage report (docs/protocol.md):
+{"version":1,"startedAt":…,"lastUsed":{…},"inflight":{…},"served":{…}}
 The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock.
 `;
 
+const ENDPOINTS_HELP = `Usage: llmgw router endpoints [--admin SOCKET] < table.json
+
+Read a routing table on stdin and swap it in whole (docs/protocol.md):
+{"version":1,"models":{"<model>":[{"replica":"<id>","url":"http://host:port"}]},
+ "routing":{"<model>":"prefix"|"least-inflight"}}      (routing optional; default prefix)
+The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock.
+`;
+
+const HELP = `Usage:
+  llmgw router serve [--listen HOST:PORT] [--admin SOCKET] [options]   run the router (serve --help)
+  llmgw router usage [--admin SOCKET]          print {"version":1,"startedAt":…,"lastUsed":{…},…}
+  llmgw router endpoints [--admin SOCKET]      read the table JSON on stdin and swap it in
+
+The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock.
+See docs/protocol.md.
+`;
+
 const SHUTDOWN_GRACE_MS = 10_000;
+
+const wantsHelp = (argv: string[]): boolean => argv.includes('--help') || argv.includes('-h');
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = withoutRepoOption(argv);
@@ -25,9 +65,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return sub === undefined ? 1 : 0;
   }
-  if (sub === 'serve') return serve(rest, io);
-  if (sub === 'usage' || sub === 'endpoints') return client(sub, rest, io);
+  if (sub === 'serve') {
+    if (wantsHelp(rest)) return help(io, SERVE_HELP);
+    return serve(rest, io);
+  }
+  if (sub === 'usage' || sub === 'endpoints') {
+    if (wantsHelp(rest)) return help(io, sub === 'usage' ? USAGE_HELP : ENDPOINTS_HELP);
+    return client(sub, rest, io);
+  }
   throw new UsageError(`unknown subcommand '${sub}' (serve, usage, endpoints)`);
+}
+
+function help(io: Io, text: string): number {
+  io.stdout.write(text);
+  return 0;
 }
 
 async function client(sub: 'usage' | 'endpoints', argv: string[], io: Io): Promise<number> {
@@ -46,31 +97,70 @@ async function serve(argv: string[], io: Io): Promise<number> {
     listen: { type: 'string', default: '127.0.0.1:8080' },
     admin: { type: 'string' },
     'max-body': { type: 'string' },
+    'max-buffered': { type: 'string' },
+    'max-connections': { type: 'string' },
+    'upstream-header-timeout': { type: 'string' },
+    metrics: { type: 'string' },
+    'log-format': { type: 'string', default: 'text' },
   });
   const listen = parseListen(values.listen as string);
-  const maxBody = values['max-body'] as string | undefined;
-  const maxBodyBytes = maxBody === undefined ? undefined : Number(maxBody);
-  if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) {
-    throw new UsageError(`--max-body must be a positive number of bytes, got '${maxBody}'`);
-  }
+  const format = values['log-format'] as string;
+  if (format !== 'text' && format !== 'json') throw new UsageError(`--log-format must be text or json, got '${format}'`);
+  const maxBodyBytes = optional(values['max-body'], '--max-body', parseBytes) ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBufferedBytes = optional(values['max-buffered'], '--max-buffered', parseBytes) ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const maxConnections = optional(values['max-connections'], '--max-connections', parseCount) ?? DEFAULT_MAX_CONNECTIONS;
+  const upstreamHeaderTimeoutMs = optional(values['upstream-header-timeout'], '--upstream-header-timeout', (t) => {
+    const ms = parseDuration(t);
+    return ms !== null && ms > 0 ? ms : null;
+  });
+  const metrics = values.metrics === undefined ? undefined : parseListen(values.metrics as string, '--metrics');
   const adminSocket = resolveAdminSocket(values.admin as string | undefined, io.env);
-  const router = await startRouter({ listen, adminSocket, maxBodyBytes });
-  const shown = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
-  io.stderr.write(`llmgw router: serving on http://${shown}:${router.port}, admin socket ${adminSocket}\n`);
+  const log = createLogger(format as LogFormat, (line) => io.stderr.write(line));
+  const router = await startRouter({ listen, adminSocket, maxBodyBytes, maxBufferedBytes, maxConnections, upstreamHeaderTimeoutMs, metrics, log });
+  const where = `http://${hostForUrl(listen.host)}:${router.port}`;
+  const metricsAt = metrics ? `, metrics at http://${hostForUrl(metrics.host)}:${router.metricsPort}/metrics` : '';
+  log.log('info', `serving on ${where}, admin socket ${adminSocket}${metricsAt}`, { listen: where, admin: adminSocket });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   // Streams in flight get a moment to finish; a restart should not cut every answer.
   await router.close(SHUTDOWN_GRACE_MS);
+  log.log('info', 'stopped');
   return 0;
 }
 
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function optional<T>(text: unknown, flag: string, parse: (t: string) => T | null): T | undefined {
+  if (text === undefined) return undefined;
+  const value = parse(String(text));
+  if (value === null) throw new UsageError(`${flag}: cannot use '${String(text)}' (see llmgw router serve --help)`);
+  return value;
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** `1048576`, `512KiB`, `256MiB`, `1GiB`: a positive whole number of bytes, or null. */
+export function parseBytes(text: string): number | null {
+  const m = /^([0-9]+)\s*(kib|mib|gib)?$/i.exec(text.trim());
+  if (!m) return null;
+  const n = Number(m[1]) * BYTE_UNITS[(m[2] ?? '').toLowerCase()]!;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+function parseCount(text: string): number | null {
+  const n = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
 /** `host:port`, `[v6]:port`, or `:port` (all interfaces). */
-export function parseListen(text: string): { host: string; port: number } {
+export function parseListen(text: string, flag = '--listen'): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text);
   const port = m ? Number(m[3]) : NaN;
-  if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT, got '${text}'`);
+  if (!m || port > 65535) throw new UsageError(`${flag} must be HOST:PORT, got '${text}'`);
   return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
 }
 
