@@ -70,15 +70,15 @@ test('huge arrays are refused by their bound, in one line', async () => {
   assert.is(await verdict(warnings), `${prefix()}/warnings: must NOT have more than 1000 items`);
 });
 
-test('router counters must be whole and never negative', async () => {
+test('router counters must be whole and never negative (the schema refuses them, the finiteness check the rest)', async () => {
   const usage = (extra: string) => `{"version":1,"startedAt":"2026-11-29T07:00:00Z","lastUsed":{}${extra}}`;
   const p = prefix('router-usage', 'llmgw router usage');
   const v = (text: string) => verdict(text, 'router-usage', 'llmgw router usage');
   assert.is(await v(usage(',"inflight":{"m-0":2},"served":{"m-0":{"requests":10,"errors":0}}')), 'ok');
-  assert.is(await v(usage(',"inflight":{"m-0":-1}')), `${p}/inflight/m-0: -1 is not a count`);
+  assert.is(await v(usage(',"inflight":{"m-0":-1}')), `${p}/inflight/m-0: must be >= 0`);
   assert.is(await v(usage(',"inflight":{"m-0":1e999}')), `${p}/inflight/m-0: a number out of range (not finite)`);
-  assert.is(await v(usage(',"served":{"m-0":{"requests":1.5,"errors":0}}')), `${p}/served/m-0/requests: 1.5 is not a count`);
-  assert.is(await v(usage(',"served":{"m-0":{"requests":1,"errors":-2}}')), `${p}/served/m-0/errors: -2 is not a count`);
+  assert.is(await v(usage(',"served":{"m-0":{"requests":1.5,"errors":0}}')), `${p}/served/m-0/requests: must be integer`);
+  assert.is(await v(usage(',"served":{"m-0":{"requests":1,"errors":-2}}')), `${p}/served/m-0/errors: must be >= 0`);
 });
 
 test('nonFinitePath walks arrays and objects, escapes keys as JSON Pointer, and survives deep nesting', () => {
