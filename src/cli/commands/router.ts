@@ -25,6 +25,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return sub === undefined ? 1 : 0;
   }
+  // `router serve --help` and the others: the one usage text covers all three.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(HELP);
+    return 0;
+  }
   if (sub === 'serve') return serve(rest, io);
   if (sub === 'usage' || sub === 'endpoints') return client(sub, rest, io);
   throw new UsageError(`unknown subcommand '${sub}' (serve, usage, endpoints)`);
