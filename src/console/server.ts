@@ -128,7 +128,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ConsoleOp
 
 export async function startConsole(opts: ConsoleOptions): Promise<ConsoleServer> {
   const source = createSource(opts.dir, opts.displayDir);
-  const history = await openHistory(opts.dir);
+  // Built before the first request, not during it: a reader opening the page
+  // right after start waits for a render, not for the config and snapshot.
+  const [history] = await Promise.all([openHistory(opts.dir), source.current().catch(() => undefined)]);
   const server = createServer((req, res) => {
     handle(req, res, opts, source, history).catch((err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);

@@ -3,7 +3,8 @@
 // config, the committed snapshot and state, one fleet model, one status
 // report (src/tick/render.ts) — the very report STATUS.md was rendered from,
 // so the page and the file cannot disagree. Built once per version of those
-// files (their size, mtime and inode) and kept until one changes.
+// files (their size, mtime and inode) and kept until one changes; the config
+// is loaded again only when cluster.yaml or models.yaml changed.
 //
 // Nothing here holds a secret: the config is loaded with an empty
 // environment, so a `${VAR}` stays unread, and no page shows a webhook URL.
@@ -17,8 +18,9 @@ import { DataError } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
 import type { StatusReport } from '../status/index.js';
 import { statusOf } from '../tick/render.js';
-import type { Config, ConfigProblem } from '../types/config.js';
+import type { Config, ConfigProblem, LoadResult } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
+import type { Snapshot } from '../types/snapshot.js';
 import { emptyState, type State } from '../types/state.js';
 import { readRegularFile } from '../util/regular-file.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
@@ -43,16 +45,24 @@ export interface Loaded {
   buildMs: number;
 }
 
-async function fingerprint(dir: string): Promise<string> {
-  const parts = await Promise.all(
-    WATCHED.map((f) =>
-      stat(join(dir, f)).then(
-        (s) => `${f}:${s.size}:${s.mtimeMs}:${s.ino}`,
-        () => `${f}:-`,
+interface Stamp {
+  file: string;
+  key: string;
+}
+
+async function stamps(dir: string): Promise<Stamp[]> {
+  return Promise.all(
+    WATCHED.map((file) =>
+      stat(join(dir, file)).then(
+        (st) => ({ file, key: `${file}:${st.size}:${st.mtimeMs}:${st.ino}` }),
+        () => ({ file, key: `${file}:-` }),
       ),
     ),
   );
-  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+}
+
+function digest(keys: string[]): string {
+  return createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
 }
 
 async function readGenerated(dir: string, file: string, max: number): Promise<string | null> {
@@ -62,39 +72,68 @@ async function readGenerated(dir: string, file: string, max: number): Promise<st
   throw new DataError(`${file}: ${r.why === 'too-large' ? 'too large to read' : r.why === 'error' ? r.code : `is a ${r.why === 'symlink' ? 'symbolic link' : r.why}`}; llmgw reads only regular files`);
 }
 
-/** One read of the checkout into what the pages show. Never throws for a bad file: it becomes what the page says. */
-export async function readConsoleData(dir: string, displayDir: string): Promise<ConsoleData> {
-  const loaded = await loadConfig(dir, { env: {}, strictEnv: false, displayDir });
-  if (!loaded.ok) {
-    const statusMd = await readGenerated(dir, STATUS_FILE, MAX_STATUS_BYTES).catch(() => null);
-    return { kind: 'invalid', problems: loaded.errors, statusMd, warnings: [] };
-  }
-  const config = loaded.config;
-  const warnings: string[] = [];
-  let snapshotText: string | null;
+/** A value kept until the stamps it was read under change. */
+interface Memo<T> {
+  key: string;
+  value: T;
+}
+
+/**
+ * Reads the checkout into what the pages show, reusing what did not change:
+ * a tick rewrites the snapshot and state, rarely the config, whose load
+ * (YAML, schema, hostlists) is the dearest part. Never throws for a bad file:
+ * it becomes what the page says.
+ */
+export function createReader(dir: string, displayDir: string): (stamps: Stamp[]) => Promise<ConsoleData> {
+  let config: Memo<LoadResult> | null = null;
+  let snapshot: Memo<Snapshot | DataError | null> | null = null;
+  const keyOf = (st: Stamp[], files: readonly string[]) => st.filter((x) => files.includes(x.file)).map((x) => x.key).join('|');
+  return async (st) => {
+    const configKey = keyOf(st, ['cluster.yaml', 'models.yaml']);
+    if (config?.key !== configKey) config = { key: configKey, value: await loadConfig(dir, { env: {}, strictEnv: false, displayDir }) };
+    const loaded = config.value;
+    if (!loaded.ok) {
+      const statusMd = await readGenerated(dir, STATUS_FILE, MAX_STATUS_BYTES).catch(() => null);
+      return { kind: 'invalid', problems: loaded.errors, statusMd, warnings: [] };
+    }
+    const snapshotKey = keyOf(st, [OBSERVED_FILE]);
+    if (snapshot?.key !== snapshotKey) snapshot = { key: snapshotKey, value: await readSnapshot(dir) };
+    const snap = snapshot.value;
+    if (snap === null) {
+      return { kind: 'unobserved', config: loaded.config, why: `${OBSERVED_FILE} is not there yet: the fleet appears here once a first llmgw reconcile has observed it.`, warnings: [] };
+    }
+    if (snap instanceof DataError) return { kind: 'unobserved', config: loaded.config, why: snap.message, warnings: [] };
+    try {
+      const stateText = await readGenerated(dir, STATE_FILE, MAX_STATUS_BYTES);
+      const state = stateText === null ? emptyState() : parseState(stateText, STATE_FILE);
+      // As STATUS.md: the committed snapshot judged at its own observation time.
+      const fleet = buildFleet(loaded.config, snap, state, snap.observedAt);
+      return { kind: 'fleet', config: loaded.config, fleet, report: statusOf(fleet, state), state, warnings: [] };
+    } catch (err) {
+      if (!(err instanceof DataError)) throw err;
+      return { kind: 'unobserved', config: loaded.config, why: err.message, warnings: [] };
+    }
+  };
+}
+
+/** The snapshot, checked against its schema; null when there is none; a DataError when it cannot be used. */
+async function readSnapshot(dir: string): Promise<Snapshot | DataError | null> {
   try {
-    snapshotText = await readGenerated(dir, OBSERVED_FILE, MAX_SNAPSHOT_BYTES);
-  } catch (err) {
-    if (!(err instanceof DataError)) throw err;
-    return { kind: 'unobserved', config, why: err.message, warnings };
-  }
-  if (snapshotText === null) {
-    return { kind: 'unobserved', config, why: `${OBSERVED_FILE} is not there yet: the fleet appears here once a first llmgw reconcile has observed it.`, warnings };
-  }
-  let state = emptyState();
-  try {
-    const snapshot = parseSnapshot(snapshotText, OBSERVED_FILE);
+    const text = await readGenerated(dir, OBSERVED_FILE, MAX_SNAPSHOT_BYTES);
+    if (text === null) return null;
+    const snapshot = parseSnapshot(text, OBSERVED_FILE);
     const checked = getValidator('snapshot')(snapshot);
-    if (!checked.ok) throw new DataError(`${OBSERVED_FILE}: not a valid snapshot: ${formatSchemaIssues(checked.errors)}`);
-    const stateText = await readGenerated(dir, STATE_FILE, MAX_STATUS_BYTES);
-    if (stateText !== null) state = parseState(stateText, STATE_FILE);
-    // As STATUS.md: the committed snapshot judged at its own observation time.
-    const fleet = buildFleet(config, snapshot, state, snapshot.observedAt);
-    return { kind: 'fleet', config, fleet, report: statusOf(fleet, state), state, warnings };
+    if (!checked.ok) return new DataError(`${OBSERVED_FILE}: not a valid snapshot: ${formatSchemaIssues(checked.errors)}`);
+    return snapshot;
   } catch (err) {
-    if (!(err instanceof DataError)) throw err;
-    return { kind: 'unobserved', config, why: err.message, warnings };
+    if (err instanceof DataError) return err;
+    throw err;
   }
+}
+
+/** One read of the checkout, nothing reused (tests, one-off callers). */
+export async function readConsoleData(dir: string, displayDir: string): Promise<ConsoleData> {
+  return createReader(dir, displayDir)(await stamps(dir));
 }
 
 export interface Source {
@@ -105,17 +144,19 @@ export interface Source {
 }
 
 export function createSource(dir: string, displayDir: string): Source {
+  const read = createReader(dir, displayDir);
   let last: Loaded | null = null;
   let building: Promise<Loaded> | null = null;
   return {
-    version: () => fingerprint(dir),
+    version: async () => digest((await stamps(dir)).map((x) => x.key)),
     async current() {
-      const version = await fingerprint(dir);
+      const st = await stamps(dir);
+      const version = digest(st.map((x) => x.key));
       if (last !== null && last.version === version) return last;
       // One build at a time: concurrent requests of a new version share it.
       building ??= (async () => {
         const started = performance.now();
-        const data = await readConsoleData(dir, displayDir);
+        const data = await read(st);
         return { version, data, buildMs: performance.now() - started };
       })().finally(() => (building = null));
       last = await building;
