@@ -12,7 +12,7 @@ import { compressHostlist } from '../config/compress-hostlist.js';
 import { plural } from './format.js';
 import { REASON_LABEL } from './reasons.js';
 import type { AttentionItem, AttentionSubject, NodeSince, StatusFacts } from './types.js';
-import { gpusByNode } from './where.js';
+import { gpuGroups } from './where.js';
 
 export type AttentionRule = (facts: StatusFacts) => AttentionItem | null;
 
@@ -48,7 +48,8 @@ const unreachable: AttentionRule = (f) => {
 
 const unhealthyGpus: AttentionRule = (f) => {
   if (f.unhealthyGpus.length === 0) return null;
-  const subjects = gpusByNode(f.unhealthyGpus).map((g) => ({ name: g.list, detail: null, node: g.node }));
+  // One entry per set of nodes with the same broken indices; a single node links to its page.
+  const subjects = gpuGroups(f.unhealthyGpus).map((g) => (g.nodes.length === 1 ? { name: g.name, detail: null, node: g.nodes[0] } : { name: g.name, detail: null }));
   return item('gpus-unhealthy', `${plural(f.unhealthyGpus.length, 'GPU')} unhealthy`, subjects);
 };
 

@@ -2,6 +2,7 @@
 // unhealthy and why, and why a replica failed. Pure, like summarize.
 
 import { compressHostlist } from '../config/compress-hostlist.js';
+import { expandHostlist } from '../config/hostlist.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { UnhealthyGpu } from './types.js';
 
@@ -21,6 +22,42 @@ export function unhealthyGpus(fleet: Fleet): UnhealthyGpu[] {
 /** `gpu-a03:5`, `gpu-a03:[1,4-6]`: one node's GPU indices as a hostlist. */
 export function gpuList(node: string, indices: readonly number[]): string {
   return `${node}:${compressHostlist(indices.map(String))}`;
+}
+
+/**
+ * `gpu-a[01-03]:7, gpu-b04:[0-1]`: nodes whose unhealthy GPUs have the same
+ * indices share one entry, their names a hostlist; in the order of each
+ * group's first node. `nodes` is every node of the group.
+ */
+export function gpuGroups(gpus: readonly UnhealthyGpu[]): { name: string; nodes: string[] }[] {
+  const groups = new Map<string, string[]>();
+  for (const g of gpusByNode(gpus)) groups.set(g.indices, [...(groups.get(g.indices) ?? []), g.node]);
+  const out: { name: string; nodes: string[] }[] = [];
+  for (const [indices, nodes] of groups) {
+    // `hgx-a052,hgx-c031:4` would read as two things: each hostlist piece gets its own `:indices`.
+    for (const piece of topLevelPieces(compressHostlist(nodes))) {
+      const expanded = expandHostlist(piece);
+      out.push({ name: `${piece}:${indices}`, nodes: expanded.ok ? expanded.names : [piece] });
+    }
+  }
+  return out.sort((a, b) => (a.nodes[0]! < b.nodes[0]! ? -1 : a.nodes[0]! > b.nodes[0]! ? 1 : 0));
+}
+
+/** `a[1-2],b,c[3,5]` → `a[1-2]`, `b`, `c[3,5]`: split at the commas outside brackets. */
+function topLevelPieces(list: string): string[] {
+  const pieces: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i] === '[') depth++;
+    else if (list[i] === ']') depth--;
+    else if (list[i] === ',' && depth === 0) {
+      pieces.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  pieces.push(list.slice(start));
+  return pieces.filter((p) => p !== '');
 }
 
 /** Unhealthy GPUs grouped by node, in node order: one `node:index` list each. */

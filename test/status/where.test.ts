@@ -79,6 +79,20 @@ test('unhealthy GPUs of one node read as one node:index hostlist', () => {
   assert.ok(renderStatusMarkdown(r).includes('- 4 GPUs unhealthy: n1:\\[1,4-6\\]'));
 });
 
+test('nodes with the same broken GPU indices share one hostlist entry: gpu-a[01-03]:7, gpu-b04:[0-1]', () => {
+  const names = ['gpu-a01', 'gpu-a02', 'gpu-a03', 'gpu-b04'];
+  const r = summarize(fleetWith(names.map((n) => up(n, report(gpus(8, undefined, n === 'gpu-b04' ? [0, 1] : [7]))))), []);
+  const item = r.attention.find((i) => i.kind === 'gpus-unhealthy')!;
+  assert.equal(item.subjects, [{ name: 'gpu-a[01-03]:7', detail: null }, { name: 'gpu-b04:[0-1]', detail: null, node: 'gpu-b04' }]);
+  assert.ok(renderStatusMarkdown(r).includes('- 5 GPUs unhealthy: gpu-a\\[01-03\\]:7, gpu-b04:\\[0-1\\]'));
+});
+
+test('nodes of different prefixes with the same broken index stay apart: never `a052,c031:4`, which reads as two things', () => {
+  const r = summarize(fleetWith(['hgx-a052', 'hgx-a053', 'hgx-c031'].map((n) => up(n, report(gpus(8, undefined, [4]))))), []);
+  const item = r.attention.find((i) => i.kind === 'gpus-unhealthy')!;
+  assert.equal(item.subjects, [{ name: 'hgx-a[052-053]:4', detail: null }, { name: 'hgx-c031:4', detail: null, node: 'hgx-c031' }]);
+});
+
 test("a failed replica carries its agent's error, a multi-node one its failed rank's with the node, clipped in the attention line", () => {
   const long = 'its process (pid 7) exited; log: ' + 'x'.repeat(300);
   const r = summarize(
