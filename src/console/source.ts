@@ -31,11 +31,11 @@ const MAX_STATUS_BYTES = 16 * 1024 * 1024;
 const WATCHED = ['cluster.yaml', 'models.yaml', OBSERVED_FILE, STATE_FILE, STATUS_FILE] as const;
 
 export type ConsoleData =
-  | { kind: 'fleet'; config: Config; fleet: Fleet; report: StatusReport; state: State; warnings: string[] }
+  | { kind: 'fleet'; config: Config; fleet: Fleet; report: StatusReport; state: State }
   /** The config on disk is invalid: nothing can be planned; STATUS.md keeps the last summary. */
-  | { kind: 'invalid'; problems: ConfigProblem[]; statusMd: string | null; warnings: string[] }
+  | { kind: 'invalid'; problems: ConfigProblem[]; statusMd: string | null }
   /** Valid config, but no snapshot yet (a repo never reconciled), or one that cannot be read. */
-  | { kind: 'unobserved'; config: Config; why: string; warnings: string[] };
+  | { kind: 'unobserved'; config: Config; why: string };
 
 export interface Loaded {
   /** Changes whenever any file it was read from changes: the pages' ETag and refresh signal. */
@@ -94,24 +94,24 @@ export function createReader(dir: string, displayDir: string): (stamps: Stamp[])
     const loaded = config.value;
     if (!loaded.ok) {
       const statusMd = await readGenerated(dir, STATUS_FILE, MAX_STATUS_BYTES).catch(() => null);
-      return { kind: 'invalid', problems: loaded.errors, statusMd, warnings: [] };
+      return { kind: 'invalid', problems: loaded.errors, statusMd };
     }
     const snapshotKey = keyOf(st, [OBSERVED_FILE]);
     if (snapshot?.key !== snapshotKey) snapshot = { key: snapshotKey, value: await readSnapshot(dir) };
     const snap = snapshot.value;
     if (snap === null) {
-      return { kind: 'unobserved', config: loaded.config, why: `${OBSERVED_FILE} is not there yet: the fleet appears here once a first llmgw reconcile has observed it.`, warnings: [] };
+      return { kind: 'unobserved', config: loaded.config, why: `${OBSERVED_FILE} is not there yet: the fleet appears here once a first llmgw reconcile has observed it.` };
     }
-    if (snap instanceof DataError) return { kind: 'unobserved', config: loaded.config, why: snap.message, warnings: [] };
+    if (snap instanceof DataError) return { kind: 'unobserved', config: loaded.config, why: snap.message };
     try {
       const stateText = await readGenerated(dir, STATE_FILE, MAX_STATUS_BYTES);
       const state = stateText === null ? emptyState() : parseState(stateText, STATE_FILE);
       // As STATUS.md: the committed snapshot judged at its own observation time.
       const fleet = buildFleet(loaded.config, snap, state, snap.observedAt);
-      return { kind: 'fleet', config: loaded.config, fleet, report: statusOf(fleet, state), state, warnings: [] };
+      return { kind: 'fleet', config: loaded.config, fleet, report: statusOf(fleet, state), state };
     } catch (err) {
       if (!(err instanceof DataError)) throw err;
-      return { kind: 'unobserved', config: loaded.config, why: err.message, warnings: [] };
+      return { kind: 'unobserved', config: loaded.config, why: err.message };
     }
   };
 }
