@@ -11,6 +11,8 @@ import { reportError } from './report-error.js';
 interface CommandEntry {
   summary: string;
   load: () => Promise<{ run: CommandRun }>;
+  /** Its subcommands, each of which answers `--help` too. */
+  subcommands?: readonly string[];
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
@@ -21,10 +23,16 @@ const COMMANDS: Record<string, CommandEntry> = {
   apply: { summary: 'gather, plan, confirm and apply', load: () => import('./commands/apply.js') },
   reconcile: { summary: 'one GitOps tick: pull, plan, apply, commit and push STATUS.md', load: () => import('./commands/reconcile.js') },
   run: { summary: 'tick on a cron schedule (and on config changes with --watch)', load: () => import('./commands/run.js') },
-  agent: { summary: 'the reference node agent: agent report | agent apply', load: () => import('./commands/agent.js') },
-  router: { summary: 'the reference router: router serve | usage | endpoints', load: () => import('./commands/router.js') },
+  agent: { summary: 'the reference node agent: agent report | agent apply', load: () => import('./commands/agent.js'), subcommands: ['report', 'apply'] },
+  router: { summary: 'the reference router: router serve | usage | endpoints', load: () => import('./commands/router.js'), subcommands: ['serve', 'usage', 'endpoints'] },
+  console: { summary: 'a read-only web page of the fleet, served from a checkout', load: () => import('./commands/console.js') },
   demo: { summary: 'a whole simulated fleet on this machine, reconciled', load: () => import('./commands/demo.js') },
 };
+
+/** Every command and its subcommands, e.g. for a test that asks each for --help. */
+export function commandList(): { name: string; subcommands: readonly string[] }[] {
+  return Object.entries(COMMANDS).map(([name, c]) => ({ name, subcommands: c.subcommands ?? [] }));
+}
 
 function version(): string {
   const pkgPath = fileURLToPath(new URL('../../../package.json', import.meta.url));

@@ -23,7 +23,7 @@ import type { Config, LoadResult } from '../types/config.js';
 import type { Plan } from '../types/plan.js';
 import { branchConfig } from './branch-config.js';
 import { clusterAlone, invalidTick } from './tick-invalid.js';
-import { commitMessage, type TickResult } from './tick-result.js';
+import { commitMessage, tickNews, type TickResult } from './tick-result.js';
 import { resolveTransport, type TransportSource } from './transport-for-config.js';
 
 export type { TickResult } from './tick-result.js';
@@ -126,7 +126,8 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   // With uncommitted edits the tick reports the plan of those edits (null when they are invalid).
   const plan = draftPlan === undefined ? planned.plan : draftPlan;
   const facts = { configInvalid: false, dirtyConfig, blocked: plan?.blocked ?? null, outcome: applied.outcome };
-  const done = await commitTick(repo, { status: after.status, state, snapshot: after.snapshot }, commitMessage(config.cluster.name, facts, counts), commitOptions);
+  const news = tickNews(detected.events, planned.fleet, applied.outcome);
+  const done = await commitTick(repo, { status: after.status, state, snapshot: after.snapshot }, commitMessage(config.cluster.name, facts, counts, news), commitOptions);
   return {
     ...facts,
     plan,

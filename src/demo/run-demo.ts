@@ -16,7 +16,7 @@ import type { Plan } from '../types/plan.js';
 import { tickSummary } from '../cli/tick-report.js';
 import { LlmgwError } from '../errors.js';
 import { git } from './git-remote.js';
-import { startSimWorld, type SimWorld } from './sim-world.js';
+import { startSimWorld, type SimWorld, type SimWorldOptions } from './sim-world.js';
 
 export interface DemoOptions {
   keep: boolean;
@@ -26,6 +26,10 @@ export interface DemoOptions {
   stopped: Promise<void>;
   /** Seconds between --keep ticks. */
   intervalSeconds?: number;
+  /** One's own config (`--repo DIR`) instead of examples/demo: where it is, how it is named, its hardware. */
+  own?: Pick<SimWorldOptions, 'exampleDir' | 'hardware' | 'origin'>;
+  /** Whether cluster.yaml lists a router (examples/demo does): the demo then sends one request through it. */
+  hasRouter?: boolean;
 }
 
 /** Wait until every replica the plan started answers its health check, or the time is up. */
@@ -64,14 +68,16 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   const started = Date.now();
   const { out } = opts;
   const dir = await mkdtemp(join(tmpdir(), 'llmgw-demo-'));
-  out(`llmgw demo: starting a simulated fleet in ${dir}\n`);
-  const world = await startSimWorld({ dir });
+  out(`llmgw demo: starting a simulated fleet${opts.own?.origin ? ` for ${opts.own.origin}` : ''} in ${dir}\n`);
+  const world = await startSimWorld({ dir, ...opts.own });
   const workdir = join(dir, 'checkout');
   const env = { ...opts.env, GIT_TERMINAL_PROMPT: '0' };
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env, keepAlive: true }));
   try {
     const addresses = world.sim.hosts.map((h) => h.host);
-    out(`${world.nodeNames.length} nodes and a router, each a real SSH server on its own loopback address (${addresses[0]} … ${addresses[addresses.length - 1]});\n`);
+    const routers = world.sim.hosts.length - world.nodeNames.length;
+    const who = `${world.nodeNames.length} nodes${routers > 0 ? ` and ${routers === 1 ? 'a router' : `${routers} routers`}` : ''}`;
+    out(`${who}, each a real SSH server on its own loopback address (${addresses[0]} … ${addresses[addresses.length - 1]});\n`);
     out(`the config repo is a bare git remote: ${world.remote}\n\n`);
     const repo = await openConfigRepo({ dir: workdir, remote: world.remote, branch: 'main', env });
     // The same leased tick as `llmgw reconcile`: a `llmgw run` pointed at this
@@ -104,7 +110,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     out(`${tickSummary(second)}\n\n`);
     out('== STATUS.md\n\n' + second.status + '\n');
     const model = second.plan?.actions[0]?.model ?? first.plan?.actions[0]?.model;
-    if (model) out(`== A request through the router\n\n${await askRouter(world.routerPort, model)}\n\n`);
+    if (model && opts.hasRouter !== false) out(`== A request through the router\n\n${await askRouter(world.routerPort, model)}\n\n`);
     out('== git log of the config repo\n\n' + (await git(workdir, ['log', '--format=%h %s  (%an)'])) + '\n\n');
     out(`The reconciler's checkout: ${workdir}\n  git -C ${workdir} log --stat\n`);
     if (opts.keep) {

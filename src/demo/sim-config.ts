@@ -1,4 +1,5 @@
-// examples/demo's cluster.yaml adapted to a simulated fleet on loopback: each
+// A cluster.yaml (examples/demo's, or one's own with `llmgw demo --repo DIR`)
+// adapted to a simulated fleet on loopback: each
 // node's host and port are its SSH server's, keys and known_hosts are the
 // sim's, storage lives under a temp dir and engines are the stub engine. The
 // result is an ordinary cluster.yaml: the reconciler reads it like any other.
@@ -32,6 +33,8 @@ export interface SimClusterInput {
   /** Overrides, as cluster.yaml durations. */
   lostAfter?: string;
   commandTimeout?: string;
+  /** Where the config came from, for the header (default examples/demo). */
+  origin?: string;
 }
 
 /** Where a declared storage path lives in the simulation: per node when local, per filer when shared. */
@@ -101,7 +104,7 @@ export function simClusterYaml(input: SimClusterInput): string {
     safety: c.safety,
   };
   const header =
-    '# examples/demo/cluster.yaml adapted by `llmgw demo` to a simulated fleet on loopback:\n' +
+    `# ${(input.origin ?? 'examples/demo').replace(/[\u0000-\u001f\u007f]/g, ' ')}/cluster.yaml adapted by \`llmgw demo\` to a simulated fleet on loopback:\n` +
     '# SSH servers on 127.x addresses, fake GPUs, storage in a temp dir, a stub engine.\n';
   return header + stringify(doc, { lineWidth: 0 });
 }

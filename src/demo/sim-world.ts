@@ -20,7 +20,7 @@ import { stubEngineCommand } from '../sim/stub-engine.js';
 import type { Config } from '../types/config.js';
 import type { AgentReport } from '../types/snapshot.js';
 import { createSeededRemote } from './git-remote.js';
-import { demoGpus } from './hardware.js';
+import { demoGpus, type Hardware } from './hardware.js';
 import { SIM_AGENT_COMMAND, SIM_ROUTER_COMMAND, demoWeightDirs, simClusterYaml, type SimClusterInput } from './sim-config.js';
 
 /** examples/demo in the package (this file is dist/src/demo/sim-world.js). */
@@ -35,6 +35,10 @@ export interface SimWorldOptions {
   webhooks?: SimClusterInput['webhooks'];
   lostAfter?: string;
   commandTimeout?: string;
+  /** Each node's fake GPUs; default: examples/demo's (H100 on the first fabric, H200 elsewhere). */
+  hardware?: (config: Config) => Hardware;
+  /** How cluster.yaml's header names where it came from. */
+  origin?: string;
 }
 
 export interface SimWorld {
@@ -68,12 +72,12 @@ async function loadExample(dir: string): Promise<Config> {
 }
 
 /** Each node's agent env: its own state dir and fake GPUs. */
-async function agentEnvs(example: Config, dir: string): Promise<Map<string, Record<string, string | undefined>>> {
+async function agentEnvs(example: Config, dir: string, hardware: Hardware): Promise<Map<string, Record<string, string | undefined>>> {
   const envs = new Map<string, Record<string, string | undefined>>();
   for (const n of example.cluster.nodes) {
     const state = join(dir, 'agents', n.name);
     const fixture = join(state, 'gpus.csv');
-    await writeFakeGpus(fixture, demoGpus(example.cluster, n));
+    await writeFakeGpus(fixture, hardware(n));
     envs.set(n.name, {
       PATH: process.env.PATH,
       LLMGW_STATE_DIR: state,
@@ -116,7 +120,8 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
   const block = addressBlock();
   const nodeNames = example.cluster.nodes.map((n) => n.name);
   const names = [...nodeNames, ...example.cluster.routers.map((r) => r.name)];
-  const envs = await agentEnvs(example, opts.dir);
+  const hardware = opts.hardware?.(example) ?? ((n) => demoGpus(example.cluster, n));
+  const envs = await agentEnvs(example, opts.dir, hardware);
   const agentEnv = (node: string) => {
     const env = envs.get(node);
     if (!env) throw new Error(`no simulated node ${node}`);
@@ -149,6 +154,7 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
       webhooks: opts.webhooks,
       lostAfter: opts.lostAfter,
       commandTimeout: opts.commandTimeout,
+      origin: opts.origin,
     };
     const { remote, clusterYaml } = await seedRepo(opts, input, example, modelsYaml);
     const running = sim;

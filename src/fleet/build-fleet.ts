@@ -52,6 +52,7 @@ export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (pro
     condition: seen.condition,
     unreachableSince: seen.unreachableSince,
     error: seen.error,
+    reason: seen.reason,
     report,
     gpus,
     holds,

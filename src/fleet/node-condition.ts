@@ -5,12 +5,14 @@
 // forever is how a model stays down without anyone placing it elsewhere.
 
 import type { NodeCondition } from '../types/fleet.js';
-import type { AgentReport, NodeObservation } from '../types/snapshot.js';
+import type { AgentReport, NodeObservation, UnreachableReason } from '../types/snapshot.js';
 
 export interface ObservedCondition {
   condition: NodeCondition;
   unreachableSince: string | null;
   error: string | null;
+  /** The class of `error` (docs/status.md); null when reachable. */
+  reason: UnreachableReason | null;
   report: AgentReport | null;
 }
 
@@ -26,9 +28,9 @@ export function observedCondition(
   lostAfterMs: number,
 ): ObservedCondition {
   if (obs === undefined) {
-    return { condition: 'lost', unreachableSince: null, error: 'not in the snapshot', report: null };
+    return { condition: 'lost', unreachableSince: null, error: 'not in the snapshot', reason: 'unknown', report: null };
   }
-  if (obs.reachable) return { condition: 'reachable', unreachableSince: null, error: null, report: obs.report };
+  if (obs.reachable) return { condition: 'reachable', unreachableSince: null, error: null, reason: null, report: obs.report };
   const since = obs.unreachableSince ?? rememberedSince ?? null;
   const sinceMs = since === null ? NaN : Date.parse(since);
   const lost = Number.isNaN(sinceMs) || nowMs - sinceMs >= lostAfterMs;
@@ -36,6 +38,7 @@ export function observedCondition(
     condition: lost ? 'lost' : 'unreachable',
     unreachableSince: Number.isNaN(sinceMs) ? null : since,
     error: obs.error,
+    reason: obs.reason ?? 'unknown',
     report: obs.lastReport ?? null,
   };
 }

@@ -4,11 +4,12 @@
 // when it has been unreachable, and the last report seen from it.
 
 import type { Config, NodeConfig } from '../types/config.js';
-import type { AgentReport, AgentReportRequest, NodeObservation, RouterObservation, RouterUsage, Snapshot } from '../types/snapshot.js';
+import type { AgentReport, AgentReportRequest, NodeObservation, RouterObservation, RouterUsage, Snapshot, UnreachableReason } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { callJson } from './call.js';
+import { unreachableReason } from './unreachable-reason.js';
 
 export interface GatherProgress {
   done: number;
@@ -50,14 +51,21 @@ function errorLine(err: unknown): string {
  * snapshot, else from state.json, else now; an unknown start stays unknown, so
  * a lost node does not look freshly unreachable) and its last report.
  */
-export function unreachableObservation(name: string, error: string, prev: NodeObservation | undefined, state: State, now: string): NodeObservation {
+export function unreachableObservation(
+  name: string,
+  error: string,
+  prev: NodeObservation | undefined,
+  state: State,
+  now: string,
+  reason?: UnreachableReason,
+): NodeObservation {
   let since: string | null;
   if (prev?.reachable === true) since = now;
   else if (prev !== undefined) since = prev.unreachableSince ?? state.unreachableSince[name] ?? null;
   else since = state.unreachableSince[name] ?? now;
   // `?? null`: a hand-edited previous snapshot may lack the field; the new one never does.
   const lastReport = (prev === undefined ? null : prev.reachable ? prev.report : prev.lastReport) ?? null;
-  return { name, reachable: false, error, unreachableSince: since, lastReport };
+  return { name, reachable: false, error, ...(reason === undefined ? {} : { reason }), unreachableSince: since, lastReport };
 }
 
 export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<Snapshot> {
@@ -77,7 +85,7 @@ export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<
       const report = await callJson<AgentReport>(deps.transport, target, agentCommand, reportRequest(node, weights), 'agent-report');
       obs = { name: node.name, reachable: true, report };
     } catch (err) {
-      obs = unreachableObservation(node.name, errorLine(err), prevNodes.get(node.name), deps.state, observedAt);
+      obs = unreachableObservation(node.name, errorLine(err), prevNodes.get(node.name), deps.state, observedAt, unreachableReason(err));
       progress.unreachable += 1;
     }
     progress.done += 1;
@@ -90,7 +98,7 @@ export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<
       const report = await callJson<RouterUsage>(deps.transport, r, routerCommand, { version: 1 }, 'router-usage');
       return { name: r.name, reachable: true, report };
     } catch (err) {
-      return { name: r.name, reachable: false, error: errorLine(err) };
+      return { name: r.name, reachable: false, error: errorLine(err), reason: unreachableReason(err) };
     }
   };
 

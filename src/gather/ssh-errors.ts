@@ -24,11 +24,12 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
+const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
 
 /**
  * Map an error from the connect phase. `tcpConnected` tells a host that never
- * answered (unreachable) from one that answered and then stalled (timeout).
+ * answered (no TCP connection) from one that answered and then stalled (no
+ * handshake); both are `timeout`, the message says which.
  */
 export function connectError(err: unknown, target: HostTarget, tcpConnected: boolean, connectTimeoutMs: number): SshError {
   if (err instanceof SshError) return err;
@@ -39,7 +40,7 @@ export function connectError(err: unknown, target: HostTarget, tcpConnected: boo
     case 'client-timeout':
       return tcpConnected
         ? sshError('timeout', target, `no SSH handshake within ${seconds(connectTimeoutMs)} (connectTimeout)`, opts)
-        : sshError('unreachable', target, `no TCP connection within ${seconds(connectTimeoutMs)} (connectTimeout)`, opts);
+        : sshError('timeout', target, `no TCP connection within ${seconds(connectTimeoutMs)} (connectTimeout)`, opts);
     case 'client-authentication':
     case 'agent':
       return sshError('auth-failed', target, `authentication failed (${message})`, opts);
@@ -47,6 +48,8 @@ export function connectError(err: unknown, target: HostTarget, tcpConnected: boo
       return sshError('unreachable', target, `cannot resolve the host name (${message})`, opts);
     case 'client-socket':
       if (e.code === 'ECONNREFUSED') return sshError('refused', target, 'connection refused', opts);
+      // The kernel gave up waiting for the host: a timeout, as an operator reads it (docs/status.md).
+      if (e.code === 'ETIMEDOUT') return sshError('timeout', target, 'connect ETIMEDOUT', opts);
       if (typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code)) return sshError('unreachable', target, `connect ${e.code}`, opts);
       return sshError('unreachable', target, `connection failed (${message})`, opts);
     default:

@@ -113,7 +113,7 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     }
     return new Promise<Duplex>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(sshError('unreachable', target, `the bastion opened no channel to it within ${ssh.connectTimeoutMs} ms (connectTimeout)`)),
+        () => reject(sshError('timeout', target, `the bastion opened no channel to it within ${ssh.connectTimeoutMs} ms (connectTimeout)`)),
         ssh.connectTimeoutMs,
       );
       client.forwardOut('127.0.0.1', 0, target.host, target.port, (err, stream) => {

@@ -1,25 +1,96 @@
-// "What needs attention first": the same short list for the terminal and
-// STATUS.md, derived from the report's numbers only.
+// "Needs attention" (docs/status.md): one list of items in the status report,
+// rendered alike in the terminal, STATUS.md and the console. Each item is a
+// headline and the subjects it names (which node, which GPU, which replica),
+// so a reader learns where to look, not only how many.
+//
+// To add a kind of item: write a rule (facts in, item or null out) and put it
+// in RULES where its urgency belongs. Nothing else changes: every renderer
+// draws every item the same way. A subject's detail must not move while the
+// fleet stands still (no time of day, no counter), since STATUS.md shows it.
 
-import { plural, sum } from './format.js';
-import type { StatusReport } from './types.js';
+import { compressHostlist } from '../config/compress-hostlist.js';
+import { plural } from './format.js';
+import { REASON_LABEL } from './reasons.js';
+import type { AttentionItem, AttentionSubject, NodeSince, StatusFacts } from './types.js';
+import { gpuGroups } from './where.js';
 
+export type AttentionRule = (facts: StatusFacts) => AttentionItem | null;
 
-export function attentionItems(report: StatusReport): string[] {
-  const items: string[] = [];
-  // First: while it stands, nothing else on this list is being repaired.
-  if (report.blocked !== null) items.push(`the plan is blocked, nothing is applied: ${report.blocked}`);
-  const { lost, unreachable } = report.nodes;
-  if (lost.length > 0) items.push(`${plural(lost.length, 'node')} lost (${lost.length === 1 ? 'its' : 'their'} replicas are placed elsewhere)`);
-  if (unreachable.length > 0) items.push(`${plural(unreachable.length, 'node')} unreachable (not yet lost)`);
-  const unhealthy = sum(report.capacity.map((c) => c.unhealthy));
-  if (unhealthy > 0) items.push(`${plural(unhealthy, 'GPU')} unhealthy`);
-  if (report.unplaceable.length > 0) items.push(`${plural(report.unplaceable.length, 'model')} cannot be placed`);
-  const failed = sum(report.models.map((m) => m.failed));
-  if (failed > 0) items.push(`${plural(failed, 'replica')} failed`);
-  const down = report.models.filter((m) => m.desired > 0 && m.running === 0).length;
-  if (down > 0) items.push(`${plural(down, 'model')} with no running replica`);
-  const short = report.models.filter((m) => m.running + m.starting < m.desired).length;
-  if (short > 0) items.push(`${plural(short, 'model')} with fewer replicas than desired`);
-  return items;
+/** Longest replica error a subject carries; the console and --json have it whole. */
+export const MAX_DETAIL = 120;
+
+function clip(text: string, max = MAX_DETAIL): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function item(kind: string, text: string, subjects: AttentionSubject[] = []): AttentionItem {
+  return { kind, text, subjects };
+}
+
+function nodeSubjects(nodes: readonly NodeSince[]): AttentionSubject[] {
+  return nodes.map((n) => ({ name: n.node, detail: REASON_LABEL[n.reason], node: n.node }));
+}
+
+// While it stands, nothing else on this list is being repaired: first.
+const blocked: AttentionRule = (f) => (f.blocked === null ? null : item('blocked', `the plan is blocked, nothing is applied: ${f.blocked}`));
+
+const lost: AttentionRule = (f) => {
+  const n = f.nodes.lost;
+  if (n.length === 0) return null;
+  return item('nodes-lost', `${plural(n.length, 'node')} lost (${n.length === 1 ? 'its' : 'their'} replicas are placed elsewhere)`, nodeSubjects(n));
+};
+
+const unreachable: AttentionRule = (f) => {
+  const n = f.nodes.unreachable;
+  return n.length === 0 ? null : item('nodes-unreachable', `${plural(n.length, 'node')} unreachable (not yet lost)`, nodeSubjects(n));
+};
+
+const unhealthyGpus: AttentionRule = (f) => {
+  if (f.unhealthyGpus.length === 0) return null;
+  // One entry per set of nodes with the same broken indices; a single node links to its page.
+  const subjects = gpuGroups(f.unhealthyGpus).map((g) => (g.nodes.length === 1 ? { name: g.name, detail: null, node: g.nodes[0] } : { name: g.name, detail: null }));
+  return item('gpus-unhealthy', `${plural(f.unhealthyGpus.length, 'GPU')} unhealthy`, subjects);
+};
+
+const unplaceable: AttentionRule = (f) => {
+  const u = f.unplaceable;
+  if (u.length === 0) return null;
+  return item('unplaceable', `${plural(u.length, 'model')} cannot be placed`, u.map((x) => ({ name: x.model, detail: `${x.missing} missing`, model: x.model })));
+};
+
+const failed: AttentionRule = (f) => {
+  const bad = f.replicas.filter((r) => r.state === 'failed');
+  if (bad.length === 0) return null;
+  const subjects = bad.map((r) => {
+    const where = compressHostlist(r.nodes);
+    return { name: r.id, detail: r.error === null ? `on ${where}` : `on ${where}: ${clip(r.error)}`, model: r.model };
+  });
+  return item('replicas-failed', `${plural(bad.length, 'replica')} failed`, subjects);
+};
+
+function runningOf(m: StatusFacts['models'][number]): string {
+  return `${m.running} of ${m.desired} running${m.starting > 0 ? `, ${m.starting} starting` : ''}`;
+}
+
+const down: AttentionRule = (f) => {
+  const d = f.models.filter((m) => m.desired > 0 && m.running === 0);
+  return d.length === 0 ? null : item('models-down', `${plural(d.length, 'model')} with no running replica`, d.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })));
+};
+
+const short: AttentionRule = (f) => {
+  const s = f.models.filter((m) => m.running + m.starting < m.desired);
+  return s.length === 0 ? null : item('models-short', `${plural(s.length, 'model')} with fewer replicas than desired`, s.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })));
+};
+
+/** Most urgent first. */
+export const RULES: readonly AttentionRule[] = [blocked, lost, unreachable, unhealthyGpus, unplaceable, failed, down, short];
+
+export function attentionItems(facts: StatusFacts): AttentionItem[] {
+  return RULES.map((rule) => rule(facts)).filter((i): i is AttentionItem => i !== null);
+}
+
+/** A model's row needs attention (shown first, never folded away) when fewer run than desired or one failed. */
+export function modelNeedsAttention(m: StatusFacts['models'][number]): boolean {
+  return m.running < m.desired || m.failed > 0;
 }

@@ -21,8 +21,17 @@ const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;' };
  * `gpu-a01`, `llama-3.1` and `models.yaml:3:5` read as they are.
  */
 export function md(text: string): string {
+  return mdProse(text).replace(/[()]/g, '\\$&');
+}
+
+/**
+ * llmgw's own sentences (a headline, the blocked rule): escaped like md() but
+ * for parentheses, which start nothing once `[` is escaped and which a
+ * sentence uses a lot. Anything quoted from a node goes through md().
+ */
+export function mdProse(text: string): string {
   return plainText(text)
-    .replace(/[\\`*_[\]{}()#+!|~@]/g, '\\$&')
+    .replace(/[\\`*_[\]{}#+!|~@]/g, '\\$&')
     .replace(/:(?=\/)|(?<=(?:mailto|xmpp|tel|javascript|data)):/gi, '\\:')
     .replace(/[&<]/g, (c) => HTML[c])
     .replace(/www\./gi, (w) => `${w.slice(0, 3)}\\.`);

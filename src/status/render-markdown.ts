@@ -1,25 +1,29 @@
 // STATUS.md (docs/status.md): aggregates that stay readable for 4 or 4,000 nodes,
 // rendered only from the status report so it cannot disagree with `--json`.
-// Nothing that moves while the fleet stands still is written — no "N minutes
-// ago", no busy replica's last use, and every time (observedAt, when a node
-// went silent, when an idle replica was last used) as its UTC date only — so a
-// steady fleet commits at most once a day. Every string from a node goes
-// through md().
+// It says where as well as how many: "Needs attention" names the nodes, GPUs,
+// replicas and models (markdown-blocks.ts folds long lists and tables, rows
+// that need attention first). Nothing that moves while the fleet stands still
+// is written — no "N minutes ago", no busy replica's last use, no error line
+// of an unreachable node (its reason class instead), and every time
+// (observedAt, when a node went silent, when an idle replica was last used) as
+// its UTC date only — so a steady fleet commits at most once a day. Every
+// string from a node goes through md().
 
-import { attentionItems } from './attention.js';
 import { BAR_CHARS, BAR_ORDER, barText } from './bar.js';
 import { md } from './escape.js';
-import { capList, isTime, plural, sum, utcDate } from './format.js';
-import type { HoldingRow, NodeSince, StatusReport } from './types.js';
+import { isTime, plural, utcDate } from './format.js';
+import { modelNeedsAttention } from './attention.js';
+import { EVERY_ONE, MAX_FOLDED, attentionLine, details, foldedTable, table, type Row } from './markdown-blocks.js';
+import { attentionNodes } from './node-rows.js';
+import { REASON_LABEL } from './reasons.js';
+import type { HoldingRow, StatusReport } from './types.js';
 
-/** Longest list written out before "and N more". */
-export const MAX_LIST = 20;
+export { MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
 
 /** A time from a file llmgw did not write itself may be anything: escaped unless it is a time. */
 function date(iso: string): string {
   return isTime(iso) ? utcDate(iso) : md(iso);
 }
-
 
 const WEBHOOK_YAML = [
   'notify:',
@@ -27,15 +31,6 @@ const WEBHOOK_YAML = [
   '    - url: ${LLMGW_WEBHOOK_URL}        # read from the environment at run time',
   '      secret: ${LLMGW_WEBHOOK_SECRET}  # optional: signs each POST',
 ];
-
-function table(head: string[], align: ('l' | 'r')[], rows: string[][]): string[] {
-  const sep = align.map((a) => (a === 'r' ? '---:' : '---'));
-  return [head, sep, ...rows].map((cells) => `| ${cells.join(' | ')} |`);
-}
-
-function more(n: number): string[] {
-  return n > 0 ? [`… and ${n} more.`] : [];
-}
 
 function webhookWarning(report: StatusReport): string[] {
   if (report.notify.warning === null) return [];
@@ -51,13 +46,13 @@ function webhookWarning(report: StatusReport): string[] {
 }
 
 function attention(report: StatusReport): string[] {
-  const items = attentionItems(report);
-  if (items.length === 0) return ['Nothing needs attention.', ''];
-  return ['**Needs attention:**', '', ...items.map((i) => `- ${i}`), ''];
+  if (report.attention.length === 0) return ['Nothing needs attention.', ''];
+  return ['**Needs attention:**', '', ...report.attention.flatMap(attentionLine), ''];
 }
 
 function capacity(report: StatusReport): string[] {
   if (report.capacity.length === 0) return ['## Capacity', '', 'No GPUs observed.', ''];
+  // In class order, not attention first: the bars read as one picture of the fleet.
   const rows = report.capacity.map((c) => [
     md(c.class), `\`${barText(c)}\``, `${c.total}`, `${c.used}`, `${c.free}`, `${c.unhealthy}`, `${c.unreachable}`, `${c.cordoned}`,
   ]);
@@ -73,31 +68,37 @@ function capacity(report: StatusReport): string[] {
 }
 
 function fabrics(report: StatusReport): string[] {
-  const rows = report.fabrics.map((f) => {
+  const rows: Row[] = report.fabrics.map((f) => {
     const whole = Object.entries(f.freeWholeNodes).map(([cls, n]) => `${md(cls)} ${n}`).join(', ');
-    return [md(f.name), `${f.nodes}`, `${f.reachable}`, whole || '—'];
+    return { cells: [md(f.name), `${f.nodes}`, `${f.reachable}`, whole || '—'], attention: f.reachable < f.nodes };
   });
-  return ['## Fabrics', '', ...table(['Fabric', 'Nodes', 'Reachable', 'Free whole nodes'], ['l', 'r', 'r', 'l'], rows), ''];
+  const head = ['Fabric', 'Nodes', 'Reachable', 'Free whole nodes'];
+  return ['## Fabrics', '', ...foldedTable(head, ['l', 'r', 'r', 'l'], rows, (n, after) => `${plural(n, after ? 'more fabric' : 'fabric')}, every node reachable`), ''];
 }
 
 function models(report: StatusReport): string[] {
-  const rows = report.models.map((m) => [md(m.name), `${m.desired}`, `${m.running}`, `${m.starting}`, `${m.failed}`]);
-  const total = report.replicas.length;
+  const rows: Row[] = report.models.map((m) => ({
+    cells: [md(m.name), `${m.desired}`, `${m.running}`, `${m.starting}`, `${m.failed}`],
+    attention: modelNeedsAttention(m),
+  }));
   const counts = (['running', 'starting', 'failed'] as const).map((s) => `${report.replicas.filter((r) => r.state === s).length} ${s}`);
+  const head = ['Model', 'Desired', 'Running', 'Starting', 'Failed'];
   return [
     '## Models',
     '',
-    `${plural(report.models.length, 'model')}, ${plural(total, 'replica')}: ${counts.join(', ')}.`,
+    `${plural(report.models.length, 'model')}, ${plural(report.replicas.length, 'replica')}: ${counts.join(', ')}.`,
     '',
-    ...(rows.length ? table(['Model', 'Desired', 'Running', 'Starting', 'Failed'], ['l', 'r', 'r', 'r', 'r'], rows) : []),
-    ...(rows.length ? [''] : []),
+    ...(rows.length ? [...foldedTable(head, ['l', 'r', 'r', 'r', 'r'], rows, (n, after) => `${plural(n, after ? 'more model' : 'model')}, all running as desired`), ''] : []),
   ];
 }
 
 function unplaceable(report: StatusReport): string[] {
   if (report.unplaceable.length === 0) return [];
-  const { shown, more: n } = capList(report.unplaceable, MAX_LIST);
-  return ['## Cannot be placed', '', ...shown.map((u) => `- **${md(u.model)}** (${u.missing} missing): ${md(u.reason)}`), ...more(n), ''];
+  const lines = report.unplaceable.map((u) => `- **${md(u.model)}** (${u.missing} missing): ${md(u.reason)}`);
+  if (lines.length <= 20) return ['## Cannot be placed', '', ...lines, ''];
+  const rest = lines.slice(20, 20 + MAX_FOLDED);
+  const tail = lines.length > 20 + MAX_FOLDED ? ['', `… and ${lines.length - 20 - MAX_FOLDED} more: ${EVERY_ONE}.`] : [];
+  return ['## Cannot be placed', '', ...lines.slice(0, 20), '', ...details(`${lines.length - 20} more`, [...rest, ...tail]), ''];
 }
 
 function nodeCell(nodes: string[]): string {
@@ -107,16 +108,12 @@ function nodeCell(nodes: string[]): string {
 function idle(report: StatusReport): string[] {
   const unknown = report.replicas.filter((r) => r.state === 'running' && r.idleSeconds < 0).length;
   const lines = ['## Idle replicas', ''];
-  lines.push(
-    report.idle.length === 0
-      ? 'No replica is known to be unused for `idle.after`.'
-      : `${plural(report.idle.length, 'replica')} unused for at least \`idle.after\`:`,
-  );
-  lines.push('');
-  if (report.idle.length > 0) {
-    const { shown, more: n } = capList(report.idle, MAX_LIST);
-    const rows = shown.map((r) => [md(r.replica), md(r.model), nodeCell(r.nodes), date(r.idleSince)]);
-    lines.push(...table(['Replica', 'Model', 'Nodes', 'Unused since'], ['l', 'l', 'l', 'l'], rows), ...more(n), '');
+  const n = report.idle.length;
+  lines.push(n === 0 ? 'No replica is known to be unused for `idle.after`.' : `${plural(n, 'replica')} unused for at least \`idle.after\`, longest first:`, '');
+  if (n > 0) {
+    // Idle is worth knowing, not an alarm: past MAX_ROWS the whole table folds.
+    const rows: Row[] = report.idle.map((r) => ({ cells: [md(r.replica), md(r.model), nodeCell(r.nodes), date(r.idleSince)], attention: false }));
+    lines.push(...foldedTable(['Replica', 'Model', 'Nodes', 'Unused since'], ['l', 'l', 'l', 'l'], rows, (k) => plural(k, 'idle replica')), '');
   }
   if (unknown > 0) {
     lines.push(`Idleness unknown for ${plural(unknown, 'running replica')} (a router did not answer, none is configured, or no start time).`, '');
@@ -137,8 +134,8 @@ export const MAX_FABRIC_COLUMNS = 8;
 
 function namesCell(names: string[]): string {
   if (names.length === 0) return '—';
-  const { shown, more: n } = capList(names, MAX_LIST);
-  return shown.map(md).join(', ') + (n > 0 ? `, and ${n} more` : '');
+  const shown = names.slice(0, 20);
+  return shown.map(md).join(', ') + (names.length > 20 ? `, and ${names.length - 20} more` : '');
 }
 
 function holdings(report: StatusReport): string[] {
@@ -147,38 +144,35 @@ function holdings(report: StatusReport): string[] {
   const byModel = new Map<string, HoldingRow[]>();
   for (const h of report.holdings) byModel.set(h.model, [...(byModel.get(h.model) ?? []), h]);
   const wide = fabricNames.length > MAX_FABRIC_COLUMNS;
-  const rows = [...byModel.entries()].map(([model, hs]) => {
+  const rows: Row[] = [...byModel.entries()].map(([model, hs]) => {
     const head = [md(model), md(hs[0].weights)];
+    // Held nowhere: every replica of it fetches its weights first.
+    const attention = hs.every((h) => !h.held);
     if (wide) {
       const held = hs.filter((h) => h.held).map((h) => h.fabric);
-      return [...head, `${held.length} of ${fabricNames.length}`, namesCell(hs.filter((h) => !h.held).map((h) => h.fabric))];
+      return { cells: [...head, `${held.length} of ${fabricNames.length}`, namesCell(hs.filter((h) => !h.held).map((h) => h.fabric))], attention };
     }
     const byFabric = new Map(hs.map((h) => [h.fabric, h]));
-    return [...head, ...fabricNames.map((f) => holdingCell(byFabric.get(f)))];
+    return { cells: [...head, ...fabricNames.map((f) => holdingCell(byFabric.get(f)))], attention };
   });
   const head = wide ? ['Model', 'Weights', 'Fabrics holding', 'Not held in'] : ['Model', 'Weights', ...fabricNames.map(md)];
-  return ['## Weights by fabric', '', ...table(head, head.map(() => 'l' as const), rows), ''];
-}
-
-function nodeList(label: string, nodes: NodeSince[] | { node: string }[]): string[] {
-  if (nodes.length === 0) return [];
-  const { shown, more: n } = capList(nodes as NodeSince[], MAX_LIST);
-  const names = shown.map((x) => (x.since === undefined ? md(x.node) : `${md(x.node)} (since ${x.since ? date(x.since) : 'unknown'})`));
-  return [`- **${label}** (${nodes.length}): ${names.join(', ')}${n > 0 ? `, and ${n} more` : ''}`];
+  return ['## Weights by fabric', '', ...foldedTable(head, head.map(() => 'l' as const), rows, (n, after) => plural(n, after ? 'more model' : 'model')), ''];
 }
 
 function nodes(report: StatusReport): string[] {
-  const unhealthy = report.capacity.filter((c) => c.unhealthy > 0);
-  const lines = [
-    ...nodeList('Lost', report.nodes.lost),
-    ...nodeList('Unreachable', report.nodes.unreachable),
-    ...nodeList('Cordoned', report.nodes.cordoned),
-  ];
-  if (unhealthy.length > 0) {
-    const total = sum(unhealthy.map((c) => c.unhealthy));
-    lines.push(`- **Unhealthy GPUs** (${total}): ${unhealthy.map((c) => `${md(c.class)} ${c.unhealthy}`).join(', ')}`);
-  }
-  return ['## Nodes', '', ...(lines.length ? lines : ['Every node is reachable and uncordoned; no GPU is unhealthy.']), ''];
+  const rows: Row[] = attentionNodes(report).map((n) => ({
+    cells: [
+      md(n.node),
+      n.condition + (n.cordoned && n.condition !== 'cordoned' ? ', cordoned' : ''),
+      n.reason === null ? '—' : REASON_LABEL[n.reason],
+      n.condition === 'lost' || n.condition === 'unreachable' ? (n.since === null ? 'unknown' : date(n.since)) : '—',
+      n.gpus === null ? '—' : md(n.gpus),
+    ],
+    attention: n.condition !== 'cordoned' || n.gpus !== null,
+  }));
+  if (rows.length === 0) return ['## Nodes', '', 'Every node is reachable and uncordoned; no GPU is unhealthy.', ''];
+  const head = ['Node', 'Condition', 'Reason', 'Since', 'Unhealthy GPUs'];
+  return ['## Nodes', '', ...foldedTable(head, ['l', 'l', 'l', 'l', 'l'], rows, (n, after) => plural(n, after ? 'more cordoned node' : 'cordoned node')), ''];
 }
 
 export function renderStatusMarkdown(report: StatusReport): string {

@@ -2,13 +2,17 @@
 // exact times and idle durations (nothing here is committed), colour only when
 // the caller asks for it. Every string from a node goes through plainText().
 
-import { attentionItems } from './attention.js';
 import { BAR_CHARS, BAR_ORDER, barSegments, barText, BAR_WIDTH, type BarBucket } from './bar.js';
 import { plainText as t } from './escape.js';
 import { capList, duration, plural } from './format.js';
-import type { NodeSince, StatusReport } from './types.js';
+import { MAX_SUBJECTS } from './markdown-blocks.js';
+import { attentionNodes } from './node-rows.js';
+import { REASON_LABEL } from './reasons.js';
+import { modelNeedsAttention } from './attention.js';
+import type { AttentionItem, StatusReport } from './types.js';
 
 export const MAX_TEXT_LIST = 20;
+const EVERY_ONE = '(llmgw status --json lists every one)';
 
 type Paint = (code: string, s: string) => string;
 
@@ -49,7 +53,8 @@ function fabrics(report: StatusReport): string[] {
 
 function models(report: StatusReport): string[] {
   if (report.models.length === 0) return ['Models: none', ''];
-  const rows = report.models.map((m) => [t(m.name), ...[m.desired, m.running, m.starting, m.failed].map(String)]);
+  const ordered = [...report.models.filter(modelNeedsAttention), ...report.models.filter((m) => !modelNeedsAttention(m))];
+  const rows = ordered.map((m) => [t(m.name), ...[m.desired, m.running, m.starting, m.failed].map(String)]);
   return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ''];
 }
 
@@ -59,7 +64,7 @@ function unplaceable(report: StatusReport, paint: Paint): string[] {
   return [
     paint('31', 'Cannot be placed'),
     ...shown.map((u) => `  ${t(u.model)} (${u.missing} missing): ${t(u.reason)}`),
-    ...(more ? [`  … and ${more} more`] : []),
+    ...(more ? [`  … and ${more} more ${EVERY_ONE}`] : []),
     '',
   ];
 }
@@ -71,46 +76,49 @@ function idle(report: StatusReport): string[] {
   if (shown.length > 0) {
     const rows = shown.map((r) => [t(r.replica), t(r.model), r.nodes.map(t).join(','), duration(r.idleSeconds), t(r.idleSince)]);
     lines.push(...pad([['replica', 'model', 'nodes', 'unused for', 'since'], ...rows]).map((l) => `  ${l}`));
-    if (more) lines.push(`  … and ${more} more`);
+    if (more) lines.push(`  … and ${more} more ${EVERY_ONE}`);
   }
   if (unknown > 0) lines.push(`  idleness unknown for ${plural(unknown, 'running replica')}`);
   return [...lines, ''];
 }
 
-function nodeLine(label: string, nodes: (NodeSince | { node: string })[]): string[] {
-  if (nodes.length === 0) return [];
-  const { shown, more } = capList(nodes, MAX_TEXT_LIST);
-  const names = shown.map((n) => ('since' in n ? `${t(n.node)} (since ${n.since === null ? 'unknown' : t(n.since)})` : t(n.node)));
-  return [`  ${label} (${nodes.length}): ${names.join(', ')}${more ? `, and ${more} more` : ''}`];
+function nodes(report: StatusReport): string[] {
+  const rows = attentionNodes(report);
+  if (rows.length === 0) return [];
+  const { shown, more } = capList(rows, MAX_TEXT_LIST);
+  const cells = shown.map((n) => [
+    t(n.node),
+    n.condition + (n.cordoned && n.condition !== 'cordoned' ? ',cordoned' : ''),
+    n.reason === null ? '-' : REASON_LABEL[n.reason],
+    n.condition === 'lost' || n.condition === 'unreachable' ? (n.since === null ? 'unknown' : t(n.since)) : '-',
+    n.gpus === null ? '-' : t(n.gpus),
+    n.error === null ? '' : t(n.error),
+  ]);
+  const lines = pad([['node', 'condition', 'reason', 'since', 'unhealthy GPUs', 'error'], ...cells]).map((l) => `  ${l}`);
+  return ['Nodes', ...lines, ...(more ? [`  … and ${more} more ${EVERY_ONE}`] : []), ''];
 }
 
-function unhealthyLine(report: StatusReport): string[] {
-  const bad = report.capacity.filter((c) => c.unhealthy > 0);
-  if (bad.length === 0) return [];
-  const total = bad.reduce((n, c) => n + c.unhealthy, 0);
-  return [`  unhealthy GPUs (${total}): ${bad.map((c) => `${t(c.class)} ${c.unhealthy}`).join(', ')}`];
+function attentionLine(item: AttentionItem, paint: Paint): string {
+  const names = item.subjects.map((s) => (s.detail === null ? t(s.name) : `${t(s.name)} (${t(s.detail)})`));
+  const { shown, more } = capList(names, MAX_SUBJECTS);
+  const where = shown.length === 0 ? '' : `: ${shown.join(', ')}${more ? `, and ${more} more` : ''}`;
+  return `  ${paint('33', '!')} ${t(item.text)}${where}`;
 }
 
 export function renderStatusText(report: StatusReport, opts: { color: boolean }): string {
   const paint = painter(opts.color);
-  const items = attentionItems(report);
-  const nodeLines = [
-    ...nodeLine('lost', report.nodes.lost),
-    ...nodeLine('unreachable', report.nodes.unreachable),
-    ...nodeLine('cordoned', report.nodes.cordoned),
-    ...unhealthyLine(report),
-  ];
+  const items = report.attention;
   const lines = [
     `${paint('1', t(report.cluster))}: observed ${t(report.observedAt)}`,
     '',
     ...(report.notify.warning === null ? [] : [paint('33', `warning: ${t(report.notify.warning)}`), '']),
-    ...(items.length ? [paint('1', 'Needs attention'), ...items.map((i) => `  ${paint('33', '!')} ${i}`), ''] : ['Nothing needs attention.', '']),
+    ...(items.length ? [paint('1', 'Needs attention'), ...items.map((i) => attentionLine(i, paint)), ''] : ['Nothing needs attention.', '']),
     ...capacity(report, paint),
     ...fabrics(report),
     ...models(report),
     ...unplaceable(report, paint),
     ...idle(report),
-    ...(nodeLines.length ? ['Nodes', ...nodeLines, ''] : []),
+    ...nodes(report),
   ];
   while (lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n') + '\n';

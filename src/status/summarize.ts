@@ -4,7 +4,9 @@
 import { capacityByClass, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { Unplaceable } from '../types/plan.js';
-import type { FabricRow, HoldingRow, IdleRow, NodeSince, ReplicaRow, StatusReport } from './types.js';
+import { attentionItems } from './attention.js';
+import type { FabricRow, HoldingRow, IdleRow, NodeSince, ReplicaRow, StatusFacts, StatusReport } from './types.js';
+import { replicaError, unhealthyGpus } from './where.js';
 
 export const NO_WEBHOOK_WARNING =
   'No notify.webhooks in cluster.yaml: a lost node or a model going down notifies nobody. ' +
@@ -39,8 +41,8 @@ function holdingRows(fleet: Fleet, fabrics: string[]): HoldingRow[] {
   return rows;
 }
 
-function replicaRow(r: FleetReplica): ReplicaRow {
-  return { id: r.id, model: r.model, nodes: r.nodes, state: r.state, idleSeconds: r.idleSeconds ?? -1, idleSince: r.idleSince };
+function replicaRow(fleet: Fleet, r: FleetReplica): ReplicaRow {
+  return { id: r.id, model: r.model, nodes: r.nodes, state: r.state, idleSeconds: r.idleSeconds ?? -1, idleSince: r.idleSince, error: replicaError(fleet, r) };
 }
 
 /** Known unused for at least idle.after; longest unused first. */
@@ -57,8 +59,9 @@ function nodeLists(fleet: Fleet): StatusReport['nodes'] {
   const lost: NodeSince[] = [];
   const cordoned: { node: string }[] = [];
   for (const n of fleet.nodes) {
-    if (n.condition === 'unreachable') unreachable.push({ node: n.name, since: n.unreachableSince });
-    if (n.condition === 'lost') lost.push({ node: n.name, since: n.unreachableSince });
+    const down = { node: n.name, since: n.unreachableSince, reason: n.reason ?? 'unknown', error: n.error };
+    if (n.condition === 'unreachable') unreachable.push(down);
+    if (n.condition === 'lost') lost.push(down);
     if (n.cordoned) cordoned.push({ node: n.name });
   }
   return { unreachable, lost, cordoned };
@@ -70,7 +73,7 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
   const present = fleet.replicas.filter((r) => !r.lost);
   const fabrics = fabricRows(fleet);
   const webhooks = fleet.config.cluster.notify.webhooks.length;
-  return {
+  const facts: StatusFacts = {
     version: 1,
     cluster: fleet.config.cluster.name,
     observedAt: fleet.observedAt,
@@ -78,11 +81,19 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     fabrics,
     holdings: holdingRows(fleet, fabrics.map((f) => f.name)),
     models: modelCounts(fleet),
-    replicas: present.map(replicaRow),
+    replicas: present.map((r) => replicaRow(fleet, r)),
     unplaceable: unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })).sort((a, b) => cmp(a.model, b.model)),
     blocked,
     idle: idleRows(fleet, present),
     nodes: nodeLists(fleet),
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
+    unhealthyGpus: unhealthyGpus(fleet),
   };
+  return { ...facts, attention: attentionItems(facts) };
+}
+
+/** A report whose facts were changed by hand (tests, a projection): its attention list derived again. */
+export function withAttention(facts: StatusFacts): StatusReport {
+  const { attention: _old, ...rest } = facts as StatusReport;
+  return { ...rest, attention: attentionItems(rest) };
 }

@@ -2,7 +2,7 @@
 // (text, JSON, STATUS.md) reads only this, so the three cannot disagree.
 
 import type { Unplaceable } from '../types/plan.js';
-import type { ReplicaState } from '../types/snapshot.js';
+import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
 
 export interface CapacityRow {
   class: string;
@@ -48,6 +48,8 @@ export interface ReplicaRow {
   idleSeconds: number;
   /** null when unknown. */
   idleSince: string | null;
+  /** Why it failed, as its agent reports it (untrusted text: escape before rendering); null unless failed with a reason. */
+  error: string | null;
 }
 
 export interface IdleRow {
@@ -62,6 +64,45 @@ export interface NodeSince {
   node: string;
   /** ISO, or null when unknown. */
   since: string | null;
+  /** Why it does not answer, as a class (docs/status.md). */
+  reason: UnreachableReason;
+  /** The last failed contact's one line (may change from tick to tick: never written into STATUS.md). */
+  error: string | null;
+}
+
+/** One GPU in the `unhealthy` bucket (docs/placement.md): reachable node, healthy false. */
+export interface UnhealthyGpu {
+  node: string;
+  index: number;
+  class: string;
+  /** The agent's reason (untrusted text), or null. */
+  reason: string | null;
+}
+
+/** One thing an item of "Needs attention" names, linked to its page in the console. */
+export interface AttentionSubject {
+  /** As shown: a node, `node:index` list, replica id or model name. */
+  name: string;
+  /** A short qualifier that does not move while the fleet stands still (a reason class, `3 of 4`, a replica's error); null for none. */
+  detail: string | null;
+  /** The node page it belongs to, if any. */
+  node?: string;
+  /** The model page it belongs to, if any. */
+  model?: string;
+}
+
+/**
+ * One line of "Needs attention" (src/status/attention.ts): the same item is
+ * rendered in the terminal, STATUS.md and the console, so the three say the
+ * same thing in the same order.
+ */
+export interface AttentionItem {
+  /** What kind of problem; one of the rules in attention.ts. */
+  kind: string;
+  /** The headline, plain text (renderers escape it): `2 nodes lost (their replicas are placed elsewhere)`. */
+  text: string;
+  /** Where, in order; empty when the headline says it all. */
+  subjects: AttentionSubject[];
 }
 
 export interface StatusReport {
@@ -79,4 +120,11 @@ export interface StatusReport {
   idle: IdleRow[];
   nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[] };
   notify: { webhooks: number; warning: string | null };
+  /** Every GPU in the unhealthy bucket, by node and index. */
+  unhealthyGpus: UnhealthyGpu[];
+  /** What needs attention, most urgent first (docs/status.md). */
+  attention: AttentionItem[];
 }
+
+/** The report before its attention list is derived from it. */
+export type StatusFacts = Omit<StatusReport, 'attention'>;

@@ -2,7 +2,7 @@
 // (config, snapshot, state, now) by src/fleet. Status, STATUS.md and the planner
 // all read this one model, so they cannot disagree.
 
-import type { AgentReport, ReplicaState } from './snapshot.js';
+import type { AgentReport, ReplicaState, UnreachableReason } from './snapshot.js';
 import type { Config, NodeConfig } from './config.js';
 
 export type NodeCondition = 'reachable' | 'unreachable' | 'lost';
@@ -32,6 +32,8 @@ export interface FleetNode {
   unreachableSince: string | null;
   /** The error of the last failed contact, when not reachable. */
   error: string | null;
+  /** Its class (docs/status.md), when not reachable; absent or null when reachable. */
+  reason?: UnreachableReason | null;
   /** The report the numbers come from: the current one, or the last one for an unreachable or lost node; null if never seen. */
   report: AgentReport | null;
   /** Sorted by index. Empty for a node never seen. */

@@ -142,12 +142,30 @@ export interface RouterEndpoints {
   routing?: Record<string, RoutingMode>;
 }
 
+/**
+ * Why a host did not answer, as a class an operator acts on (docs/status.md):
+ * set by gather from the typed SSH error, never read back out of `error`'s text.
+ * `unknown`: an internal error, or a snapshot written before the field existed.
+ */
+export type UnreachableReason =
+  | 'timeout'
+  | 'refused'
+  | 'auth'
+  | 'host-key-changed'
+  | 'host-key-unknown'
+  | 'bad-reply'
+  | 'command-failed'
+  | 'network'
+  | 'unknown';
+
 export type NodeObservation =
   | { name: string; reachable: true; report: AgentReport }
   | {
       name: string;
       reachable: false;
       error: string;
+      /** Absent in snapshots older than the field: read as `unknown`. */
+      reason?: UnreachableReason;
       /** null: unknown since when (treated as lost). */
       unreachableSince: string | null;
       lastReport: AgentReport | null;
@@ -155,7 +173,7 @@ export type NodeObservation =
 
 export type RouterObservation =
   | { name: string; reachable: true; report: RouterUsage }
-  | { name: string; reachable: false; error: string };
+  | { name: string; reachable: false; error: string; reason?: UnreachableReason };
 
 export interface Snapshot {
   version: 1;

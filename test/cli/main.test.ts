@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { main } from '../../src/cli/main.js';
+import { commandList, main } from '../../src/cli/main.js';
 import { captureIo } from '../helpers/io.js';
 
 const capture = () => captureIo();
@@ -50,7 +50,25 @@ test('a --repo directory that does not exist is one usage line and exit 1 for ev
   }
 });
 
-test('every command takes --repo (docs/commands.md): agent, router and demo accept it and leave it unused', async () => {
+test('--help and -h work on every command and every subcommand: usage on stdout, nothing on stderr, exit 0', async () => {
+  const walked: string[] = [];
+  for (const { name, subcommands } of commandList()) {
+    for (const argv of [[name], ...subcommands.map((s) => [name, s])]) {
+      for (const flag of ['--help', '-h']) {
+        const c = capture();
+        const args = [...argv, flag];
+        assert.is(await main(args, c.io), 0, args.join(' '));
+        assert.match(c.out(), /^Usage:?\s+llmgw /, args.join(' '));
+        if (argv.length === 2) assert.ok(c.out().includes(`llmgw ${argv[0]} ${argv[1]}`), `${args.join(' ')} names its subcommand`);
+        assert.is(c.err(), '', args.join(' '));
+      }
+      walked.push(argv.join(' '));
+    }
+  }
+  for (const cmd of ['agent report', 'agent apply', 'router serve', 'router usage', 'router endpoints', 'console', 'demo', 'gather']) assert.ok(walked.includes(cmd), cmd);
+});
+
+test('every command takes --repo (docs/commands.md): agent and router accept it and leave it unused, demo and console read it', async () => {
   for (const argv of [['agent', '--repo', '.', '--help'], ['router', '--repo=.', '--help'], ['demo', '--repo', '.', '--help']]) {
     const c = capture();
     assert.is(await main(argv, c.io), 0, argv.join(' '));

@@ -56,7 +56,7 @@ export function up(name: string, r: AgentReport): NodeObservation {
 }
 
 export function down(name: string, since: string | null, last: AgentReport | null = null): NodeObservation {
-  return { name, reachable: false, error: 'connect ETIMEDOUT', unreachableSince: since, lastReport: last };
+  return { name, reachable: false, error: 'connect ETIMEDOUT', reason: 'timeout', unreachableSince: since, lastReport: last };
 }
 
 export function snapshot(nodes: NodeObservation[], routers: RouterObservation[] = []): Snapshot {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { run } from '../../src/cli/commands/gather.js';
 import { captureIo, type CapturedIo } from '../helpers/io.js';
 import { startSimFleet, type SimFleet, type SimHostSpec } from '../../src/sim/fleet.js';
-import type { Snapshot } from '../../src/types/snapshot.js';
+import type { Snapshot, UnreachableReason } from '../../src/types/snapshot.js';
+import { gatherSummary, noNodeAnswered } from '../../src/gather/summary.js';
+import { generateSimKey } from '../../src/sim/keys.js';
 import { cannedHandler, cannedReport, SIM_MODELS_YAML, simClusterYaml, tempDir } from './sim-helpers.js';
 
 /** The shared in-process Io, its stderr a terminal or not. */
@@ -51,14 +53,15 @@ test('llmgw gather prints the snapshot, carries unreachableSince and lastReport 
     const snap = JSON.parse(c.out()) as Snapshot;
     assert.ok(c.out().startsWith('{\n  "version": 1,\n  "observedAt": "'));
     assert.equal(snap.nodes[0], { name: 'n1', reachable: true, report: cannedReport('n1') });
-    assert.equal({ ...snap.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', unreachableSince: '2026-11-29T06:00:00Z', lastReport: cannedReport('n2') });
+    assert.equal({ ...snap.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', reason: 'refused', unreachableSince: '2026-11-29T06:00:00Z', lastReport: cannedReport('n2') });
     assert.match((snap.nodes[1] as { error: string }).error, /^n2 \(127\.0\.0\.3:\d+\): connection refused$/);
     assert.match(c.err(), /2\/2 nodes · 1 unreachable/, 'progress on a terminal');
+    assert.ok(c.err().endsWith('llmgw gather: 1 of 2 nodes answered; unreachable: 1 refused (n2)\n'), c.err());
 
     const f = capture(tmp.dir, false);
     assert.is(await run(['--repo', 'repo', '--out', 'snap.json'], f.io), 0);
     assert.is(f.out(), '');
-    assert.is(f.err(), '', 'silent when stderr is not a terminal');
+    assert.is(f.err(), 'llmgw gather: 1 of 2 nodes answered; unreachable: 1 refused (n2)\n', 'no progress when stderr is not a terminal, only the summary');
     assert.is((JSON.parse(readFileSync(join(tmp.dir, 'snap.json'), 'utf8')) as Snapshot).nodes.length, 2);
   } finally {
     await fleet.close();
@@ -82,7 +85,7 @@ test('two gathers through .llmgw/observed.json: a node that goes down is unreach
     await new Promise((r) => setTimeout(r, 1100)); // a later observedAt
     const third = await gather();
     assert.is.not(third.observedAt, second.observedAt);
-    assert.equal({ ...third.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', unreachableSince: second.observedAt, lastReport: cannedReport('n2') });
+    assert.equal({ ...third.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', reason: 'refused', unreachableSince: second.observedAt, lastReport: cannedReport('n2') });
   });
 });
 
@@ -92,7 +95,7 @@ test('an unset ${VAR} in notify does not stop gather (it sends nothing), one in 
     writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet) + hooks);
     const ok = capture(cwd);
     assert.is(await run(['--repo', 'repo'], ok.io), 0);
-    assert.is(ok.err(), '');
+    assert.is(ok.err(), 'llmgw gather: 1 of 1 node answered\n');
     assert.is((JSON.parse(ok.out()) as Snapshot).nodes[0]?.reachable, true);
 
     writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet).replace(/identityFile: .*/, 'identityFile: ${LLMGW_TEST_KEY}'));
@@ -101,6 +104,35 @@ test('an unset ${VAR} in notify does not stop gather (it sends nothing), one in 
     assert.match(bad.err(), /^repo\/cluster\.yaml:6:17: ssh\.identityFile: environment variable LLMGW_TEST_KEY is not set$/m);
     assert.is(bad.out(), '');
   });
+});
+
+test('a fleet where no node answers (8 of 8 refuse our key) still prints the snapshot, sums up by reason, and exits 1', async () => {
+  const hosts = Array.from({ length: 8 }, (_, i) => ({ name: `gpu-a0${i + 1}` }));
+  await withSimRepo('gathernokey', hosts, async ({ cwd, repo, fleet }) => {
+    const stranger = generateSimKey('not-the-fleet-key');
+    const keyFile = join(cwd, 'stranger_ed25519');
+    writeFileSync(keyFile, stranger.private, { mode: 0o600 });
+    writeFileSync(join(repo, 'cluster.yaml'), simClusterYaml(fleet).replace(/identityFile: .*/, `identityFile: ${keyFile}`));
+    const c = capture(cwd);
+    assert.is(await run(['--repo', 'repo'], c.io), 1);
+    const snap = JSON.parse(c.out()) as Snapshot;
+    assert.equal(snap.nodes.map((n) => [n.name, n.reachable, n.reachable ? null : n.reason]), hosts.map((h) => [h.name, false, 'auth']));
+    assert.is(c.err(), 'llmgw gather: 0 of 8 nodes answered; unreachable: 8 auth (gpu-a[01-08])\n');
+  });
+});
+
+test('the summary counts each reason class apart and names its hosts as a hostlist', () => {
+  const down = (name: string, reason?: UnreachableReason) => ({ name, reachable: false as const, error: 'x', ...(reason ? { reason } : {}), unreachableSince: null, lastReport: null });
+  const up = (name: string) => ({ name, reachable: true as const, report: cannedReport(name) });
+  const snap: Snapshot = {
+    version: 1,
+    observedAt: '2026-11-29T08:00:00Z',
+    nodes: [up('n01'), down('n02', 'timeout'), down('n03', 'timeout'), down('n04', 'host-key-changed'), down('n05'), up('n06')],
+    routers: [{ name: 'rt-1', reachable: false, error: 'x', reason: 'refused' }],
+  };
+  assert.is(gatherSummary(snap), 'llmgw gather: 2 of 6 nodes answered; unreachable: 2 timeout (n[02-03]), 1 host key changed (n04), 1 unknown (n05); 0 of 1 router answered; unreachable: 1 refused (rt-1)');
+  assert.is(noNodeAnswered(snap), false);
+  assert.is(noNodeAnswered({ ...snap, nodes: [] }), false, 'a fleet of no nodes is not a failed gather');
 });
 
 test('an --out that cannot be written is one line naming the file and exit 1', async () => {

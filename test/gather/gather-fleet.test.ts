@@ -17,6 +17,15 @@ const EXPECTED: Record<string, RegExp> = {
   exit: /`llmgw agent report` exited with code 3: sim: node-\w+ failed on purpose$/,
   'wrong-hostkey': /HOST KEY CHANGED/,
 };
+/** The class status shows (docs/status.md), from the typed error, never from the text above. */
+const REASON: Record<string, string> = {
+  refuse: 'refused',
+  hang: 'timeout',
+  slow: 'timeout',
+  garbage: 'bad-reply',
+  exit: 'command-failed',
+  'wrong-hostkey': 'host-key-changed',
+};
 
 test('50 nodes with one of each fault: every healthy node reachable, each faulty one its own error, within connect+command timeout', async () => {
   const tmp = tempDir('gather50');
@@ -57,6 +66,7 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
     for (const n of bad) {
       const fault = FAULTS.find((f) => n.name === `node-${f.replace('-', '')}`)!;
       assert.match(n.error, EXPECTED[fault], n.name);
+      assert.is(n.reason, REASON[fault], n.name);
       assert.not.match(n.error, /\n/);
       assert.is(n.unreachableSince, '2026-11-29T08:00:00Z');
       assert.is(n.lastReport, null);
@@ -64,7 +74,7 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
     for (const n of snap.nodes.filter((x) => x.reachable)) {
       assert.equal(n.reachable && n.report, cannedReport(n.name));
     }
-    assert.equal(snap.routers.map((r) => [r.name, r.reachable]), [['rt-1', true], ['rt-2', false]]);
+    assert.equal(snap.routers.map((r) => [r.name, r.reachable, r.reachable ? null : r.reason]), [['rt-1', true, null], ['rt-2', false, 'refused']]);
     // The request: node name, its storage, and every distinct weights of models.yaml, sorted.
     assert.equal(requests[0], { version: 1, node: 'node-00', storage: [{ path: '/models', kind: 'local' }], weights: ['org/a', 'org/b'] });
     assert.equal(progress.length, 50);

@@ -108,6 +108,7 @@ test('a node whose report holds 1e999 is unreachable with that error and its las
       name: 'gpu-a01',
       reachable: false,
       error: `${prefix()}/gpus/0/memoryMiB: a number out of range (not finite)`,
+      reason: 'bad-reply',
       unreachableSince: '2026-11-29T08:00:00Z',
       lastReport: good,
     },

@@ -5,15 +5,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { exampleStatus } from './cli-helpers.js';
 import type { StatusReport } from '../../src/status/index.js';
+import { REASON_LABEL } from '../../src/status/reasons.js';
+import { gpuList } from '../../src/status/where.js';
 
+/** Every body row of the section's tables: the open one and any folded into <details>. */
 function tableRows(md: string, heading: string): string[][] {
   const section = md.split(`\n## ${heading}\n`)[1].split('\n## ')[0];
-  return section
-    .split('\n')
-    .filter((l) => l.startsWith('| '))
-    .slice(2)
-    .map((l) => l.slice(2, -2).split(' | '));
+  const lines = section.split('\n').filter((l) => l.startsWith('| '));
+  const head = lines[0];
+  return lines.filter((l) => l !== head && !/^\| -{3}/.test(l)).map((l) => l.slice(2, -2).split(' | '));
 }
+
+const byFirst = (a: unknown[], b: unknown[]) => (String(a[0]) < String(b[0]) ? -1 : 1);
 
 for (const example of ['demo', 'large']) {
   test(`examples/${example}: JSON and STATUS.md agree on every number`, async () => {
@@ -27,14 +30,15 @@ for (const example of ['demo', 'large']) {
     assert.equal(fabrics, json.fabrics.map((f) => [f.name, f.nodes, f.reachable, Object.entries(f.freeWholeNodes).map(([c, n]) => `${c} ${n}`).join(', ') || '—']));
 
     const models = tableRows(md, 'Models').map(([name, ...n]) => [name, ...n.map(Number)]);
-    assert.equal(models, json.models.map((m) => [m.name, m.desired, m.running, m.starting, m.failed]));
+    // Rows that need attention come first; every model is there once.
+    assert.equal(models.sort(byFirst), json.models.map((m) => [m.name, m.desired, m.running, m.starting, m.failed]));
     const states = ['running', 'starting', 'failed'].map((s) => `${json.replicas.filter((r) => r.state === s).length} ${s}`).join(', ');
     assert.ok(md.includes(`, ${json.replicas.length} replicas: ${states}.`));
 
     const idleCount = json.idle.length;
     assert.ok(md.includes(`${idleCount} replica${idleCount === 1 ? '' : 's'} unused for at least`));
     const shown = tableRows(md, 'Idle replicas').map((r) => r[0]);
-    assert.equal(shown, json.idle.slice(0, 20).map((i) => i.replica));
+    assert.equal(shown, json.idle.map((i) => i.replica));
     const unknown = json.replicas.filter((r) => r.state === 'running' && r.idleSeconds === -1).length;
     if (unknown > 0) assert.ok(md.includes(`Idleness unknown for ${unknown} running replica`));
 
@@ -50,10 +54,14 @@ for (const example of ['demo', 'large']) {
       });
     }
 
-    for (const [label, list] of [['Lost', json.nodes.lost], ['Unreachable', json.nodes.unreachable], ['Cordoned', json.nodes.cordoned]] as const) {
-      if (list.length > 0) assert.ok(md.includes(`- **${label}** (${list.length}): `), label);
-      else assert.not.ok(md.includes(`- **${label}**`), label);
+    const nodes = tableRows(md, 'Nodes');
+    for (const [condition, list] of [['lost', json.nodes.lost], ['unreachable', json.nodes.unreachable]] as const) {
+      const rows = nodes.filter((r) => r[1].startsWith(condition));
+      assert.equal(rows.map((r) => [r[0], r[2]]), list.map((n) => [n.node, REASON_LABEL[n.reason]]), condition);
     }
+    for (const c of json.nodes.cordoned) assert.ok(nodes.some((r) => r[0] === c.node && /cordoned/.test(r[1])), c.node);
+    const gpus = nodes.filter((r) => r[4] !== '—').map((r) => `${r[0]}:${r[4].replace(/ \\\(.*$/, '')}`);
+    assert.equal(gpus, [...new Set(json.unhealthyGpus.map((g) => g.node))].map((n) => gpuList(n, json.unhealthyGpus.filter((g) => g.node === n).map((g) => g.index))));
   });
 }
 

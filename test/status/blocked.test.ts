@@ -4,7 +4,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderStatusMarkdown, renderStatusText, summarize } from '../../src/status/index.js';
+import { renderStatusMarkdown, renderStatusText, summarize, withAttention } from '../../src/status/index.js';
 import { sampleFleet } from './sample.js';
 
 const BLOCKED = 'would stop 2 of 2 running and starting replicas (100%) without a replacement; safety.maxStopFraction is 50%';
@@ -23,12 +23,18 @@ test('STATUS.md names the rule and its numbers first under Needs attention', () 
 
 test('a fleet that needs nothing else still does not read "Nothing needs attention" when its plan is blocked', () => {
   const quiet = summarize(sampleFleet({ webhooks: true }), []);
-  const report = { ...quiet, capacity: quiet.capacity.map((c) => ({ ...c, unhealthy: 0 })), nodes: { unreachable: [], lost: [], cordoned: [] }, models: [] };
+  const report = withAttention({
+    ...quiet,
+    capacity: quiet.capacity.map((c) => ({ ...c, unhealthy: 0 })),
+    unhealthyGpus: [],
+    nodes: { unreachable: [], lost: [], cordoned: [] },
+    models: [],
+  });
   assert.match(renderStatusMarkdown(report), /^Nothing needs attention\.$/m);
-  const blocked = renderStatusMarkdown({ ...report, blocked: BLOCKED });
+  const blocked = renderStatusMarkdown(withAttention({ ...report, blocked: BLOCKED }));
   assert.not.match(blocked, /Nothing needs attention/);
   assert.match(blocked, /^- the plan is blocked, nothing is applied: would stop 2 of 2 /m);
-  assert.match(renderStatusText({ ...report, blocked: BLOCKED }, { color: false }), /the plan is blocked, nothing is applied: would stop 2 of 2/);
+  assert.match(renderStatusText(withAttention({ ...report, blocked: BLOCKED }), { color: false }), /the plan is blocked, nothing is applied: would stop 2 of 2/);
 });
 
 test.run();

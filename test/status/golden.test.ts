@@ -31,8 +31,8 @@ test('examples/demo shows every case: idle, unknown idleness, unhealthy, unreach
   assert.equal(report.idle.map((i: { replica: string }) => i.replica), ['llama-3.1-8b-1', 'qwen2.5-72b-0']);
   assert.ok(report.replicas.some((r: { state: string; idleSeconds: number }) => r.state === 'running' && r.idleSeconds === -1));
   assert.is(report.capacity.find((c: { class: string }) => c.class === 'H100').unhealthy, 1);
-  assert.equal(report.nodes.unreachable, [{ node: 'gpu-a04', since: '2026-11-29T07:56:00Z' }]);
-  assert.equal(report.nodes.lost, [{ node: 'gpu-b04', since: '2026-11-29T07:30:00Z' }]);
+  assert.equal(report.nodes.unreachable, [{ node: 'gpu-a04', since: '2026-11-29T07:56:00Z', reason: 'timeout', error: 'gpu-a04: connect ETIMEDOUT' }]);
+  assert.equal(report.nodes.lost, [{ node: 'gpu-b04', since: '2026-11-29T07:30:00Z', reason: 'network', error: 'gpu-b04: connect EHOSTUNREACH' }]);
   const llama = report.holdings.find((h: { fabric: string; model: string }) => h.fabric === 'ib-a' && h.model === 'llama-3.1-70b');
   assert.equal([llama.shared, llama.localNodes], [['lustre-a'], ['gpu-a01']]);
 });

@@ -13,7 +13,7 @@ import { projectFleet, projectedSnapshot } from '../../src/plan/project-fleet.js
 import { expectedEffects } from '../../src/apply/schedule.js';
 import { replicaSpec } from '../../src/plan/spec.js';
 import type { Config } from '../../src/types/config.js';
-import type { AgentReport, GpuReport, NodeObservation, ReplicaReport, Snapshot, StorageReport } from '../../src/types/snapshot.js';
+import type { AgentReport, GpuReport, NodeObservation, ReplicaReport, Snapshot, StorageReport, UnreachableReason } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { stableJson, writeFileAtomic } from '../../src/util/fs.js';
 
@@ -69,7 +69,7 @@ export function demoSnapshot(config: Config): Snapshot {
       ], storageOf(config, 'gpu-a02', { '/lustre/models': lustre }))),
       up('gpu-a03', agentReport(eightGpus(H100, 'gpu-a03'), [], storageOf(config, 'gpu-a03', { '/lustre/models': lustre }))),
       {
-        name: 'gpu-a04', reachable: false, error: 'connect ETIMEDOUT', unreachableSince: '2026-11-29T07:56:00Z',
+        name: 'gpu-a04', reachable: false, error: 'gpu-a04: connect ETIMEDOUT', reason: 'timeout', unreachableSince: '2026-11-29T07:56:00Z',
         lastReport: agentReport(eightGpus(H100, 'gpu-a04'), [], storageOf(config, 'gpu-a04', { '/lustre/models': lustre })),
       },
       up('gpu-b01', agentReport(eightGpus(H200, 'gpu-b01'), [
@@ -83,7 +83,7 @@ export function demoSnapshot(config: Config): Snapshot {
       ], storageOf(config, 'gpu-b03', { '/models': [W['llama-3.1-8b']] }))),
       {
         // Silent for 30 minutes: lost, so its mistral replica counts as gone.
-        name: 'gpu-b04', reachable: false, error: 'No route to host', unreachableSince: '2026-11-29T07:30:00Z',
+        name: 'gpu-b04', reachable: false, error: 'gpu-b04: connect EHOSTUNREACH', reason: 'network', unreachableSince: '2026-11-29T07:30:00Z',
         lastReport: agentReport(eightGpus(H200, 'gpu-b04'), [
           rep('mistral-7b-0', 'gpu-b04', [0], 8000, { startedAt: '2026-11-28T20:00:00Z' }),
         ], storageOf(config, 'gpu-b04', { '/models': [W['mistral-7b']] })),
@@ -155,10 +155,10 @@ export function largeSnapshot(config: Config): Snapshot {
     const storage = obs.report.storage.map((s) => (s.path === localPath ? { ...s, weights: local.sort() } : s));
     return { ...obs, report: { ...obs.report, replicas, storage } };
   });
-  return roughUp({ ...placed, nodes }, rnd, [...startedAt.keys()].sort());
+  return roughUp(config, { ...placed, nodes }, rnd, [...startedAt.keys()].sort());
 }
 
-function roughUp(snap: Snapshot, rnd: () => number, ids: string[]): Snapshot {
+function roughUp(config: Config, snap: Snapshot, rnd: () => number, ids: string[]): Snapshot {
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
   const byName = new Map(snap.nodes.map((n) => [n.name, n]));
   const report = (name: string) => {
@@ -171,17 +171,27 @@ function roughUp(snap: Snapshot, rnd: () => number, ids: string[]): Snapshot {
     const i = Math.floor(rnd() * 8);
     r.gpus[i] = { ...r.gpus[i], healthy: false, reason: 'uncorrectable ECC errors' };
   }
-  // A few replicas still loading, two that failed to start.
-  for (let k = 0; k < 6; k++) setState(snap, pick(ids), k < 2 ? 'failed' : 'starting', isoMinus(OBSERVED_AT, 60 * (5 + k)));
-  // Nodes that stopped answering: three recently, one long ago; one not in the snapshot at all.
-  const down = (name: string, since: string | null, error: string) => {
+  // A few replicas still loading, two that failed to start (with the agent's reasons).
+  const why = [
+    'its process (pid 48213) exited; log: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
+    'not healthy within startTimeoutSeconds (1200 s)',
+  ];
+  for (let k = 0; k < 6; k++) setState(snap, pick(ids), k < 2 ? 'failed' : 'starting', isoMinus(OBSERVED_AT, 60 * (5 + k)), why[k]);
+  // Nodes that stopped answering, each for another reason: three recently, one long ago; one not in the snapshot at all.
+  const down = (name: string, since: string | null, reason: UnreachableReason, error: string) => {
     const r = report(name);
-    byName.set(name, { name, reachable: false, error, unreachableSince: since, lastReport: r });
+    const host = config.cluster.nodes.find((n) => n.name === name)!.host;
+    byName.set(name, { name, reachable: false, error: `${name} (${host}:22): ${error}`, reason, unreachableSince: since, lastReport: r });
   };
-  down('hgx-a010', '2026-11-29T07:57:00Z', 'connect ETIMEDOUT');
-  down('hgx-c020', '2026-11-29T07:54:00Z', 'connect ECONNREFUSED');
-  down('a100-d05', '2026-11-29T07:58:30Z', 'connect ETIMEDOUT');
-  down('hgx-b033', '2026-11-29T06:10:00Z', 'No route to host');
+  down('hgx-a010', '2026-11-29T07:57:00Z', 'timeout', 'no TCP connection within 10s (connectTimeout)');
+  down('hgx-c020', '2026-11-29T07:54:00Z', 'refused', 'connection refused');
+  down(
+    'a100-d05',
+    '2026-11-29T07:58:30Z',
+    'host-key-changed',
+    'HOST KEY CHANGED: the host offers ssh-ed25519 SHA256:Vq1mXbJ8c0lI4XmT2qkqkS0mS1pVbqGyqZ9cQeY0QvM, which is not the key in ~/.ssh/known_hosts:212; refusing to connect (possible man-in-the-middle; if the host was reinstalled, fix known_hosts by hand)',
+  );
+  down('hgx-b033', '2026-11-29T06:10:00Z', 'network', 'connect EHOSTUNREACH');
   byName.delete('hgx-d040');
   // Routers: most replicas served within the last minutes; about one in eight not for days.
   const lastUsed: Record<string, string>[] = [{}, {}, {}];
@@ -198,10 +208,10 @@ function roughUp(snap: Snapshot, rnd: () => number, ids: string[]): Snapshot {
   };
 }
 
-function setState(snap: Snapshot, id: string, state: 'starting' | 'failed', at: string): void {
+function setState(snap: Snapshot, id: string, state: 'starting' | 'failed', at: string, error?: string): void {
   for (const n of snap.nodes) {
     if (!n.reachable) continue;
-    for (const r of n.report.replicas) if (r.id === id) Object.assign(r, { state, startedAt: at });
+    for (const r of n.report.replicas) if (r.id === id) Object.assign(r, { state, startedAt: at }, state === 'failed' && error ? { error } : {});
   }
 }
 

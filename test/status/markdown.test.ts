@@ -4,9 +4,9 @@ import { marked } from 'marked';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/golden.js';
-import { renderStatusMarkdown, summarize } from '../../src/status/index.js';
+import { renderStatusMarkdown, summarize, withAttention } from '../../src/status/index.js';
+import { MAX_SUBJECTS } from '../../src/status/render-markdown.js';
 import { md } from '../../src/status/escape.js';
-import { MAX_LIST } from '../../src/status/render-markdown.js';
 import { sampleFleet } from './sample.js';
 import { buildFleet } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
@@ -62,7 +62,7 @@ test('STATUS.md carries the observation date only, and no busy replica last-use 
 
 test('every time in STATUS.md is a UTC date, never a time of day: observation, outage start, last use', () => {
   const sample = renderStatusMarkdown(summarize(sampleFleet(), []));
-  assert.ok(sample.includes('a4 (since 2026-11-29)'), 'the unreachable node a4, silent since 07:55');
+  assert.ok(sample.includes('| a4 | unreachable | timeout | 2026-11-29 | — |'), 'the unreachable node a4, silent since 07:55');
   for (const text of [sample, readFileSync(join(ROOT, 'examples/demo/STATUS.md'), 'utf8'), readFileSync(join(ROOT, 'examples/large/STATUS.md'), 'utf8')]) {
     assert.not.match(text, /\d\d:\d\d/);
   }
@@ -85,14 +85,18 @@ test('without webhooks a warning with the YAML to add sits at the top; with one 
   assert.not.ok(/SECRET-TOKEN|hunter2|hooks\.example/.test(quiet));
 });
 
-test('long lists are capped with "and N more"', () => {
+test('past 10 names an attention item folds the rest into <details>, and each name keeps its reason', () => {
   const report = summarize(sampleFleet(), []);
-  const many = Array.from({ length: 250 }, (_, i) => ({ node: `n${String(i).padStart(3, '0')}`, since: null }));
-  const out = renderStatusMarkdown({ ...report, nodes: { ...report.nodes, lost: many } });
-  const line = out.split('\n').find((l) => l.startsWith('- **Lost**'))!;
-  assert.ok(line.startsWith('- **Lost** (250): n000 (since unknown)'));
-  assert.ok(line.endsWith(`, and ${250 - MAX_LIST} more`));
-  assert.is(line.split('since unknown').length - 1, MAX_LIST);
+  const many = Array.from({ length: 250 }, (_, i) => ({ node: `n${String(i).padStart(3, '0')}`, since: null, reason: 'timeout' as const, error: 'x' }));
+  const out = renderStatusMarkdown(withAttention({ ...report, nodes: { ...report.nodes, lost: many } }));
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('- 250 nodes lost'));
+  assert.is(lines[at], `- 250 nodes lost (their replicas are placed elsewhere): ${many.slice(0, MAX_SUBJECTS).map((n) => `${n.node} (timeout)`).join(', ')}, and 240 more:`);
+  assert.is(lines[at + 1], '  <details><summary>240 more</summary>');
+  assert.is(lines[at + 3], `  ${many.slice(MAX_SUBJECTS).map((n) => `${n.node} (timeout)`).join(', ')}`);
+  assert.is(lines[at + 5], '  </details>');
+  const html = marked.parse(out, { async: false, gfm: true }) as string;
+  assert.match(html, /<li>(?:<p>)?250 nodes lost[^]*?<details><summary>240 more<\/summary>[^]*?n249 \(timeout\)[^]*?<\/details>[^]*?<\/li>/);
 });
 
 const HOSTILE = [

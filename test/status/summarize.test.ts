@@ -47,8 +47,8 @@ test('models count desired and each replica state; nodes list unreachable, lost 
     { name: 'llama-8b', desired: 2, running: 2, starting: 0, failed: 0 },
   ]);
   assert.equal(r.nodes, {
-    unreachable: [{ node: 'a4', since: '2026-11-29T07:55:00Z' }],
-    lost: [{ node: 'b2', since: null }],
+    unreachable: [{ node: 'a4', since: '2026-11-29T07:55:00Z', reason: 'timeout', error: 'connect ETIMEDOUT' }],
+    lost: [{ node: 'b2', since: null, reason: 'unknown', error: 'not in the snapshot' }],
     cordoned: [{ node: 'a3' }],
   });
   assert.equal(r.unplaceable, unplaceable);
@@ -64,9 +64,11 @@ test('without webhooks notify carries the warning; with one it is null and the U
 
 test('the status JSON has docs/commands.md keys in order', () => {
   const r = summarize(sampleFleet(), unplaceable);
-  assert.equal(Object.keys(r), ['version', 'cluster', 'observedAt', 'capacity', 'fabrics', 'holdings', 'models', 'replicas', 'unplaceable', 'blocked', 'idle', 'nodes', 'notify']);
+  // The keys of docs/commands.md first, in their order; what docs/status.md adds after them.
+  assert.equal(Object.keys(r), ['version', 'cluster', 'observedAt', 'capacity', 'fabrics', 'holdings', 'models', 'replicas', 'unplaceable', 'blocked', 'idle', 'nodes', 'notify', 'unhealthyGpus', 'attention']);
   assert.equal(Object.keys(r.capacity[0]), ['class', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned']);
-  assert.equal(Object.keys(r.replicas[0]), ['id', 'model', 'nodes', 'state', 'idleSeconds', 'idleSince']);
+  assert.equal(Object.keys(r.replicas[0]), ['id', 'model', 'nodes', 'state', 'idleSeconds', 'idleSince', 'error']);
+  assert.equal(Object.keys(r.nodes.unreachable[0]), ['node', 'since', 'reason', 'error']);
 });
 
 test.run();

@@ -21,10 +21,33 @@ Environment:
   LLMGW_AGENT_STOP_TIMEOUT seconds between SIGTERM and SIGKILL on stop (default 10)
 `;
 
+const SUB_HELP: Record<'report' | 'apply', string> = {
+  report: `Usage: llmgw agent report < request.json
+
+Reads {"version":1,"node":…,"storage":[…],"weights":[…]} on stdin and prints
+this node's report as one JSON line: its GPUs (nvidia-smi), the replicas it
+started and their state, and which of the weights each storage path holds.
+The wire format is in docs/protocol.md; the environment is as for llmgw agent --help.
+`,
+  apply: `Usage: llmgw agent apply < request.json
+
+Reads {"version":1,"node":…,"start":[…],"stop":[…]} on stdin, stops and starts
+replicas (stops first, each SIGTERM then SIGKILL after its grace), and prints
+one result per entry as one JSON line. The wire format is in docs/protocol.md;
+the environment is as for llmgw agent --help.
+`,
+};
+
+const isHelp = (a: string | undefined) => a === '--help' || a === '-h';
+
 export async function run(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = withoutRepoOption(argv);
-  if (sub === '--help' || sub === '-h') {
+  if (isHelp(sub)) {
     io.stdout.write(HELP);
+    return 0;
+  }
+  if ((sub === 'report' || sub === 'apply') && rest.some(isHelp)) {
+    io.stdout.write(SUB_HELP[sub]);
     return 0;
   }
   if (sub !== 'report' && sub !== 'apply') throw new UsageError(`expected 'agent report' or 'agent apply' (see llmgw agent --help)`);

@@ -63,7 +63,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       repo: { type: 'string', default: '.' },
       yes: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });

@@ -1,6 +1,8 @@
 // `llmgw gather [--repo DIR] [--out FILE]` (docs/protocol.md, docs/commands.md): SSH to every node
-// and router and print (or write) the snapshot. Unreachable hosts are part of
-// the answer, so they still exit 0; only a config that cannot be loaded is 1.
+// and router and print (or write) the snapshot, then one summary line on
+// stderr. Unreachable hosts are part of the answer, so some down still exit 0;
+// none answering at all (no key, wrong user, no network) is 1, like a config
+// that cannot be loaded.
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,6 +10,7 @@ import { strictExceptNotify } from '../../config/env-vars.js';
 import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
 import { observeLive } from '../../gather/observe.js';
+import { gatherSummary, noNodeAnswered } from '../../gather/summary.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
@@ -17,12 +20,15 @@ const HELP = `Usage: llmgw gather [--repo DIR] [--out FILE]
 Connects to every node and router of cluster.yaml over SSH (ssh.concurrency at
 a time), asks each agent for its report and each router for its usage, and
 prints the snapshot as JSON, or writes it to FILE (atomically). A host that
-cannot be reached is listed with its error; it does not fail the command.
-unreachableSince and lastReport are carried over from the repo's
+cannot be reached is listed with its error and its reason class (timeout,
+refused, auth, host-key-changed, host-key-unknown, bad-reply, command-failed,
+network); unreachableSince and lastReport are carried over from the repo's
 .llmgw/observed.json and .llmgw/state.json. On a terminal, progress is shown
-on stderr.
+on stderr; the last line on stderr always sums up who answered, e.g.
+  llmgw gather: 6 of 8 nodes answered; unreachable: 2 auth (gpu-a[03-04])
 
-Exit status: 0 gathered (even with unreachable hosts), 1 config error.
+Exit status: 0 gathered (even with some hosts unreachable), 1 no node answered,
+or a config error. See docs/commands.md.
 `;
 
 interface Options {
@@ -66,13 +72,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const text = stableJson(snapshot);
   if (opts.out === undefined) {
     io.stdout.write(text);
-    return 0;
+  } else {
+    try {
+      await writeFileAtomic(resolve(io.cwd, opts.out), text);
+    } catch (err) {
+      io.stderr.write(`llmgw gather: cannot write ${opts.out} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`);
+      return 1;
+    }
   }
-  try {
-    await writeFileAtomic(resolve(io.cwd, opts.out), text);
-  } catch (err) {
-    io.stderr.write(`llmgw gather: cannot write ${opts.out} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`);
-    return 1;
-  }
-  return 0;
+  io.stderr.write(gatherSummary(snapshot) + '\n');
+  return noNodeAnswered(snapshot) ? 1 : 0;
 }

@@ -32,7 +32,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       ...REPO_OPTIONS,
       'no-push': { type: 'boolean', default: false },
       'log-format': { type: 'string' },
-      help: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });

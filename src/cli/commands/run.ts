@@ -64,7 +64,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       'lease-ttl': { type: 'string' },
       metrics: { type: 'string' },
       'log-format': { type: 'string' },
-      help: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
