@@ -5,11 +5,11 @@
 // writing and before committing leaves files the next tick must still commit.
 
 import { join } from 'node:path';
-import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../config/repo-files.js';
+import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../config/repo-files.js';
 import type { ConfigRepo } from '../git/config-repo.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
-import { readTextIfExists, stableJson, writeFileAtomic } from '../util/fs.js';
+import { readTextIfExists, removeDeadTemps, stableJson, writeFileAtomic } from '../util/fs.js';
 
 export interface Generated {
   status: string;
@@ -20,6 +20,8 @@ export interface Generated {
 /** Writes the files that matter; true when STATUS.md or state.json changed (and so all were written). */
 export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFromHead'>, g: Generated): Promise<boolean> {
   const { dir } = repo;
+  // A tick killed between a write and its rename left a temporary file: gone before this one writes.
+  await Promise.all(GENERATED_FILES.map((f) => removeDeadTemps(join(dir, f))));
   const stateText = serializeState(g.state);
   const [oldStatus, oldState] = await Promise.all([
     readTextIfExists(join(dir, STATUS_FILE)),
