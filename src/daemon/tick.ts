@@ -126,7 +126,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   // With uncommitted edits the tick reports the plan of those edits (null when they are invalid).
   const plan = draftPlan === undefined ? planned.plan : draftPlan;
   const facts = { configInvalid: false, dirtyConfig, blocked: plan?.blocked ?? null, outcome: applied.outcome };
-  const done = await commitTick(repo, { status: after.status, state, snapshot: after.snapshot }, commitMessage(config.cluster.name, facts, counts), commitOptions);
+  const done = await commitTick(repo, { status: after.status, state: after.state, snapshot: after.snapshot }, commitMessage(config.cluster.name, facts, counts), commitOptions);
   return {
     ...facts,
     plan,

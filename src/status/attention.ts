@@ -9,6 +9,9 @@ export function attentionItems(report: StatusReport): string[] {
   const items: string[] = [];
   // First: while it stands, nothing else on this list is being repaired.
   if (report.blocked !== null) items.push(`the plan is blocked, nothing is applied: ${report.blocked}`);
+  // Second: two copies of one id serve, count and hold GPUs as one replica.
+  const dups = report.duplicates.length;
+  if (dups > 0) items.push(`${plural(dups, 'replica id')} also ${dups === 1 ? 'runs' : 'run'} where ${dups === 1 ? 'it is' : 'they are'} not placed (duplicate copies, being stopped)`);
   const { lost, unreachable } = report.nodes;
   if (lost.length > 0) items.push(`${plural(lost.length, 'node')} lost (${lost.length === 1 ? 'its' : 'their'} replicas are placed elsewhere)`);
   if (unreachable.length > 0) items.push(`${plural(unreachable.length, 'node')} unreachable (not yet lost)`);

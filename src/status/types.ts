@@ -58,6 +58,16 @@ export interface IdleRow {
   idleSince: string;
 }
 
+/** A copy of a replica id running where the replica is not (docs/notes/crash.md): being stopped. */
+export interface DuplicateRow {
+  replica: string;
+  model: string;
+  /** Where this copy runs. */
+  nodes: string[];
+  /** Where the replica runs of record: the copy that stays. */
+  recordNodes: string[];
+}
+
 export interface NodeSince {
   node: string;
   /** ISO, or null when unknown. */
@@ -79,4 +89,6 @@ export interface StatusReport {
   idle: IdleRow[];
   nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[] };
   notify: { webhooks: number; warning: string | null };
+  /** Copies of replica ids running in a second place, until they are stopped (docs/notes/crash.md). */
+  duplicates: DuplicateRow[];
 }

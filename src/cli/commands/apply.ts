@@ -118,7 +118,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
     const state = stateAfter(planned, outcome);
     const after = afterTick(planned, effects, state);
-    await writeAll(dir, { status: after.status, state, snapshot: after.snapshot });
+    await writeAll(dir, { status: after.status, state: after.state, snapshot: after.snapshot });
     io.stdout.write(`started ${outcome.started}, stopped ${outcome.stopped}, waiting ${outcome.deferred}, failed ${outcome.failed}; wrote ${STATUS_FILE}\n`);
     return outcome.failed > 0 || outcome.failures.length > 0 ? 1 : 0;
   } finally {
