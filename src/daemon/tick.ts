@@ -86,10 +86,12 @@ function holdReason(opts: TickOptions, config: Config, planned: Planned, draft: 
 
 export async function runTick(opts: TickOptions): Promise<TickResult> {
   const { repo, log } = opts;
-  await repo.sync();
+  await repo.sync(log);
   const at = opts.now();
   const dirtyConfig = await repo.dirtyConfig();
   const { loaded, clusterText, draft } = await branchConfig(repo, dirtyConfig, opts.env);
+  // From here on every git call is bounded by the config's git.timeout.
+  if (loaded.ok) repo.setGitTimeout?.(loaded.config.cluster.git.timeoutMs);
   // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
   const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
   const commitOptions = { push: opts.push, leaseExpired: () => leaseExpired(opts), log };
