@@ -58,7 +58,14 @@ export interface ConfigRepo {
    * `message`, only while the remote still has `expected` there ('' = no such
    * ref): a compare-and-swap on that one ref, never on a branch.
    */
-  swapRemoteRef(ref: string, message: string, expected: string): Promise<{ ok: true } | { ok: false; detail: string }>;
+  swapRemoteRef(ref: string, message: string, expected: string): Promise<{ ok: true; sha?: string } | { ok: false; detail: string }>;
+  /** The commit a ref of the remote points at, read without writing anything locally; null when it has none (or there is no remote). */
+  remoteRefSha(ref: string): Promise<string | null>;
+  /**
+   * Delete the remote's `ref` only while it still points at `expected`: how a
+   * lease is let go. Writes nothing locally, so it works on a full disk.
+   */
+  dropRemoteRef(ref: string, expected: string): Promise<{ ok: true } | { ok: false; detail: string }>;
 }
 
 export interface OpenOptions {
@@ -306,6 +313,16 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const emptyTree = await git.run(['hash-object', '-t', 'tree', '-w', '/dev/null']);
       const commit = await git.run(['commit-tree', emptyTree, '-m', message], `writing the commit for ${ref}`);
       const pushed = await git.tryRun(['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected}`, upstream.remote, `${commit}:${ref}`]);
+      return pushed.ok ? { ok: true, sha: commit } : pushed;
+    },
+    async remoteRefSha(ref) {
+      if (!upstream) return null;
+      const listed = await git.run(['ls-remote', upstream.remote, ref], `reading ${ref} from ${upstream.remote}`);
+      return listed === '' ? null : (listed.split(/\s/)[0] ?? null);
+    },
+    async dropRemoteRef(ref, expected) {
+      if (!upstream) return { ok: true };
+      const pushed = await git.tryRun(['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected}`, upstream.remote, `:${ref}`]);
       return pushed.ok ? { ok: true } : pushed;
     },
   };

@@ -9,7 +9,8 @@ import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState
 import type { ConfigRepo } from '../git/config-repo.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
-import { readTextIfExists, removeDeadTemps, stableJson, writeFileAtomic } from '../util/fs.js';
+import { WriteError } from '../errors.js';
+import { fsErrorText, readTextIfExists, removeDeadTemps, stableJson, writeFileAtomic } from '../util/fs.js';
 
 export interface Generated {
   status: string;
@@ -32,9 +33,14 @@ export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFrom
   return true;
 }
 
-/** Writes all three, changed or not (`llmgw apply`, which does not commit). */
+/** Writes all three, changed or not (`llmgw apply`, which does not commit). A full disk is one WriteError line. */
 export async function writeAll(dir: string, g: Generated): Promise<void> {
-  await writeFileAtomic(join(dir, STATUS_FILE), g.status);
-  await writeFileAtomic(join(dir, STATE_FILE), serializeState(g.state));
-  if (g.snapshot) await writeFileAtomic(join(dir, OBSERVED_FILE), stableJson(g.snapshot));
+  const files: [string, string][] = [[STATUS_FILE, g.status], [STATE_FILE, serializeState(g.state)]];
+  if (g.snapshot) files.push([OBSERVED_FILE, stableJson(g.snapshot)]);
+  for (const [file, text] of files) {
+    await writeFileAtomic(join(dir, file), text).catch((err: unknown) => {
+      const why = fsErrorText(err);
+      throw why === null ? err : new WriteError(`cannot write ${file} in ${dir}: ${why}`, { cause: err });
+    });
+  }
 }

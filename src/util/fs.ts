@@ -53,6 +53,22 @@ export async function removeDeadTemps(path: string): Promise<string[]> {
   return removed;
 }
 
+const ERRNO_TEXT: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EIO: 'input/output error',
+};
+
+/** What a file system error means, in a few words with its code (`no space left on device (ENOSPC)`); null for anything else. */
+export function fsErrorText(err: unknown): string | null {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return null;
+  return `${ERRNO_TEXT[code] ?? code.toLowerCase()} (${code})`;
+}
+
 /** The file's text, or null when it does not exist. */
 export async function readTextIfExists(path: string): Promise<string | null> {
   try {
