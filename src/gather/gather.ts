@@ -9,6 +9,7 @@ import type { State } from '../types/state.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { callJson } from './call.js';
+import { crashPoint } from '../util/crash-point.js';
 
 export interface GatherProgress {
   done: number;
@@ -106,6 +107,7 @@ export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<
     try {
       const report = await callJson<AgentReport>(deps.transport, target, agentCommand, reportRequest(node, weights), 'agent-report');
       obs = { name: node.name, reachable: true, report };
+      crashPoint('gather');
     } catch (err) {
       obs = unreachableObservation(node.name, errorLine(err), prevNodes.get(node.name), deps.state, observedAt);
       progress.unreachable += 1;

@@ -137,7 +137,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
   const tracking = upstream ? `refs/remotes/${upstream.remote}/${upstream.branch}` : '';
 
   async function fetch(u: Upstream): Promise<void> {
-    await git.run(['fetch', '--quiet', u.remote, `+refs/heads/${u.branch}:${tracking}`], `git fetch from ${u.remote} ${u.branch}`);
+    await git.run(['fetch', '--quiet', u.remote, `+refs/heads/${u.branch}:${tracking}`], `git fetch from ${u.remote} ${u.branch}`, { moment: 'git:fetch' });
   }
 
   async function count(range: string): Promise<number> {
@@ -158,7 +158,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     }
     try {
       // -X theirs: on a clash inside a generated file, the fresher observation (ours, being replayed) wins.
-      await withOpMarker(ctx.where.gitDir, 'rebase', () => git.run(['rebase', '--quiet', '--autostash', '-X', 'theirs', tracking]));
+      await withOpMarker(ctx.where.gitDir, 'rebase', () => git.run(['rebase', '--quiet', '--autostash', '-X', 'theirs', tracking], undefined, { moment: 'git:rebase' }));
     } catch (err) {
       if (err instanceof GitTimeoutError) throw err; // its leftovers are the next sync's to undo
       await git.run(['rebase', '--abort']).catch(() => undefined);
@@ -173,7 +173,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     if (behind === 0) return;
     const ahead = await count(`${tracking}..HEAD`);
     if (ahead === 0) {
-      await withOpMarker(ctx.where.gitDir, 'merge', () => git.run(['merge', '--quiet', '--ff-only', '--autostash', tracking], `fast-forward to ${u.remote}/${u.branch}`));
+      await withOpMarker(ctx.where.gitDir, 'merge', () => git.run(['merge', '--quiet', '--ff-only', '--autostash', tracking], `fast-forward to ${u.remote}/${u.branch}`, { moment: 'git:merge' }));
     } else {
       await rebaseOnto(u);
     }
@@ -220,7 +220,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     dir: git.dir,
     hasRemote: upstream !== null,
     async sync(log = ctx.log) {
-      await repairCheckout({ git, top: ctx.where.top, gitDir: ctx.where.gitDir, staleAfterMs: ctx.limits.timeoutMs, managed: ctx.workdir !== null, log });
+      await repairCheckout({ git, top: ctx.where.top, gitDir: ctx.where.gitDir, staleAfterMs: ctx.limits.timeoutMs, managed: ctx.workdir !== null, branch: upstream?.branch ?? null, log });
       if (!upstream) return;
       await fetch(upstream);
       try {
@@ -271,12 +271,12 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const present = paths.filter((p) => existsSync(join(git.dir, p)));
       const missing = paths.filter((p) => !present.includes(p));
       // --force: these files belong in the repo (docs/config.md) even where a .gitignore says otherwise.
-      if (present.length > 0) await git.run(['add', '--all', '--force', '--', ...present]);
+      if (present.length > 0) await git.run(['add', '--all', '--force', '--', ...present], undefined, { moment: 'git:add' });
       if (missing.length > 0) await git.run(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...missing]);
       const changed = (await git.run(['diff', '--cached', '--name-only', '--relative', '--', ...paths])).split('\n').filter((f) => f !== '');
       if (changed.length === 0) return null;
       // Only these paths: whatever else a person staged in the checkout stays theirs.
-      await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed]);
+      await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed], undefined, { moment: 'git:commit' });
       return git.run(['rev-parse', 'HEAD']);
     },
     async push() {
@@ -286,7 +286,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const target = `${upstream.remote} ${upstream.branch}`;
       let last = '';
       for (let attempt = 1; attempt <= pushAttempts; attempt++) {
-        const pushed = await git.tryRun(['push', '--quiet', upstream.remote, `HEAD:refs/heads/${upstream.branch}`]);
+        const pushed = await git.tryRun(['push', '--quiet', upstream.remote, `HEAD:refs/heads/${upstream.branch}`], { moment: 'git:push' });
         if (pushed.ok) {
           await fetch(upstream).catch(() => undefined);
           return;

@@ -5,6 +5,7 @@
 // ref, so no other coordination service is needed and the branch is never forced.
 
 import { GitError } from '../errors.js';
+import { crashPoint } from '../util/crash-point.js';
 import type { ConfigRepo } from './config-repo.js';
 
 export const LEASE_REF = 'refs/llmgw/lease';
@@ -40,6 +41,7 @@ export async function takeLease(
   const swapped = await repo.swapRemoteRef(LEASE_REF, JSON.stringify(body), expect);
   if (swapped.ok) {
     if (swapped.sha !== undefined) taken.set(repo, { holder: opts.holder, sha: swapped.sha });
+    if (opts.ttlMs > 0) crashPoint('lease');
     return { held: true, holder: opts.holder, expiresAt };
   }
   const after = await readLease(repo);

@@ -28,14 +28,17 @@ export interface RepairContext {
   staleAfterMs: number;
   /** An llmgw-managed --workdir: nobody else works in it. */
   managed: boolean;
+  /** The branch the checkout follows (a killed rebase may not have written its name yet). */
+  branch: string | null;
   log: (line: string) => void;
   now?: () => number;
 }
 
-const TOP_LOCKS = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'FETCH_HEAD.lock', 'MERGE_HEAD.lock', 'packed-refs.lock', 'config.lock', 'shallow.lock'];
-
+/** Every `*.lock` at the top of the git directory (index, HEAD, next-index-<pid>, packed-refs, …) and under refs/. */
 function lockFiles(gitDir: string): string[] {
-  const out = TOP_LOCKS.map((f) => join(gitDir, f)).filter((f) => existsSync(f));
+  const out = readdirSync(gitDir)
+    .filter((f) => f.endsWith('.lock'))
+    .map((f) => join(gitDir, f));
   const walk = (dir: string, depth: number) => {
     if (depth > 16) return;
     let names: string[];
@@ -104,6 +107,14 @@ function age(path: string, now: number): number {
   return st ? now - st.mtimeMs : 0;
 }
 
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 /** The marker of an llmgw rebase or merge: whether it names a process that is gone. */
 function markerOfDeadLlmgw(gitDir: string): boolean {
   try {
@@ -149,25 +160,53 @@ async function undoInterrupted(ctx: RepairContext): Promise<void> {
   const rebasing = ['rebase-merge', 'rebase-apply'].some((d) => existsSync(join(ctx.gitDir, d)));
   const merging = existsSync(join(ctx.gitDir, 'MERGE_HEAD'));
   const autostash = existsSync(join(ctx.gitDir, 'MERGE_AUTOSTASH'));
-  if (!rebasing && !merging && !autostash) return;
+  if (!rebasing && !merging && !autostash) return afterKilledFastForward(ctx);
   const ours = ctx.managed || markerOfDeadLlmgw(ctx.gitDir);
   if (!ours || gitRunsIn(ctx.top, ctx.gitDir) === true) {
     const what = rebasing ? 'a rebase' : 'a merge';
     const how = rebasing ? 'git rebase --continue, or git rebase --abort' : 'git merge --continue, or git merge --abort';
     throw new GitError(`${what} is in progress in ${ctx.top} that llmgw did not start: finish it (${how}); llmgw changes nothing there meanwhile`);
   }
-  if (rebasing) {
-    // --abort puts back the branch and re-applies the autostash (a person's uncommitted edits).
-    const aborted = await ctx.git.tryRun(['rebase', '--abort']);
-    if (!aborted.ok) await ctx.git.tryRun(['rebase', '--quit']);
-    ctx.log(`undid a rebase an llmgw process left half done in ${ctx.top}${aborted.ok ? '' : ' (uncommitted edits it held are in git stash list)'}`);
-  } else if (merging) {
-    await ctx.git.tryRun(['merge', '--abort']);
-    ctx.log(`undid a merge an llmgw process left half done in ${ctx.top}`);
-  } else {
-    // A fast-forward with --autostash killed before it put the edits back: they go to the stash list, not lost.
+  const what = rebasing ? 'rebase' : 'merge';
+  // --abort puts back the branch and re-applies the autostash (a person's
+  // uncommitted edits). A fast-forward killed half done has nothing to abort:
+  // its autostash goes to the stash list.
+  const undone = rebasing || merging ? await ctx.git.tryRun([what, '--abort']) : { ok: false as const, detail: 'a fast-forward cannot be aborted' };
+  if (undone.ok) {
+    ctx.log(`undid a ${what} an llmgw process left half done in ${ctx.top}`);
+  } else if (ctx.managed) {
+    // Killed too early for --abort (its state half written), or a fast-forward:
+    // in llmgw's own workdir the branch still names what was committed; go back to it.
+    const head = readText(join(ctx.gitDir, 'rebase-merge', 'head-name')) ?? readText(join(ctx.gitDir, 'rebase-apply', 'head-name'));
+    const branch = head?.replace(/^refs\/heads\//, '') ?? ctx.branch;
+    await ctx.git.tryRun([what, '--quit']);
+    if (branch !== null) await ctx.git.run(['checkout', '--quiet', '--force', branch], `going back to ${branch}`);
+    await ctx.git.tryRun(['stash', 'clear']);
+    ctx.log(`undid a ${what} an llmgw process left half done in ${ctx.top} (its own workdir: back to ${branch ?? 'HEAD'} as committed)`);
+  } else if (!rebasing && !merging) {
     await ctx.git.tryRun(['merge', '--quit']);
-    ctx.log(`a fast-forward an llmgw process left half done in ${ctx.top} held uncommitted edits: they are in git stash list (git stash pop restores them)`);
+    ctx.log(`warning: a fast-forward an llmgw process left half done in ${ctx.top} held uncommitted edits: they are in git stash list (git stash pop restores them)`);
+  } else {
+    const how = rebasing ? 'git rebase --abort' : 'git merge --abort';
+    throw new GitError(`an llmgw ${what} was killed half done in ${ctx.top} and '${how}' cannot undo it (${undone.detail}): set it right by hand; your uncommitted edits may be in git stash list`);
+  }
+  await rm(join(ctx.gitDir, OP_MARKER), { force: true });
+}
+
+/**
+ * Only our marker is left: a fast-forward of a clean tree (or a rebase killed
+ * before it began) whose checkout may have stopped half way. In llmgw's own
+ * workdir the tree is set back to the branch; in a --repo checkout a person
+ * is told to look (their edits, if any, were never touched).
+ */
+async function afterKilledFastForward(ctx: RepairContext): Promise<void> {
+  if (!markerOfDeadLlmgw(ctx.gitDir)) return;
+  const dirty = (await ctx.git.status([])).files.length > 0;
+  if (dirty && ctx.managed && ctx.branch !== null) {
+    await ctx.git.run(['checkout', '--quiet', '--force', ctx.branch], `going back to ${ctx.branch}`);
+    ctx.log(`set ${ctx.top} back to ${ctx.branch} as committed: an llmgw fast-forward was killed half done there`);
+  } else if (dirty) {
+    ctx.log(`warning: an llmgw fast-forward was killed half done in ${ctx.top}: what git status shows may be its half-written files, not edits`);
   }
   await rm(join(ctx.gitDir, OP_MARKER), { force: true });
 }

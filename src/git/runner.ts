@@ -8,6 +8,7 @@
 
 import { spawn } from 'node:child_process';
 import { GitError } from '../errors.js';
+import { crashPoint, onCrash } from '../util/crash-point.js';
 
 /** The identity of every commit llmgw makes: a fresh machine has none configured. */
 export const LLMGW_NAME = 'llmgw';
@@ -51,12 +52,12 @@ export interface GitStatus {
 export interface GitRunner {
   readonly dir: string;
   /** Run `git <args>` in dir; resolves with trimmed stdout, rejects with GitError. */
-  run(args: string[], what?: string): Promise<string>;
+  run(args: string[], what?: string, opts?: { moment?: string }): Promise<string>;
   /**
    * Like run, but a failure is a value: its most telling line. `raw` keeps stdout as is (a file's text, whose line numbers matter).
    * A call cut by its timeout or a shutdown still rejects (GitTimeoutError): asking a silent remote again only waits longer.
    */
-  tryRun(args: string[], opts?: { raw?: boolean }): Promise<{ ok: true; out: string } | { ok: false; detail: string }>;
+  tryRun(args: string[], opts?: { raw?: boolean; moment?: string }): Promise<{ ok: true; out: string } | { ok: false; detail: string }>;
   /** `git status` parsed (porcelain v1, NUL-separated: a path with spaces or quotes is one path); `args` are extra options and pathspecs. */
   status(args: string[]): Promise<GitStatus>;
 }
@@ -100,6 +101,9 @@ function gitEnv(env: Record<string, string | undefined>): Record<string, string>
 
 /** Process groups of git calls in flight: killed if this process exits first. */
 const live = new Set<number>();
+onCrash(() => {
+  for (const g of live) killGroup(g);
+});
 let exitHook = false;
 function track(pid: number): void {
   if (!exitHook) {
@@ -134,7 +138,7 @@ interface Exec {
 /** Bounded capture of stderr: its first line is all a message uses. */
 const MAX_STDERR = 64 * 1024;
 
-function exec(dir: string, env: Record<string, string>, args: string[], limits: GitLimits): Promise<Exec> {
+function exec(dir: string, env: Record<string, string>, args: string[], limits: GitLimits, moment?: string): Promise<Exec> {
   return new Promise((resolve) => {
     const full = ['-c', `user.name=${LLMGW_NAME}`, '-c', `user.email=${LLMGW_EMAIL}`, ...args];
     const child = spawn('git', full, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -166,6 +170,8 @@ function exec(dir: string, env: Record<string, string>, args: string[], limits: 
     const onHalt = () => kill('stopped: llmgw was told to stop now');
     limits.halted?.addEventListener('abort', onHalt, { once: true });
     if (child.pid !== undefined) track(child.pid);
+    // Test only (src/util/crash-point.ts): a kill -9 of the service in the middle of this call.
+    if (moment !== undefined) crashPoint(moment);
     const done = (code: number | null) => {
       if (timer) clearTimeout(timer);
       limits.stopping?.removeEventListener('abort', onStop);
@@ -201,9 +207,9 @@ export function parseStatus(text: string): GitStatus {
 
 export function createGitRunner(dir: string, env: Record<string, string | undefined>, limits: GitLimits = { timeoutMs: DEFAULT_GIT_TIMEOUT_MS }): GitRunner {
   const childEnv = gitEnv(env);
-  async function tryRun(args: string[], opts: { raw?: boolean } = {}): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {
+  async function tryRun(args: string[], opts: { raw?: boolean; moment?: string } = {}): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {
     if (limits.halted?.aborted) throw new GitTimeoutError(`git ${args[0]}: not started: llmgw was told to stop now`);
-    const r = await exec(dir, childEnv, args, limits);
+    const r = await exec(dir, childEnv, args, limits, opts.moment);
     if (r.killed !== null) throw new GitTimeoutError(`git ${args[0]}: ${r.killed}`);
     if (r.code === 0) return { ok: true, out: opts.raw ? r.stdout : r.stdout.trim() };
     return { ok: false, detail: firstLine(r.stderr || r.stdout || `exit code ${r.code}`) };
@@ -216,8 +222,8 @@ export function createGitRunner(dir: string, env: Record<string, string | undefi
       if (!r.ok) throw new GitError(`git status failed: ${r.detail}`);
       return parseStatus(r.out);
     },
-    async run(args, what) {
-      const r = await tryRun(args).catch((err: unknown) => {
+    async run(args, what, opts = {}) {
+      const r = await tryRun(args, opts).catch((err: unknown) => {
         if (err instanceof GitTimeoutError && what !== undefined) throw new GitTimeoutError(`${what} failed: ${err.message.replace(/^git \S+: /, '')}`);
         throw err;
       });

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { WebhookConfig } from '../types/config.js';
 import type { OutboxEntry, State } from '../types/state.js';
 import type { NotifyEvent } from './events.js';
+import { crashPoint } from '../util/crash-point.js';
 import { hookName, postEvent, type PostResult } from './webhook.js';
 
 /** Entries older than this are dropped (with a line): a hook down for a day is an outage, not a backlog. */
@@ -87,6 +88,7 @@ async function deliverTo(hook: WebhookConfig, index: number, key: string, outbox
     const r = await attempt(hook, entry, opts);
     const what = `${hookName(hook, index)}: ${entry.event.event} ${entry.event.subject} (${entry.id})`;
     if (r.outcome === 'taken') {
+      crashPoint('notify');
       done.add(`${entry.id}/${key}`);
       continue;
     }
