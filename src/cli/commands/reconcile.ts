@@ -23,7 +23,9 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push
   --log-format F        text (default) or json: one object a line with time, level, msg
                         and tick, the id the lines of this tick share (docs/operations.md)
 With a remote, the tick waits for nobody: if another instance holds the lease
-(refs/llmgw/lease), it says so and does nothing.
+(refs/llmgw/lease), it says so and does nothing. Every git call is ended past
+cluster.yaml's git.timeout (LLMGW_GIT_TIMEOUT=90s overrides it); SIGTERM finishes
+the tick with each git call cut to a few seconds (docs/notes/crash.md).
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {

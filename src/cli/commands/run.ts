@@ -37,7 +37,8 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the bran
   --log-format F        text (default) or json: one object a line with time, level, msg
                         and tick, the id the lines of one tick share
 SIGTERM or SIGINT finishes the tick in flight (each git call then gets a few seconds),
-lets the lease go and exits 0; a second one stops at once.
+lets the lease go and exits 0; a second one stops at once. Every git call is ended
+past cluster.yaml's git.timeout (LLMGW_GIT_TIMEOUT=90s overrides it).
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {
