@@ -96,8 +96,9 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
   const commitOptions = { push: opts.push, leaseExpired: () => leaseExpired(opts), log };
   const notifying = opts.notify !== false;
-  const sendOptions = (cluster: string) => ({
-    enabled: notifying,
+  const sendOptions = (cluster: string, hooksKnown = true) => ({
+    // With cluster.yaml itself invalid its webhooks are unknown, not gone: what they are owed waits.
+    enabled: notifying && hooksKnown,
     now: opts.now,
     log,
     commit: commitOptions,
@@ -112,7 +113,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
     const facts = { configInvalid: true, dirtyConfig, blocked: null, outcome: null };
     const files = { status: inv.status, state, snapshot: null };
     const first = await commitTick(repo, files, commitMessage(cluster.name || null, facts), commitOptions);
-    const done = await sendCommitted(repo, files, first, cluster.webhooks, sendOptions(cluster.name));
+    const done = await sendCommitted(repo, files, first, cluster.webhooks, sendOptions(cluster.name, cluster.name !== ''));
     return { ...facts, plan: null, applied: false, events: inv.events.map((e) => e.event), status: inv.status, report: null, ...done };
   }
 
