@@ -10,7 +10,6 @@ import type { ConfigRepo } from '../git/config-repo.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { WriteError } from '../errors.js';
-import { crashPoint } from '../util/crash-point.js';
 import { fsErrorText, readTextIfExists, removeDeadTemps, stableJson, writeFileAtomic } from '../util/fs.js';
 
 export interface Generated {
@@ -39,8 +38,7 @@ export async function writeAll(dir: string, g: Generated): Promise<void> {
   const files: [string, string][] = [[STATUS_FILE, g.status], [STATE_FILE, serializeState(g.state)]];
   if (g.snapshot) files.push([OBSERVED_FILE, stableJson(g.snapshot)]);
   for (const [file, text] of files) {
-    crashPoint('write');
-    await writeFileAtomic(join(dir, file), text).catch((err: unknown) => {
+    await writeFileAtomic(join(dir, file), text, { moment: 'write' }).catch((err: unknown) => {
       const why = fsErrorText(err);
       throw why === null ? err : new WriteError(`cannot write ${file} in ${dir}: ${why}`, { cause: err });
     });

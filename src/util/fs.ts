@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { crashPoint } from './crash-point.js';
 
 /** `<file>.<pid>.<ms>.tmp`: the writer's pid in the name is what tells a dead writer's leftover from a live write. */
 const TEMP = /^(.+)\.(\d+)\.(\d+)\.tmp$/;
@@ -9,11 +10,13 @@ const TEMP = /^(.+)\.(\d+)\.(\d+)\.tmp$/;
  * A write that fails (a full disk: ENOSPC) removes its temporary file before
  * the error goes on: a full disk must not fill up further with our leftovers.
  */
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
+export async function writeFileAtomic(path: string, data: string, opts: { moment?: string } = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
     await writeFile(tmp, data);
+    // Test only (src/util/crash-point.ts): a kill -9 between the write and the rename.
+    if (opts.moment !== undefined) crashPoint(opts.moment);
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);

@@ -302,7 +302,7 @@ function leftoversIn(dir: string): string[] {
     for (const n of readdirSync(d)) {
       const p = join(d, n);
       const r = rel === '' ? n : `${rel}/${n}`;
-      if (n.endsWith('.lock') || n.endsWith('.tmp')) out.push(r.replace(/\.\d+\.\d+\.tmp$/, '.<pid>.tmp').replace(/^\.git\/refs\/.*\.lock$/, '.git/refs/….lock'));
+      if (n.endsWith('.lock') || n.endsWith('.tmp')) out.push(r.replace(/next-index-\d+\.lock$/, 'next-index-<pid>.lock').replace(/\.\d+\.\d+\.tmp$/, '.<pid>.tmp').replace(/^\.git\/refs\/.*\.lock$/, '.git/refs/….lock'));
       else if (['rebase-merge', 'rebase-apply', 'MERGE_AUTOSTASH', 'MERGE_HEAD', 'llmgw-op'].includes(n)) out.push(r);
       else if (statSync(p).isDirectory() && n !== 'objects' && n !== 'node_modules') walk(p, r);
     }
