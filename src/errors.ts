@@ -62,6 +62,11 @@ export class GitError extends LlmgwError {
   override name = 'GitError';
 }
 
+/** A file llmgw writes that cannot be written: a full disk, a read-only file system. One line, never a stack. */
+export class WriteError extends LlmgwError {
+  override name = 'WriteError';
+}
+
 /** A snapshot, state or other llmgw-written file that cannot be read. */
 export class DataError extends LlmgwError {
   override name = 'DataError';

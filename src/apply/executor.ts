@@ -130,6 +130,8 @@ function defer(run: Run, s: StopAction, why: { waitingFor: string[]; reason?: st
 }
 
 function inTables(run: Run, s: StopAction): boolean {
+  // The tables list the replica where it runs of record, never a duplicate's copy.
+  if (s.duplicate) return false;
   const r = run.ctx.fleet.replicaById.get(s.replica);
   return r !== undefined && serving(r);
 }
@@ -146,7 +148,8 @@ export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyO
   const run: Run = { ctx, results: new Map(), failures: [], tables: new Map() };
   const { starts, freeing, ready, waiting } = scheduleApply(plan, ctx.fleet);
   const isRunning = (id: string) => ctx.fleet.replicaById.get(id)?.state === 'running';
-  const leaving = new Set([...freeing, ...ready].map((s) => s.replica));
+  // A duplicate's stop leaves the replica itself in the tables.
+  const leaving = new Set([...freeing, ...ready].filter((s) => !s.duplicate).map((s) => s.replica));
 
   const refusedFirst = freeing.some((s) => inTables(run, s)) ? await pushAll(run, leaving) : [];
   await runStops(run, holdForRouters(run, freeing, refusedFirst));

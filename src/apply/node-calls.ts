@@ -6,6 +6,7 @@ import type { Config, NodeConfig } from '../types/config.js';
 import type { AgentApplyReply, AgentApplyRequest, StartRequest } from '../types/snapshot.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { callJson } from '../gather/call.js';
+import { crashPoint } from '../util/crash-point.js';
 
 export interface NodeBatch {
   node: string;
@@ -52,6 +53,7 @@ async function applyOnNode(batch: NodeBatch, config: Config, transport: Transpor
       results.set(resultKey(r.op, r.replica), r.ok ? { ok: true } : { ok: false, error: r.error ?? 'failed' });
     }
     for (const k of asked) if (!results.has(k)) results.set(k, { ok: false, error: 'the agent gave no result for it' });
+    crashPoint(batch.start.length > 0 ? 'apply:start' : 'apply:stop');
   } catch (err) {
     for (const k of asked) results.set(k, { ok: false, error: errorText(err) });
   }

@@ -8,6 +8,7 @@ import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RouterEndpoints } from '../types/snapshot.js';
 import type { Transport } from '../types/transport.js';
 import type { ApplyFailure, RouterTableResult } from './outcome.js';
+import { crashPoint } from '../util/crash-point.js';
 
 function urlOf(replica: FleetReplica, fleet: Fleet): string | null {
   if (replica.endpoint) return replica.endpoint;
@@ -54,6 +55,7 @@ export async function pushTables(
       try {
         // Exit 0 is the router's acceptance; its reply carries nothing we use.
         await transport.run({ name: rt.name, host: rt.host, port: rt.port }, command, body);
+        crashPoint('apply:tables');
         return { router: rt.name, ok: true };
       } catch (err) {
         return { router: rt.name, ok: false, error: err instanceof Error ? err.message : String(err) };

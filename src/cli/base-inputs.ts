@@ -6,13 +6,12 @@
 
 import { resolve } from 'node:path';
 import { loadConfig, parseConfig } from '../config/load-config.js';
-import { CONFIG_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, parseState } from '../config/repo-files.js';
+import { CONFIG_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, stateOrFresh } from '../config/repo-files.js';
 import { ConfigError, DataError, GitError, UsageError, formatProblem } from '../errors.js';
 import { openConfigRepo, type ConfigRepo } from '../git/config-repo.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
-import { emptyState, type State } from '../types/state.js';
-import { formatSchemaIssues, getValidator } from '../util/schema.js';
+import type { State } from '../types/state.js';
 import { parseNow, readObserved, resolveRepoDir } from './fleet-inputs.js';
 import type { Io } from './io.js';
 
@@ -49,11 +48,15 @@ function baseConfigOf(ref: string, cluster: string | null, models: string | null
   return { config: null, warning: `the config on ${ref} is invalid${first}: every action is counted as this change's` };
 }
 
-function parseBaseSnapshot(text: string, shownAs: string): Snapshot {
-  const snapshot = parseSnapshot(text, shownAs);
-  const checked = getValidator('snapshot')(snapshot);
-  if (!checked.ok) throw new DataError(`${shownAs}: not a valid snapshot: ${formatSchemaIssues(checked.errors)}`);
-  return snapshot;
+/** REF's snapshot; a broken one is a warning and counts as none (llmgw wrote it; a person's edit may have broken it). */
+function parseBaseSnapshot(text: string, shownAs: string, warnings: string[]): Snapshot | null {
+  try {
+    return parseSnapshot(text, shownAs);
+  } catch (err) {
+    if (!(err instanceof DataError)) throw err;
+    warnings.push(`${err.message}: planned as if the fleet had not been observed yet`);
+    return null;
+  }
 }
 
 export async function readBaseInputs(opts: { repo: string; base: string; observed?: string; now?: string; io: Io }): Promise<BaseInputs> {
@@ -85,9 +88,9 @@ export async function readBaseInputs(opts: { repo: string; base: string; observe
       ? await readObserved(resolve(io.cwd, opts.observed), opts.observed)
       : observedText === null
         ? null
-        : parseBaseSnapshot(observedText, `${ref}:${OBSERVED_FILE}`);
+        : parseBaseSnapshot(observedText, `${ref}:${OBSERVED_FILE}`, warnings);
   // Without a snapshot there are no actions to count as anything.
   if (warning !== null && snapshot !== null) warnings.push(warning);
-  const state = stateText === null ? emptyState() : parseState(stateText, `${ref}:${STATE_FILE}`);
+  const state = stateOrFresh(stateText, `${ref}:${STATE_FILE}`, (m) => warnings.push(m));
   return { config: loaded.config, snapshot, state, now, ref, baseConfig, baseStatus, warnings };
 }

@@ -3,15 +3,15 @@
 // "now". Everything after this is pure.
 
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { strictExceptNotify } from '../config/env-vars.js';
-import { readSnapshotFile, readState } from '../config/repo-files.js';
+import { STATE_FILE, readSnapshotFile, stateOrFresh } from '../config/repo-files.js';
 import { ConfigError, DataError, UsageError, formatProblem } from '../errors.js';
 import type { Config, ConfigProblem } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
-import { formatSchemaIssues, getValidator } from '../util/schema.js';
+import { readTextIfExists } from '../util/fs.js';
 import type { Io } from './io.js';
 
 export interface FleetInputs {
@@ -39,13 +39,16 @@ export async function resolveRepoDir(io: Io, repo: string): Promise<string> {
 
 /** A snapshot file, checked against schemas/snapshot.schema.json: a bad one is a DataError, never a crash later. */
 export async function readObserved(file: string, shownAs: string): Promise<Snapshot> {
-  const snapshot = await readSnapshotFile(file).catch((err: unknown) => {
+  return readSnapshotFile(file).catch((err: unknown) => {
     if (err instanceof DataError) throw new DataError(err.message.replace(file, shownAs), { cause: err });
     throw err;
   });
-  const checked = getValidator('snapshot')(snapshot);
-  if (!checked.ok) throw new DataError(`${shownAs}: not a valid snapshot: ${formatSchemaIssues(checked.errors)}`);
-  return snapshot;
+}
+
+/** The repo's state.json; a broken one is a warning on stderr and an empty state. */
+async function repoState(repoDir: string, io: Io): Promise<State> {
+  const file = join(repoDir, STATE_FILE);
+  return stateOrFresh(await readTextIfExists(file), file, (m) => void io.stderr.write(`warning: ${m}\n`));
 }
 
 /** A promise whose rejection waits to be awaited, instead of going unhandled meanwhile. */
@@ -63,7 +66,7 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
   const fleetFiles = settle(
     opts.observed === undefined
       ? undefined
-      : Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), readState(repoDir)]),
+      : Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), repoState(repoDir, io)]),
   );
   // Reading a snapshot file needs no secrets (PR CI has none); gathering live
   // does need the ssh settings' ${VAR}s, though still not the webhooks'.

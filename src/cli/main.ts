@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The llmgw command. Kept tiny so `llmgw --help` starts fast: each command's
-// module (and whatever heavy library it needs: ssh2, simple-git) is imported
+// module (and whatever heavy library it needs: ssh2, yaml) is imported
 // only when that command runs.
 
 import { readFileSync } from 'node:fs';

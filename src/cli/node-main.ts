@@ -1,6 +1,6 @@
 // The entry of dist/llmgw-node.mjs, the one-file build for GPU nodes and router
 // hosts (docs/operations.md): only `agent` and `router`, the two commands the
-// reconciler runs there over SSH. Everything else (ssh2, simple-git, yaml, the
+// reconciler runs there over SSH. Everything else (ssh2, the git layer, yaml, the
 // planner) stays out of the file, so a node needs nothing but `node` and starts
 // fast: the reconciler pays this start once per node per tick.
 

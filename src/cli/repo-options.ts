@@ -27,8 +27,12 @@ export interface RepoOptionValues {
   workdir?: string;
 }
 
-/** Check the combination and open the repo (simple-git is loaded only now). */
-export async function openRepoFromOptions(values: RepoOptionValues, io: Io): Promise<ConfigRepo> {
+/** Check the combination and open the repo (the git layer is loaded only now). `signals` bound git calls once the process is told to stop. */
+export async function openRepoFromOptions(
+  values: RepoOptionValues,
+  io: Io,
+  signals?: { stopping: AbortSignal; halted: AbortSignal; log?: (line: string) => void },
+): Promise<ConfigRepo> {
   if (values.remote !== undefined && values.repo !== undefined) throw new UsageError('give --repo or --remote, not both');
   if (values.remote !== undefined && values.workdir === undefined) throw new UsageError('--remote needs --workdir DIR');
   if (values.remote === undefined && (values.workdir !== undefined || values.branch !== undefined)) {
@@ -36,7 +40,7 @@ export async function openRepoFromOptions(values: RepoOptionValues, io: Io): Pro
   }
   const dir = resolve(io.cwd, values.remote !== undefined ? values.workdir! : (values.repo ?? '.'));
   const { openConfigRepo } = await import('../git/config-repo.js');
-  return openConfigRepo({ dir, remote: values.remote, branch: values.branch, env: io.env });
+  return openConfigRepo({ dir, remote: values.remote, branch: values.branch, env: io.env, stopping: signals?.stopping, halted: signals?.halted, log: signals?.log });
 }
 
 /**

@@ -5,7 +5,9 @@
 import { join } from 'node:path';
 import { DataError } from '../errors.js';
 import { readTextIfExists, stableJson } from '../util/fs.js';
-import { emptyState, type State } from '../types/state.js';
+import { nonFinitePath } from '../util/json-finite.js';
+import { formatSchemaIssues, getValidator } from '../util/schema.js';
+import { emptyState, type PlacementRecord, type State } from '../types/state.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 export const STATUS_FILE = 'STATUS.md';
@@ -23,19 +25,43 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
-/** `.llmgw/state.json` of the repo, or an empty state when there is none. */
+/** `.llmgw/state.json` of the repo, or an empty state when there is none; a DataError when it is not a valid one. */
 export async function readState(repoDir: string): Promise<State> {
   const file = join(repoDir, STATE_FILE);
   const text = await readTextIfExists(file);
   return text === null ? emptyState() : parseState(text, file);
 }
 
-/** A state file's text (from disk, or `git show REF:.llmgw/state.json`); `file` names it in errors. */
+/**
+ * state.json as every command reads it: a broken one is one warning and an
+ * empty state — never a crash, never a refusal to look at the fleet. An empty
+ * state forgets placements and unreachable times; the snapshot still carries
+ * them (src/gather/gather.ts), which is why both files are never trusted to
+ * be lost together.
+ */
+export function stateOrFresh(text: string | null, file: string, warn: (m: string) => void): State {
+  if (text === null) return emptyState();
+  try {
+    return parseState(text, file);
+  } catch (err) {
+    if (!(err instanceof DataError)) throw err;
+    warn(`${err.message}; starting from an empty state`);
+    return emptyState();
+  }
+}
+
+/**
+ * A state file's text (from disk, or `git show REF:.llmgw/state.json`); `file` names it in errors.
+ * Checked against schemas/state.schema.json and for non-finite numbers
+ * (`1e999` parses as Infinity and passes a schema's "number"): whatever the
+ * rest of llmgw reads from it has the type it expects.
+ */
 export function parseState(text: string, file: string): State {
   const raw = parseJson(text, file) as Partial<State> | null;
-  if (raw === null || typeof raw !== 'object' || raw.version !== 1) {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || raw.version !== 1) {
     throw new DataError(`${file}: not an llmgw state file (expected an object with "version": 1)`);
   }
+  checkShape(raw, 'state', file, 'state file');
   const empty = emptyState();
   return {
     version: 1,
@@ -43,7 +69,17 @@ export function parseState(text: string, file: string): State {
     startFailures: raw.startFailures ?? empty.startFailures,
     notified: raw.notified ?? empty.notified,
     everRunning: raw.everRunning ?? empty.everRunning,
+    placements: raw.placements ?? empty.placements,
+    outbox: raw.outbox ?? empty.outbox,
   };
+}
+
+/** The schema, then finiteness: one DataError naming the file and the first problem. */
+function checkShape(raw: unknown, schema: 'state' | 'snapshot', file: string, what: string): void {
+  const checked = getValidator(schema)(raw);
+  if (!checked.ok) throw new DataError(`${file}: not a valid ${what} (${formatSchemaIssues(checked.errors, 1)})`);
+  const bad = nonFinitePath(raw);
+  if (bad !== null) throw new DataError(`${file}: not a valid ${what} (${bad}: a number out of range (not finite))`);
 }
 
 /** State as committed: sorted keys and rows, so an unchanged state is unchanged bytes. */
@@ -59,13 +95,31 @@ export function serializeState(state: State): string {
     startFailures: failures,
     notified: sortRecord(state.notified),
     everRunning: [...new Set(state.everRunning)].sort(),
+    placements: Object.fromEntries(
+      Object.keys(state.placements)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .map((id) => [id, placementRecord(state.placements[id]!)]),
+    ),
+    // Oldest first: the order they are sent in.
+    outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event })),
   });
 }
 
+/** One record, its keys in one order whatever built it. */
+function placementRecord(p: PlacementRecord): PlacementRecord {
+  const ranks = [...p.ranks].sort((a, b) => a.rank - b.rank || (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  return {
+    model: p.model,
+    state: p.state,
+    ranks: ranks.map((r) => ({ node: r.node, rank: r.rank, gpus: [...r.gpus].sort((a, b) => a - b) })),
+    ...(p.port === undefined ? {} : { port: p.port }),
+    ...(p.spec === undefined ? {} : { spec: p.spec }),
+  };
+}
+
 /**
- * A snapshot file (`--observed FILE` or `.llmgw/observed.json`). Shape checks
- * against schemas/snapshot.schema.json happen where the schema validator is
- * loaded; this reads and does the cheap structural check.
+ * A snapshot file (`--observed FILE` or `.llmgw/observed.json`), checked
+ * against schemas/snapshot.schema.json and for non-finite numbers.
  */
 export async function readSnapshotFile(file: string): Promise<Snapshot> {
   const text = await readTextIfExists(file);
@@ -82,7 +136,9 @@ export function parseSnapshot(text: string, file: string): Snapshot {
   // A hand-written snapshot may leave out when an unreachable node went away
   // and what it last said: both read as unknown.
   const nodes = raw.nodes.map((n) =>
-    n.reachable ? n : { ...n, unreachableSince: n.unreachableSince ?? null, lastReport: n.lastReport ?? null },
+    n !== null && typeof n === 'object' && !n.reachable ? { ...n, unreachableSince: n.unreachableSince ?? null, lastReport: n.lastReport ?? null } : n,
   );
-  return { version: 1, observedAt: raw.observedAt ?? '', nodes, routers: raw.routers ?? [] };
+  const snapshot = { version: 1 as const, observedAt: raw.observedAt ?? '', nodes, routers: raw.routers ?? [] };
+  checkShape(snapshot, 'snapshot', file, 'snapshot');
+  return snapshot;
 }

@@ -3,7 +3,7 @@
 // `llmgw run` on the same remote. (`llmgw run` keeps its lease across ticks
 // instead: see run-daemon.ts.)
 
-import { takeLease } from '../git/lease.js';
+import { releaseLease, takeLease } from '../git/lease.js';
 import { runTick, type TickOptions } from './tick.js';
 import type { TickResult } from './tick-result.js';
 
@@ -23,6 +23,6 @@ export async function leasedTick(opts: Omit<TickOptions, 'leaseExpiresAt'> & { h
     return { held: true, result };
   } finally {
     // A lease that expires now is free for the next instance at once.
-    await takeLease(repo, { holder, ttlMs: 0, now: opts.now() }).catch(() => undefined);
+    await releaseLease(repo, { holder, now: opts.now() }).catch(() => undefined);
   }
 }

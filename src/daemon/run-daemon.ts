@@ -5,7 +5,7 @@
 // its lease runs out.
 
 import type { ConfigRepo } from '../git/config-repo.js';
-import { takeLease, type LeaseResult } from '../git/lease.js';
+import { releaseLease, takeLease, type LeaseResult } from '../git/lease.js';
 import { startLoop, type Loop, type TickReason } from './loop.js';
 
 export interface DaemonOptions {
@@ -68,7 +68,7 @@ export function startDaemon(opts: DaemonOptions): Loop {
     async stop() {
       await loop.stop();
       if (holding === true && opts.repo.hasRemote) {
-        await takeLease(opts.repo, { holder: opts.holder, ttlMs: 0, now: opts.now() }).catch(() => undefined);
+        await releaseLease(opts.repo, { holder: opts.holder, now: opts.now() }).catch(() => undefined);
       }
     },
   };

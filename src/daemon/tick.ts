@@ -16,7 +16,7 @@ import { NO_EFFECTS } from '../plan/project-fleet.js';
 import { afterTick, stateAfter } from '../tick/after.js';
 import { applyTick, type Applied } from '../tick/apply.js';
 import { commitTick } from '../tick/commit.js';
-import { keepUndelivered, sendEvents, tickEvents } from '../tick/notify.js';
+import { queueEvents, sendCommitted, tickEvents } from '../tick/notify.js';
 import { observe } from '../tick/observe.js';
 import { planTick, type Planned } from '../tick/plan.js';
 import type { Config, LoadResult } from '../types/config.js';
@@ -86,23 +86,34 @@ function holdReason(opts: TickOptions, config: Config, planned: Planned, draft: 
 
 export async function runTick(opts: TickOptions): Promise<TickResult> {
   const { repo, log } = opts;
-  await repo.sync();
+  await repo.sync(log);
   const at = opts.now();
   const dirtyConfig = await repo.dirtyConfig();
   const { loaded, clusterText, draft } = await branchConfig(repo, dirtyConfig, opts.env);
+  // From here on every git call is bounded by the config's git.timeout.
+  if (loaded.ok) repo.setGitTimeout?.(loaded.config.cluster.git.timeoutMs);
   // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
   const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
   const commitOptions = { push: opts.push, leaseExpired: () => leaseExpired(opts), log };
-  const sendOptions = () => ({ enabled: opts.notify !== false, leaseExpired: leaseExpired(opts), log });
+  const notifying = opts.notify !== false;
+  const sendOptions = (cluster: string, hooksKnown = true) => ({
+    // With cluster.yaml itself invalid its webhooks are unknown, not gone: what they are owed waits.
+    enabled: notifying && hooksKnown,
+    now: opts.now,
+    log,
+    commit: commitOptions,
+    message: (n: number) => `llmgw: notified ${n} event${n === 1 ? '' : 's'}${cluster ? ` (${cluster})` : ''}`,
+  });
 
   if (!loaded.ok) {
     log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
     const cluster = clusterAlone(clusterText, opts.env);
     const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, at);
-    const unsent = await sendEvents(cluster.webhooks, inv.events, sendOptions());
-    const state = keepUndelivered(committed, inv.state, unsent);
+    const state = queueEvents(inv.state, inv.events, cluster.webhooks, notifying);
     const facts = { configInvalid: true, dirtyConfig, blocked: null, outcome: null };
-    const done = await commitTick(repo, { status: inv.status, state, snapshot: null }, commitMessage(cluster.name || null, facts), commitOptions);
+    const files = { status: inv.status, state, snapshot: null };
+    const first = await commitTick(repo, files, commitMessage(cluster.name || null, facts), commitOptions);
+    const done = await sendCommitted(repo, files, first, cluster.webhooks, sendOptions(cluster.name, cluster.name !== ''));
     return { ...facts, plan: null, applied: false, events: inv.events.map((e) => e.event), status: inv.status, report: null, ...done };
   }
 
@@ -117,8 +128,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
 
   const updated = stateAfter(planned, applied.outcome);
   const detected = tickEvents(planned, updated, committed, applied.outcome);
-  const unsent = await sendEvents(config.cluster.notify.webhooks, detected.events, sendOptions());
-  const state = keepUndelivered(updated, detected.state, unsent);
+  const state = queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying);
 
   const after = afterTick(planned, applied.effects, state);
   const counts = { running: 0, starting: 0, failed: 0 };
@@ -127,7 +137,9 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   const plan = draftPlan === undefined ? planned.plan : draftPlan;
   const facts = { configInvalid: false, dirtyConfig, blocked: plan?.blocked ?? null, outcome: applied.outcome };
   const news = tickNews(detected.events, planned.fleet, applied.outcome);
-  const done = await commitTick(repo, { status: after.status, state, snapshot: after.snapshot }, commitMessage(config.cluster.name, facts, counts, news), commitOptions);
+  const files = { status: after.status, state: after.state, snapshot: after.snapshot };
+  const first = await commitTick(repo, files, commitMessage(config.cluster.name, facts, counts, news), commitOptions);
+  const done = await sendCommitted(repo, files, first, config.cluster.notify.webhooks, sendOptions(config.cluster.name));
   return {
     ...facts,
     plan,

@@ -6,7 +6,7 @@ import { gpuClassOf } from '../config/gpu-class.js';
 import type { Config, NodeConfig } from '../types/config.js';
 import type { Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
 import type { NodeObservation, Snapshot } from '../types/snapshot.js';
-import type { State } from '../types/state.js';
+import type { PlacementRecord, State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
 import { forEachHolding } from './holdings.js';
 import { answeredRouters, idleness, type Idleness } from './idle.js';
@@ -69,11 +69,18 @@ export interface FleetFrame {
   foreignReplicaIds: readonly string[];
   /** A running, not lost replica's idleness (docs/placement.md), or null when unknown. */
   idle: (r: FleetReplica) => Idleness | null;
+  /** Placements of record (state.json): which copy of a duplicated id stays. */
+  records?: Readonly<Record<string, PlacementRecord>>;
 }
 
 /** The fleet from its nodes (sorted by name): replicas merged across nodes, idleness filled in. */
 export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFrame): Fleet {
-  const replicas = mergeReplicas(nodes);
+  const records = frame.records ?? {};
+  const nodesOf = new Map(config.models.map((m) => [m.name, m.nodes]));
+  const { replicas, duplicates } = mergeReplicas(nodes, {
+    record: (id) => (Object.hasOwn(records, id) ? records[id] : undefined),
+    expectedNodes: (model) => nodesOf.get(model),
+  });
   for (const r of replicas) {
     // Lost replicas count as gone: no idleness to report for what is not there.
     if (r.state !== 'running' || r.lost) continue;
@@ -93,6 +100,8 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     replicaById: new Map(replicas.map((r) => [r.id, r])),
     routersAnswered: frame.routersAnswered,
     foreignReplicaIds: frame.foreignReplicaIds,
+    duplicates,
+    records,
   };
 }
 
@@ -121,5 +130,6 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     routersAnswered: usages !== null,
     foreignReplicaIds: [...foreign].sort(),
     idle: (r) => idleness(r.id, r.startedAt, usages, nowMs),
+    records: state.placements,
   });
 }

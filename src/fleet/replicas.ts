@@ -2,8 +2,10 @@
 // appears in each node's report with its own rank. Its state is the worst of its
 // ranks (one failed rank cannot serve alone), its start time rank 0's.
 
-import type { FleetReplica, NodeCondition, ReplicaRank } from '../types/fleet.js';
+import type { DuplicateCopy, FleetReplica, NodeCondition, ReplicaRank } from '../types/fleet.js';
 import type { AgentReport, ReplicaReport, ReplicaState } from '../types/snapshot.js';
+import type { PlacementRecord } from '../types/state.js';
+import { splitCopies, type Part } from './duplicates.js';
 
 export interface ReportedNode {
   name: string;
@@ -29,7 +31,7 @@ interface Acc {
   parts: { node: ReportedNode; rep: ReplicaReport; rank: number }[];
 }
 
-function byRank(a: { rank: number; node: ReportedNode }, b: { rank: number; node: ReportedNode }): number {
+function byRank(a: { rank: number; node: { name: string } }, b: { rank: number; node: { name: string } }): number {
   return a.rank - b.rank || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0);
 }
 
@@ -57,8 +59,22 @@ function merge(id: string, acc: Acc): FleetReplica {
   };
 }
 
-/** Every replica the reports know of (lost nodes' last reports included), sorted by id. */
-export function mergeReplicas(nodes: Iterable<ReportedNode>): FleetReplica[] {
+export interface MergeOptions {
+  /** The placement of record of an id (state.json), which decides which copy of a duplicated id stays. */
+  record?: (id: string) => PlacementRecord | undefined;
+  /** The `nodes` of a model of models.yaml; undefined for one not in it. */
+  expectedNodes?: (model: string) => number | undefined;
+}
+
+function rankOf(p: Part): ReplicaRank {
+  return { node: p.node.name, rank: p.rank, gpus: [...p.rep.gpus].sort((a, b) => a - b) };
+}
+
+/**
+ * Every replica the reports know of (lost nodes' last reports included), sorted
+ * by id; and the copies of an id that is not where it runs (src/fleet/duplicates.ts).
+ */
+export function mergeReplicas(nodes: Iterable<ReportedNode>, opts: MergeOptions = {}): { replicas: FleetReplica[]; duplicates: DuplicateCopy[] } {
   const byId = new Map<string, Acc>();
   for (const node of nodes) {
     if (node.report === null) continue;
@@ -72,5 +88,17 @@ export function mergeReplicas(nodes: Iterable<ReportedNode>): FleetReplica[] {
     }
   }
   const ids = [...byId.keys()].sort();
-  return ids.map((id) => merge(id, byId.get(id)!));
+  const replicas: FleetReplica[] = [];
+  const duplicates: DuplicateCopy[] = [];
+  for (const id of ids) {
+    const { parts } = byId.get(id)!;
+    const model = parts[0]!.rep.model;
+    const { kept, extra } = splitCopies(parts, opts.record?.(id), opts.expectedNodes?.(model));
+    const replica = merge(id, { parts: kept as Acc['parts'] });
+    replicas.push(replica);
+    if (extra.length === 0) continue;
+    const ranks = extra.sort(byRank).map(rankOf);
+    duplicates.push({ replica: id, model: replica.model, ranks, nodes: ranks.map((r) => r.node), recordNodes: replica.nodes });
+  }
+  return { replicas, duplicates };
 }

@@ -4,12 +4,13 @@
 // when it has been unreachable, and the last report seen from it.
 
 import type { Config, NodeConfig } from '../types/config.js';
-import type { AgentReport, AgentReportRequest, NodeObservation, RouterObservation, RouterUsage, Snapshot, UnreachableReason } from '../types/snapshot.js';
+import type { AgentReport, AgentReportRequest, NodeObservation, ReplicaReport, RouterObservation, RouterUsage, Snapshot, UnreachableReason } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { callJson } from './call.js';
 import { unreachableReason } from './unreachable-reason.js';
+import { crashPoint } from '../util/crash-point.js';
 
 export interface GatherProgress {
   done: number;
@@ -47,9 +48,39 @@ function errorLine(err: unknown): string {
 }
 
 /**
+ * The replicas state.json places on a node, as the report it would have
+ * sent: what an unreachable node carries over when the previous snapshot is
+ * missing or was unreadable. Its GPUs are unknown (none listed: nothing is
+ * placed on an unreachable node anyway); its replicas keep their ids taken
+ * and count toward their models until the node answers or is lost.
+ */
+export function recordedReport(name: string, state: State): AgentReport | null {
+  const replicas: ReplicaReport[] = [];
+  for (const id of Object.keys(state.placements).sort()) {
+    const rec = state.placements[id]!;
+    for (const k of rec.ranks) {
+      if (k.node !== name) continue;
+      replicas.push({
+        id,
+        model: rec.model,
+        gpus: [...k.gpus],
+        state: rec.state,
+        rank: k.rank,
+        ...(rec.port === undefined ? {} : { port: rec.port }),
+        ...(rec.spec === undefined ? {} : { spec: rec.spec }),
+      });
+    }
+  }
+  if (replicas.length === 0) return null;
+  const warning = 'last report unknown (.llmgw/observed.json was missing or unreadable): its replicas as .llmgw/state.json recorded them';
+  return { version: 1, gpus: [], replicas, storage: [], warnings: [warning] };
+}
+
+/**
  * What an unreachable node carries over: since when (kept from the previous
  * snapshot, else from state.json, else now; an unknown start stays unknown, so
- * a lost node does not look freshly unreachable) and its last report.
+ * a lost node does not look freshly unreachable) and its last report (from
+ * the previous snapshot, else as state.json's placements describe it).
  */
 export function unreachableObservation(
   name: string,
@@ -64,7 +95,7 @@ export function unreachableObservation(
   else if (prev !== undefined) since = prev.unreachableSince ?? state.unreachableSince[name] ?? null;
   else since = state.unreachableSince[name] ?? now;
   // `?? null`: a hand-edited previous snapshot may lack the field; the new one never does.
-  const lastReport = (prev === undefined ? null : prev.reachable ? prev.report : prev.lastReport) ?? null;
+  const lastReport = (prev === undefined ? null : prev.reachable ? prev.report : prev.lastReport) ?? recordedReport(name, state);
   return { name, reachable: false, error, ...(reason === undefined ? {} : { reason }), unreachableSince: since, lastReport };
 }
 
@@ -84,6 +115,7 @@ export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<
     try {
       const report = await callJson<AgentReport>(deps.transport, target, agentCommand, reportRequest(node, weights), 'agent-report');
       obs = { name: node.name, reachable: true, report };
+      crashPoint('gather');
     } catch (err) {
       obs = unreachableObservation(node.name, errorLine(err), prevNodes.get(node.name), deps.state, observedAt, unreachableReason(err));
       progress.unreachable += 1;

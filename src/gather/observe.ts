@@ -3,39 +3,35 @@
 // unreachable-since times carry over), opens an SSH transport, gathers, closes.
 
 import { join } from 'node:path';
-import { OBSERVED_FILE, readSnapshotFile, readState } from '../config/repo-files.js';
+import { OBSERVED_FILE, STATE_FILE, parseSnapshot, stateOrFresh } from '../config/repo-files.js';
 import { DataError } from '../errors.js';
-import { emptyState, type State } from '../types/state.js';
+import type { State } from '../types/state.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import { readTextIfExists } from '../util/fs.js';
-import { formatSchemaIssues, getValidator } from '../util/schema.js';
 import { gatherSnapshot } from './gather.js';
 import { createProgressLine } from './progress.js';
 
-/** The previous snapshot and state; a broken one is a warning, never a reason not to observe. */
+/**
+ * The previous snapshot and state; a broken one is a warning, never a reason
+ * not to observe. Each covers for the other: a node's unreachable-since time
+ * and the replicas it last ran are in both files (src/gather/gather.ts), so
+ * losing either one never turns "unreachable" into "lost" nor frees a
+ * replica id that may still run.
+ */
 export async function previousRun(dir: string, warn: (m: string) => void): Promise<{ previous: Snapshot | null; state: State }> {
   const file = join(dir, OBSERVED_FILE);
   let previous: Snapshot | null = null;
-  let state = emptyState();
   try {
-    if ((await readTextIfExists(file)) !== null) previous = await readSnapshotFile(file);
-    const checked = previous === null ? null : getValidator('snapshot')(previous);
-    if (checked && !checked.ok) {
-      previous = null;
-      // What it would carry over cannot be trusted: a report from it would go into the new snapshot as is.
-      throw new DataError(`${file}: not a valid snapshot (${formatSchemaIssues(checked.errors, 1)})`);
-    }
+    const text = await readTextIfExists(file);
+    // What it would carry over must be valid: a report from it goes into the new snapshot as is.
+    if (text !== null) previous = parseSnapshot(text, file);
   } catch (err) {
     if (!(err instanceof DataError)) throw err;
-    warn(`${err.message}; unreachable times start afresh`);
+    warn(`${err.message}; what it said of unreachable nodes comes from ${STATE_FILE} instead`);
   }
-  try {
-    state = await readState(dir);
-  } catch (err) {
-    if (!(err instanceof DataError)) throw err;
-    warn(err.message);
-  }
+  const stateFile = join(dir, STATE_FILE);
+  const state = stateOrFresh(await readTextIfExists(stateFile), stateFile, warn);
   return { previous, state };
 }
 

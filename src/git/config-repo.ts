@@ -2,17 +2,29 @@
 // whether people left uncommitted YAML edits, commit llmgw's generated files, and
 // push without ever forcing the branch (docs/overview.md, docs/config.md, docs/safety.md).
 
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseDuration } from '../config/duration.js';
 import { DataError, GitError } from '../errors.js';
 import { CONFIG_FILES, GENERATED_FILES } from '../config/repo-files.js';
-import { createGitRunner, redact, type GitRunner } from './runner.js';
+import { repairCheckout, withOpMarker } from './repair.js';
+import { DEFAULT_GIT_TIMEOUT_MS, GitTimeoutError, createGitRunner, gitTimeoutOverride, type GitLimits, type GitRunner } from './runner.js';
+import { assertCheckout, ensureWorkdir, recloneWorkdir, type Upstream, type WorkdirOptions } from './workdir.js';
 
 export interface ConfigRepo {
   readonly dir: string;
   readonly hasRemote: boolean;
-  /** Bring the checkout up to date with its remote branch: fetch, then fast-forward (or rebase llmgw's own unpushed generated-file commits onto it). No-op without a remote. Never discards uncommitted edits. */
-  sync(): Promise<void>;
+  /**
+   * Bring the checkout up to date with its remote branch: put right what a
+   * killed git left (stale locks, a half-done rebase of llmgw's), fetch, then
+   * fast-forward (or rebase llmgw's own unpushed generated-file commits onto
+   * it). An llmgw-managed --workdir that cannot be brought up to date is cloned
+   * afresh. Never discards uncommitted edits in a --repo checkout. `log` hears
+   * of every repair.
+   */
+  sync(log?: (line: string) => void): Promise<void>;
+  /** cluster.yaml's `git.timeout`, once the config is read (LLMGW_GIT_TIMEOUT, when set, wins). */
+  setGitTimeout?(ms: number): void;
   /** Which of cluster.yaml / models.yaml have uncommitted changes (staged, unstaged or untracked). */
   dirtyConfig(): Promise<string[]>;
   /** Which of these repo-relative paths differ from HEAD in the index or the working tree (untracked included). */
@@ -46,7 +58,14 @@ export interface ConfigRepo {
    * `message`, only while the remote still has `expected` there ('' = no such
    * ref): a compare-and-swap on that one ref, never on a branch.
    */
-  swapRemoteRef(ref: string, message: string, expected: string): Promise<{ ok: true } | { ok: false; detail: string }>;
+  swapRemoteRef(ref: string, message: string, expected: string): Promise<{ ok: true; sha?: string } | { ok: false; detail: string }>;
+  /** The commit a ref of the remote points at, read without writing anything locally; null when it has none (or there is no remote). */
+  remoteRefSha(ref: string): Promise<string | null>;
+  /**
+   * Delete the remote's `ref` only while it still points at `expected`: how a
+   * lease is let go. Writes nothing locally, so it works on a full disk.
+   */
+  dropRemoteRef(ref: string, expected: string): Promise<{ ok: true } | { ok: false; detail: string }>;
 }
 
 export interface OpenOptions {
@@ -56,13 +75,17 @@ export interface OpenOptions {
   env: Record<string, string | undefined>;
   /** Push attempts before giving up on a remote that keeps moving (default 3). */
   pushAttempts?: number;
+  /** Every git call's bound (default: LLMGW_GIT_TIMEOUT, else 60s; cluster.yaml's git.timeout applies once the config is read). */
+  timeoutMs?: number;
+  /** Aborted when the process is asked to stop: git calls then get a short grace (src/git/runner.ts). */
+  stopping?: AbortSignal;
+  /** Aborted when the process must stop now: git calls in flight are killed. */
+  halted?: AbortSignal;
+  /** Where repairs of the checkout are told (default: nowhere until a tick passes its log to sync). */
+  log?: (line: string) => void;
 }
 
-/** Where the checkout's remote branch is; absent when it has no upstream. */
-export interface Upstream {
-  remote: string;
-  branch: string;
-}
+export type { Upstream } from './workdir.js';
 
 export async function openConfigRepo(opts: OpenOptions): Promise<ConfigRepo> {
   const { remote, env } = opts;
@@ -70,52 +93,25 @@ export async function openConfigRepo(opts: OpenOptions): Promise<ConfigRepo> {
   if (opts.branch !== undefined && remote === undefined) {
     throw new GitError('--branch needs --remote');
   }
+  const override = gitTimeoutOverride(env, parseDuration);
+  const limits: GitLimits = { timeoutMs: opts.timeoutMs ?? override ?? DEFAULT_GIT_TIMEOUT_MS, stopping: opts.stopping, halted: opts.halted };
+  const log = opts.log ?? (() => undefined);
   let upstream: Upstream | null;
-  if (remote !== undefined) {
-    upstream = await ensureClone(dir, remote, opts.branch ?? 'main', env);
+  const workdir = remote === undefined ? null : { dir, url: remote, branch: opts.branch ?? 'main', env, limits, log };
+  if (workdir !== null) {
+    upstream = await ensureWorkdir(workdir);
   } else {
     if (!existsSync(dir)) throw new GitError(`${dir}: no such directory`);
-    upstream = await readUpstream(createGitRunner(dir, env), dir);
+    upstream = await readUpstream(createGitRunner(dir, env, limits), dir);
   }
-  const git = createGitRunner(dir, env);
+  const git = createGitRunner(dir, env, limits);
   // The config may sit in a subdirectory of its git repo: git status names files from the top.
   const prefix = await git.run(['rev-parse', '--show-prefix']);
-  return makeRepo(git, upstream, prefix, opts.pushAttempts ?? 3);
-}
-
-async function ensureClone(dir: string, url: string, branch: string, env: Record<string, string | undefined>): Promise<Upstream> {
-  const empty = !existsSync(dir) || readdirSync(dir).length === 0;
-  if (empty) {
-    const parent = createGitRunner(process.cwd(), env);
-    await parent.run(['clone', '--branch', branch, '--', url, dir], `git clone of ${redact(url)}`);
-    return { remote: 'origin', branch };
-  }
-  const git = createGitRunner(dir, env);
-  await assertCheckout(git, dir);
-  // A workdir inside some other checkout would have us add remotes to that one.
-  const top = await git.run(['rev-parse', '--show-toplevel']);
-  if (realpathSync(top) !== realpathSync(dir)) {
-    throw new GitError(`${dir} is not a checkout of its own (it lies inside ${top}): give an empty or missing --workdir`);
-  }
-  const current = await git.run(['remote', 'get-url', 'origin'], `${dir}: reading its origin`).catch(() => null);
-  if (current === null) {
-    await git.run(['remote', 'add', 'origin', url]);
-  } else if (current !== url) {
-    throw new GitError(`${dir} is a checkout of ${redact(current)}, not ${redact(url)}: use another --workdir`);
-  }
-  await git.run(['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`], `git fetch from origin ${branch}`);
-  const local = await git.run(['rev-parse', '--abbrev-ref', 'HEAD']);
-  if (local !== branch) {
-    await git.run(['checkout', '--quiet', '-B', branch, '--track', `origin/${branch}`], `git checkout of ${branch}`);
-  } else {
-    await git.run(['branch', '--quiet', `--set-upstream-to=origin/${branch}`]);
-  }
-  return { remote: 'origin', branch };
-}
-
-async function assertCheckout(git: GitRunner, dir: string): Promise<void> {
-  const inside = await git.run(['rev-parse', '--is-inside-work-tree']).catch(() => 'false');
-  if (inside !== 'true') throw new GitError(`${dir} is not a git checkout`);
+  const where = {
+    top: await git.run(['rev-parse', '--show-toplevel']),
+    gitDir: await git.run(['rev-parse', '--absolute-git-dir']),
+  };
+  return makeRepo(git, upstream, prefix, opts.pushAttempts ?? 3, { limits, workdir, where, override: override !== null, log });
 }
 
 async function readUpstream(git: GitRunner, dir: string): Promise<Upstream | null> {
@@ -127,11 +123,21 @@ async function readUpstream(git: GitRunner, dir: string): Promise<Upstream | nul
   return { remote, branch: ref.slice(remote.length + 1) };
 }
 
-function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pushAttempts: number): ConfigRepo {
+interface RepoContext {
+  limits: GitLimits;
+  /** Set for an llmgw-managed --workdir: the only kind of checkout llmgw may clone afresh. */
+  workdir: WorkdirOptions | null;
+  where: { top: string; gitDir: string };
+  /** LLMGW_GIT_TIMEOUT is set: it wins over cluster.yaml. */
+  override: boolean;
+  log: (line: string) => void;
+}
+
+function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pushAttempts: number, ctx: RepoContext): ConfigRepo {
   const tracking = upstream ? `refs/remotes/${upstream.remote}/${upstream.branch}` : '';
 
   async function fetch(u: Upstream): Promise<void> {
-    await git.run(['fetch', '--quiet', u.remote, `+refs/heads/${u.branch}:${tracking}`], `git fetch from ${u.remote} ${u.branch}`);
+    await git.run(['fetch', '--quiet', u.remote, `+refs/heads/${u.branch}:${tracking}`], `git fetch from ${u.remote} ${u.branch}`, { moment: 'git:fetch' });
   }
 
   async function count(range: string): Promise<number> {
@@ -152,8 +158,9 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     }
     try {
       // -X theirs: on a clash inside a generated file, the fresher observation (ours, being replayed) wins.
-      await git.run(['rebase', '--quiet', '--autostash', '-X', 'theirs', tracking]);
+      await withOpMarker(ctx.where.gitDir, 'rebase', () => git.run(['rebase', '--quiet', '--autostash', '-X', 'theirs', tracking], undefined, { moment: 'git:rebase' }));
     } catch (err) {
+      if (err instanceof GitTimeoutError) throw err; // its leftovers are the next sync's to undo
       await git.run(['rebase', '--abort']).catch(() => undefined);
       const cause = err instanceof GitError ? err.message : String(err);
       throw new GitError(`cannot rebase llmgw's commit onto ${u.remote}/${u.branch} (kept locally): ${cause}`);
@@ -166,7 +173,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     if (behind === 0) return;
     const ahead = await count(`${tracking}..HEAD`);
     if (ahead === 0) {
-      await git.run(['merge', '--quiet', '--ff-only', '--autostash', tracking], `fast-forward to ${u.remote}/${u.branch}`);
+      await withOpMarker(ctx.where.gitDir, 'merge', () => git.run(['merge', '--quiet', '--ff-only', '--autostash', tracking], `fast-forward to ${u.remote}/${u.branch}`, { moment: 'git:merge' }));
     } else {
       await rebaseOnto(u);
     }
@@ -182,7 +189,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
    * reported invalid until they do).
    */
   async function settleGeneratedClashes(): Promise<void> {
-    // simple-git's parsed status names the conflicted paths from the top of the repository.
+    // git status names the conflicted paths from the top of the repository.
     const conflicted = new Set((await git.status(['--', ...GENERATED_FILES])).conflicted);
     const generated = GENERATED_FILES.filter((f) => conflicted.has(prefix + f));
     if (generated.length > 0) await git.run(['checkout', 'HEAD', '--', ...generated]);
@@ -191,7 +198,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
   /** Paths relative to the config directory, as git prints them relative to the top of the repository. */
   async function changedFromHead(paths: readonly string[]): Promise<string[]> {
     if (paths.length === 0) return [];
-    // simple-git's parsed status (porcelain with --null): a path with spaces is one path, a rename names both.
+    // Parsed git status (porcelain with NULs): a path with spaces is one path, a rename names both.
     const status = await git.status(['--', ...paths]);
     const touched = new Set(status.files.flatMap((f) => (f.from === undefined ? [f.path] : [f.path, f.from])));
     return paths.filter((p) => touched.has(prefix + p) || [...touched].some((t) => t.startsWith(`${prefix}${p}/`)));
@@ -212,10 +219,22 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
   const repo: ConfigRepo = {
     dir: git.dir,
     hasRemote: upstream !== null,
-    async sync() {
+    async sync(log = ctx.log) {
+      await repairCheckout({ git, top: ctx.where.top, gitDir: ctx.where.gitDir, staleAfterMs: ctx.limits.timeoutMs, managed: ctx.workdir !== null, branch: upstream?.branch ?? null, log });
       if (!upstream) return;
       await fetch(upstream);
-      await catchUp(upstream);
+      try {
+        await git.run(['rev-parse', '--verify', '--quiet', 'HEAD'], 'reading HEAD');
+        await catchUp(upstream);
+      } catch (err) {
+        // A remote that does not answer is not the checkout's fault; anything
+        // local that fails in llmgw's own workdir is cured by a fresh clone.
+        if (ctx.workdir === null || !(err instanceof GitError) || err instanceof GitTimeoutError) throw err;
+        await recloneWorkdir({ ...ctx.workdir, log }, `cannot be brought up to date (${err.message})`);
+      }
+    },
+    setGitTimeout(ms) {
+      if (!ctx.override) ctx.limits.timeoutMs = ms;
     },
     async dirtyConfig() {
       const changed = await changedFromHead(CONFIG_FILES);
@@ -252,12 +271,12 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const present = paths.filter((p) => existsSync(join(git.dir, p)));
       const missing = paths.filter((p) => !present.includes(p));
       // --force: these files belong in the repo (docs/config.md) even where a .gitignore says otherwise.
-      if (present.length > 0) await git.run(['add', '--all', '--force', '--', ...present]);
+      if (present.length > 0) await git.run(['add', '--all', '--force', '--', ...present], undefined, { moment: 'git:add' });
       if (missing.length > 0) await git.run(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...missing]);
       const changed = (await git.run(['diff', '--cached', '--name-only', '--relative', '--', ...paths])).split('\n').filter((f) => f !== '');
       if (changed.length === 0) return null;
       // Only these paths: whatever else a person staged in the checkout stays theirs.
-      await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed]);
+      await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed], undefined, { moment: 'git:commit' });
       return git.run(['rev-parse', 'HEAD']);
     },
     async push() {
@@ -267,7 +286,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const target = `${upstream.remote} ${upstream.branch}`;
       let last = '';
       for (let attempt = 1; attempt <= pushAttempts; attempt++) {
-        const pushed = await git.tryRun(['push', '--quiet', upstream.remote, `HEAD:refs/heads/${upstream.branch}`]);
+        const pushed = await git.tryRun(['push', '--quiet', upstream.remote, `HEAD:refs/heads/${upstream.branch}`], { moment: 'git:push' });
         if (pushed.ok) {
           await fetch(upstream).catch(() => undefined);
           return;
@@ -294,6 +313,16 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const emptyTree = await git.run(['hash-object', '-t', 'tree', '-w', '/dev/null']);
       const commit = await git.run(['commit-tree', emptyTree, '-m', message], `writing the commit for ${ref}`);
       const pushed = await git.tryRun(['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected}`, upstream.remote, `${commit}:${ref}`]);
+      return pushed.ok ? { ok: true, sha: commit } : pushed;
+    },
+    async remoteRefSha(ref) {
+      if (!upstream) return null;
+      const listed = await git.run(['ls-remote', upstream.remote, ref], `reading ${ref} from ${upstream.remote}`);
+      return listed === '' ? null : (listed.split(/\s/)[0] ?? null);
+    },
+    async dropRemoteRef(ref, expected) {
+      if (!upstream) return { ok: true };
+      const pushed = await git.tryRun(['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected}`, upstream.remote, `:${ref}`]);
       return pushed.ok ? { ok: true } : pushed;
     },
   };

@@ -5,6 +5,7 @@
 // ref, so no other coordination service is needed and the branch is never forced.
 
 import { GitError } from '../errors.js';
+import { crashPoint } from '../util/crash-point.js';
 import type { ConfigRepo } from './config-repo.js';
 
 export const LEASE_REF = 'refs/llmgw/lease';
@@ -38,7 +39,11 @@ export async function takeLease(
   // An empty expected value means "the ref must not exist yet".
   const expect = current ? current.sha : '';
   const swapped = await repo.swapRemoteRef(LEASE_REF, JSON.stringify(body), expect);
-  if (swapped.ok) return { held: true, holder: opts.holder, expiresAt };
+  if (swapped.ok) {
+    if (swapped.sha !== undefined) taken.set(repo, { holder: opts.holder, sha: swapped.sha });
+    if (opts.ttlMs > 0) crashPoint('lease');
+    return { held: true, holder: opts.holder, expiresAt };
+  }
   const after = await readLease(repo);
   // The ref did not move, so no one beat us to it: the push failed for its own reason.
   if ((after?.sha ?? '') === expect) {
@@ -46,6 +51,28 @@ export async function takeLease(
   }
   // Lost the race: the winner is whoever the ref names now.
   return { held: false, holder: after?.body?.holder ?? '', expiresAt: after?.body?.expiresAt ?? '' };
+}
+
+/** The lease commit this process last pushed, per repo: what releaseLease may delete. */
+const taken = new WeakMap<ConfigRepo, { holder: string; sha: string }>();
+
+/**
+ * Let the lease go at once, so the next instance need not wait out its TTL:
+ * the ref is deleted while it still points at the commit this process pushed
+ * (someone who took it over since keeps it). Reading and deleting write
+ * nothing locally, so a reconciler whose disk is full still lets go; when
+ * this process never took the lease, it is written as expired instead.
+ */
+export async function releaseLease(repo: ConfigRepo, opts: { holder: string; now: Date }): Promise<void> {
+  if (!repo.hasRemote) return;
+  const mine = taken.get(repo);
+  if (mine === undefined || mine.holder !== opts.holder) {
+    await takeLease(repo, { holder: opts.holder, ttlMs: 0, now: opts.now });
+    return;
+  }
+  if ((await repo.remoteRefSha(LEASE_REF)) !== mine.sha) return;
+  const dropped = await repo.dropRemoteRef(LEASE_REF, mine.sha);
+  if (dropped.ok) taken.delete(repo);
 }
 
 /** The lease as the remote has it now; null when there is none. A body that cannot be read counts as expired. */

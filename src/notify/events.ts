@@ -143,31 +143,6 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   return { events, state: { ...prev, notified, everRunning: [...new Set(everRunning)].sort() } };
 }
 
-/** The open condition a recovery event closes. */
-const CLOSES: Partial<Record<EventName, EventName>> = { 'node.recovered': 'node.lost', 'model.recovered': 'model.down' };
-
-/**
- * The state to commit when some events reached no webhook: their transition is
- * left undone, so the next tick detects and sends them again (at least once,
- * not lost to a receiver that was down for a minute). An opening event's
- * condition is forgotten; a recovery's closed condition is reopened.
- */
-export function keepUndelivered(prev: State, next: State, undelivered: NotifyEvent[]): State {
-  if (undelivered.length === 0) return next;
-  const notified = { ...next.notified };
-  for (const e of undelivered) {
-    const closed = CLOSES[e.event];
-    if (closed === undefined) {
-      delete notified[key(e.event, e.subject)];
-      continue;
-    }
-    const k = key(closed, e.subject);
-    const since = prev.notified[k];
-    if (since !== undefined) notified[k] = since;
-  }
-  return { ...next, notified };
-}
-
 type Open = (event: EventName, subject: string, text: string, details: Record<string, unknown>) => void;
 type Close = (event: EventName, subject: string, recovered?: () => NotifyEvent) => void;
 type OpenSubjects = (event: EventName) => string[];

@@ -1,28 +1,33 @@
-// Delivering events to webhooks (docs/notifications.md): POST of the event's JSON, a
-// timeout, bounded retries with exponential backoff, an HMAC signature when the
-// hook has a secret. A hook's URL often embeds a token, so neither it nor the
-// secret ever reaches a log line: a hook is named `webhook #N (host)`.
+// One POST of one event to one webhook (docs/notifications.md): the event's
+// JSON, the configured headers, the Standard Webhooks headers (webhook-id,
+// webhook-timestamp, webhook-signature) and llmgw's own signature when the
+// hook has a secret. Redirects are not followed. What happened is a value,
+// never an exception, and never carries the URL: a hook's URL often embeds a
+// token, so neither it nor the secret reaches a log line — a hook is named
+// `webhook #N (host)`.
 
 import { createHmac } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebhookConfig } from '../types/config.js';
 import type { NotifyEvent } from './events.js';
 
 export const SIGNATURE_HEADER = 'X-Llmgw-Signature-256';
 
-export interface DeliverOptions {
-  /** Per attempt (default 5000). */
-  timeoutMs?: number;
-  /** Attempts after the first (default 2, so 3 tries in all). */
-  retries?: number;
-  /** Wait before the first retry, doubled for each one after (default 500). */
-  backoffMs?: number;
-  log?: (line: string) => void;
-}
-
 /** `sha256=<hex>` of the exact body bytes, as a receiver recomputes it. */
 export function signature(secret: string, body: string): string {
   return 'sha256=' + createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+}
+
+/**
+ * Standard Webhooks' key: a `whsec_<base64>` secret is those bytes (what
+ * their libraries generate and expect); any other secret is its UTF-8 bytes.
+ */
+function standardKey(secret: string): Buffer {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
+export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
+  return 'v1,' + createHmac('sha256', standardKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64');
 }
 
 /** The body of a POST: exactly the contract's fields, in its order. */
@@ -30,7 +35,7 @@ export function eventBody(e: NotifyEvent): string {
   return JSON.stringify({ event: e.event, cluster: e.cluster, time: e.time, subject: e.subject, text: e.text, details: e.details });
 }
 
-function hookName(hook: WebhookConfig, index: number): string {
+export function hookName(hook: WebhookConfig, index: number): string {
   let host = '';
   try {
     host = new URL(hook.url).hostname;
@@ -40,74 +45,52 @@ function hookName(hook: WebhookConfig, index: number): string {
   return `webhook #${index + 1} (${host})`;
 }
 
-type Attempt = { ok: true } | { ok: false; why: string; retry: boolean };
+/**
+ * `taken`: a 2xx. `final`: the receiver said no (a 4xx other than 408 and
+ * 429, or a redirect, which is not followed): asking again will not change
+ * that. `again`: worth another try — `sent` says whether the receiver may
+ * have got it (a timeout, a 5xx) or surely did not (no connection).
+ */
+export type PostResult =
+  | { outcome: 'taken' }
+  | { outcome: 'final'; why: string }
+  | { outcome: 'again'; why: string; sent: boolean; timedOut: boolean };
 
-async function post(hook: WebhookConfig, body: string, timeoutMs: number): Promise<Attempt> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'llmgw' };
-  if (hook.secret) headers[SIGNATURE_HEADER] = signature(hook.secret, body);
-  try {
-    const res = await fetch(hook.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    await res.arrayBuffer().catch(() => undefined);
-    if (res.ok) return { ok: true };
-    // A 4xx other than 408/429 is the receiver saying no: asking again will not change its mind.
-    const retry = res.status >= 500 || res.status === 408 || res.status === 429;
-    return { ok: false, why: `HTTP ${res.status}`, retry };
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return { ok: false, why: `no answer within ${timeoutMs} ms`, retry: true };
-    // Never the error's message: fetch puts the URL into some of them.
-    return { ok: false, why: e.cause?.code ?? 'request failed', retry: true };
-  }
+export interface PostOptions {
+  timeoutMs: number;
+  /** Seconds since the epoch, for webhook-timestamp. */
+  nowSeconds: number;
 }
 
-/**
- * Deliver each event to each hook that wants it; never throws. Counts are per
- * (hook, event). `undelivered` lists the events no hook took and that are worth
- * sending again later (every failure was a timeout, a network error, a 5xx, 408
- * or 429, not a receiver's refusal).
- */
-export async function deliver(
-  webhooks: WebhookConfig[],
-  events: NotifyEvent[],
-  opts: DeliverOptions = {},
-): Promise<{ ok: number; failed: number; undelivered: NotifyEvent[] }> {
-  const timeoutMs = opts.timeoutMs ?? 5000;
-  const tries = 1 + Math.max(0, opts.retries ?? 2);
-  const backoffMs = opts.backoffMs ?? 500;
-  const log = opts.log ?? (() => undefined);
-  let ok = 0;
-  let failed = 0;
-  const taken = new Set<NotifyEvent>();
-  const refused = new Set<NotifyEvent>();
-  const wanted = new Set<NotifyEvent>();
-
-  async function one(hook: WebhookConfig, index: number, e: NotifyEvent): Promise<void> {
-    const body = eventBody(e);
-    let last: Attempt = { ok: false, why: 'not tried', retry: true };
-    for (let n = 1; n <= tries; n++) {
-      if (n > 1) await sleep(backoffMs * 2 ** (n - 2));
-      last = await post(hook, body, timeoutMs);
-      if (last.ok || !last.retry) break;
-    }
-    if (last.ok) {
-      ok++;
-      taken.add(e);
-      return;
-    }
-    failed++;
-    if (!last.retry) refused.add(e);
-    log(`${hookName(hook, index)}: ${e.event} ${e.subject} not delivered: ${last.why}`);
+export function requestHeaders(hook: WebhookConfig, id: string, body: string, nowSeconds: number): Record<string, string> {
+  // The configured headers first: llmgw's own cannot be configured (docs/config.md), so none is overridden.
+  const headers: Record<string, string> = { ...(hook.headers ?? {}), 'content-type': 'application/json', 'user-agent': 'llmgw' };
+  headers['webhook-id'] = id;
+  headers['webhook-timestamp'] = String(nowSeconds);
+  if (hook.secret) {
+    headers[SIGNATURE_HEADER] = signature(hook.secret, body);
+    headers['webhook-signature'] = standardSignature(hook.secret, id, nowSeconds, body);
   }
+  return headers;
+}
 
-  const jobs: Promise<void>[] = [];
-  webhooks.forEach((hook, index) => {
-    for (const e of events) {
-      if (hook.events && !hook.events.includes(e.event)) continue;
-      wanted.add(e);
-      jobs.push(one(hook, index, e));
-    }
-  });
-  await Promise.all(jobs);
-  const undelivered = events.filter((e) => wanted.has(e) && !taken.has(e) && !refused.has(e));
-  return { ok, failed, undelivered };
+export async function postEvent(hook: WebhookConfig, id: string, e: NotifyEvent, opts: PostOptions): Promise<PostResult> {
+  const body = eventBody(e);
+  const headers = requestHeaders(hook, id, body, opts.nowSeconds);
+  try {
+    const res = await fetch(hook.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'manual' });
+    await res.arrayBuffer().catch(() => undefined);
+    if (res.status >= 200 && res.status < 300) return { outcome: 'taken' };
+    if (res.status >= 300 && res.status < 400) return { outcome: 'final', why: `HTTP ${res.status} (a redirect, not followed)` };
+    // A 4xx other than 408/429 is the receiver saying no: asking again will not change its mind.
+    if (res.status >= 500 || res.status === 408 || res.status === 429) return { outcome: 'again', why: `HTTP ${res.status}`, sent: true, timedOut: false };
+    return { outcome: 'final', why: `HTTP ${res.status}` };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') return { outcome: 'again', why: `no answer within ${opts.timeoutMs} ms`, sent: true, timedOut: true };
+    const code = e.cause?.code;
+    // Never the error's message: fetch puts the URL into some of them.
+    const unsent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
+    return { outcome: 'again', why: code ?? 'request failed', sent: !unsent, timedOut: false };
+  }
 }

@@ -7,6 +7,7 @@ import type { Action, Plan, StartAction, StopAction, Unplaceable } from '../type
 import type { State } from '../types/state.js';
 import { buildCapacity } from './capacity.js';
 import { classify, stopAction } from './classify.js';
+import { isDuplicateStop, withDuplicateStops } from './duplicate-stops.js';
 import type { PlaceContext } from './place-context.js';
 import { placeMultiNode } from './place-multi-node.js';
 import { placeOneNode } from './place-one-node.js';
@@ -74,6 +75,9 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   }
   replaceStops.sort((a, b) => compareNames(a.replica, b.replica));
 
-  const actions: Action[] = [...freeStops, ...starts, ...replaceStops];
-  return { version: 1, changes: actions.length > 0, blocked: blockedReason(fleet, actions), actions, unplaceable };
+  // A duplicate's stop frees GPUs only after it ran: nothing this plan places
+  // counts on them, and it stops nothing that serves (the replica stays).
+  const planned: Action[] = [...freeStops, ...starts, ...replaceStops];
+  const actions = withDuplicateStops(fleet, planned);
+  return { version: 1, changes: actions.length > 0, blocked: blockedReason(fleet, actions.filter((a) => !isDuplicateStop(a))), actions, unplaceable };
 }

@@ -80,6 +80,7 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     observedAt: fleet.observedAt,
     routersAnswered: fleet.routersAnswered,
     foreignReplicaIds: fleet.foreignReplicaIds ?? [],
+    records: fleet.records,
     // What a replica's idleness depends on (its id, start, the routers, now) is
     // unchanged by a projection, and a new replica is starting: carried over.
     idle: (r) => {

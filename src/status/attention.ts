@@ -35,6 +35,14 @@ function nodeSubjects(nodes: readonly NodeSince[]): AttentionSubject[] {
 // While it stands, nothing else on this list is being repaired: first.
 const blocked: AttentionRule = (f) => (f.blocked === null ? null : item('blocked', `the plan is blocked, nothing is applied: ${f.blocked}`));
 
+// Two copies of one id serve, count and hold GPUs as one replica.
+const duplicates: AttentionRule = (f) => {
+  const d = f.duplicates;
+  if (d.length === 0) return null;
+  const text = `${plural(d.length, 'replica id')} also ${d.length === 1 ? 'runs' : 'run'} where ${d.length === 1 ? 'it is' : 'they are'} not placed (duplicate copies, being stopped)`;
+  return item('duplicates', text, d.map((x) => ({ name: x.replica, detail: `on ${compressHostlist(x.nodes)}`, model: x.model })));
+};
+
 const lost: AttentionRule = (f) => {
   const n = f.nodes.lost;
   if (n.length === 0) return null;
@@ -84,7 +92,7 @@ const short: AttentionRule = (f) => {
 };
 
 /** Most urgent first. */
-export const RULES: readonly AttentionRule[] = [blocked, lost, unreachable, unhealthyGpus, unplaceable, failed, down, short];
+export const RULES: readonly AttentionRule[] = [blocked, duplicates, lost, unreachable, unhealthyGpus, unplaceable, failed, down, short];
 
 export function attentionItems(facts: StatusFacts): AttentionItem[] {
   return RULES.map((rule) => rule(facts)).filter((i): i is AttentionItem => i !== null);

@@ -87,7 +87,9 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     idle: idleRows(fleet, present),
     nodes: nodeLists(fleet),
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
+    // Beyond docs/commands.md's keys, so they come after them.
     unhealthyGpus: unhealthyGpus(fleet),
+    duplicates: (fleet.duplicates ?? []).map((d) => ({ replica: d.replica, model: d.model, nodes: d.nodes, recordNodes: d.recordNodes })),
   };
   return { ...facts, attention: attentionItems(facts) };
 }

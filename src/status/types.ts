@@ -60,6 +60,16 @@ export interface IdleRow {
   idleSince: string;
 }
 
+/** A copy of a replica id running where the replica is not (docs/notes/crash.md): being stopped. */
+export interface DuplicateRow {
+  replica: string;
+  model: string;
+  /** Where this copy runs. */
+  nodes: string[];
+  /** Where the replica runs of record: the copy that stays. */
+  recordNodes: string[];
+}
+
 export interface NodeSince {
   node: string;
   /** ISO, or null when unknown. */
@@ -122,6 +132,8 @@ export interface StatusReport {
   notify: { webhooks: number; warning: string | null };
   /** Every GPU in the unhealthy bucket, by node and index. */
   unhealthyGpus: UnhealthyGpu[];
+  /** Copies of replica ids running in a second place, until they are stopped (docs/notes/crash.md). */
+  duplicates: DuplicateRow[];
   /** What needs attention, most urgent first (docs/status.md). */
   attention: AttentionItem[];
 }

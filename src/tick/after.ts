@@ -13,10 +13,12 @@ import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import type { Planned } from './plan.js';
 import { statusOf } from './render.js';
-import { updateState } from './state.js';
+import { placementsOf, updateState } from './state.js';
 
 export interface After {
   fleet: Fleet;
+  /** The state given, with the placements of record of this fleet: what the tick commits as state.json. */
+  state: State;
   /** What .llmgw/observed.json holds: the observation with this tick's effects (docs/notes/pipeline.md). */
   snapshot: Snapshot;
   report: StatusReport;
@@ -36,5 +38,6 @@ export function afterTick(planned: Planned, effects: Effects, state: State): Aft
   // failed start) can steer placement, and `llmgw status` on the committed
   // files plans with exactly this state.
   const report = statusOf(fleet, state);
-  return { fleet, snapshot: projectedSnapshot(planned.snapshot, fleet), report, status: renderStatusMarkdown(report) };
+  const placed = { ...state, placements: placementsOf(fleet, state.placements) };
+  return { fleet, state: placed, snapshot: projectedSnapshot(planned.snapshot, fleet), report, status: renderStatusMarkdown(report) };
 }

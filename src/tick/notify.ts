@@ -1,12 +1,17 @@
 // Which events a tick owes, and sending them (docs/notifications.md). Detected
-// purely from what the tick saw; sent by the webhooks; an event no webhook took
-// is left open in state.json, so the next tick sends it again.
+// purely from what the tick saw; queued in state.json's outbox with an id;
+// sent only once that state is committed, so a kill between a receiver's 200
+// and our commit resends the same id, never a new one. What the hooks took
+// is committed after (src/notify/outbox.ts).
 
 import type { ApplyOutcome } from '../apply/outcome.js';
-import { detectEvents, keepUndelivered, type NotifyEvent } from '../notify/events.js';
-import { deliver } from '../notify/webhook.js';
+import type { ConfigRepo } from '../git/config-repo.js';
+import { detectEvents, type NotifyEvent } from '../notify/events.js';
+import { deliverOutbox, enqueue } from '../notify/outbox.js';
 import type { WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
+import { commitTick, type CommitOptions, type Committed } from './commit.js';
+import type { Generated } from './generated-files.js';
 import type { Planned } from './plan.js';
 
 /** The events of a tick that planned (and maybe applied), and the state that records them. */
@@ -27,21 +32,33 @@ export function tickEvents(planned: Planned, updated: State, committed: State, o
   });
 }
 
+/** The state with the tick's events owed to the hooks that want them; unchanged when delivery is off. */
+export function queueEvents(state: State, events: NotifyEvent[], webhooks: readonly WebhookConfig[], enabled: boolean): State {
+  return enabled ? enqueue(state, events, webhooks) : state;
+}
+
 export interface SendOptions {
   /** Deliver at all (reconcile and run: yes; tests may turn it off). */
   enabled: boolean;
-  /** The lease ran out: another holder will detect and send these, so this one sends nothing. */
-  leaseExpired: boolean;
+  now: () => Date;
   log: (line: string) => void;
+  commit: CommitOptions;
+  /** The commit message for the record of what was delivered. */
+  message: (delivered: number) => string;
 }
 
-/** Sends the events; resolves with those no webhook took, to be sent again next tick. */
-export async function sendEvents(webhooks: readonly WebhookConfig[], events: NotifyEvent[], opts: SendOptions): Promise<NotifyEvent[]> {
-  if (!opts.enabled || events.length === 0 || webhooks.length === 0) return [];
-  if (opts.leaseExpired) return [];
-  // deliver never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
-  const { undelivered } = await deliver([...webhooks], events, { log: (line) => opts.log(`notify: ${line}`) });
-  return undelivered;
+/**
+ * After the tick's commit: send what the committed outbox owes and commit
+ * what was taken. Nothing is sent when the tick committed nothing because its
+ * lease ran out: the next holder re-observes, detects and sends.
+ */
+export async function sendCommitted(repo: ConfigRepo, files: Generated, committed: Committed, webhooks: readonly WebhookConfig[], opts: SendOptions): Promise<Committed> {
+  if (!opts.enabled || committed.leaseLost || files.state.outbox.length === 0) return committed;
+  // deliverOutbox never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
+  const after = await deliverOutbox(files.state, webhooks, { now: opts.now, log: opts.log });
+  if (after === files.state) return committed;
+  const delivered = files.state.outbox.length - after.outbox.length;
+  const record = await commitTick(repo, { ...files, state: after }, opts.message(delivered), opts.commit);
+  // The tick's commit is the one that says what happened to the fleet; the record of deliveries follows it.
+  return { ...record, commit: committed.commit ?? record.commit, pushError: record.pushError ?? committed.pushError };
 }
-
-export { keepUndelivered };

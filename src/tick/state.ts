@@ -1,12 +1,13 @@
 // The part of .llmgw/state.json a tick owns (docs/config.md, docs/safety.md): when each node
-// went unreachable, and recent start failures, which steer the next placement
+// went unreachable, where each replica runs (its placement of record), and recent start failures, which steer the next placement
 // of that model away from that node for 30 minutes: those `agent apply`
 // refused, and those a report later shows `failed`. What was notified belongs
 // to src/notify; this never touches it.
 
 import type { ApplyOutcome } from '../apply/outcome.js';
 import type { Snapshot } from '../types/snapshot.js';
-import type { State, StartFailure } from '../types/state.js';
+import type { Fleet, FleetReplica } from '../types/fleet.js';
+import type { PlacementRecord, State, StartFailure } from '../types/state.js';
 
 /** How long a failed start steers placement away from its node. */
 export const START_FAILURE_MEMORY_MS = 30 * 60_000;
@@ -60,4 +61,37 @@ export function updateState(prev: State, input: { snapshot: Snapshot; outcome: A
     unreachableSince: unreachableFromSnapshot(input.snapshot),
     startFailures: [...kept, ...startFailuresOf(input.outcome, seconds(input.now))],
   };
+}
+
+/** A fleet replica's ranks as state.json records them. */
+function recordOf(r: FleetReplica): PlacementRecord {
+  return {
+    model: r.model,
+    state: r.state,
+    ranks: r.ranks.map((k) => ({ node: k.node, rank: k.rank, gpus: [...k.gpus] })),
+    ...(r.port === null ? {} : { port: r.port }),
+    ...(r.spec === null ? {} : { spec: r.spec }),
+  };
+}
+
+/**
+ * The placements of record as a tick leaves the fleet (docs/notes/crash.md):
+ * every replica it knows of, where it runs — lost and unreachable nodes'
+ * replicas included, since their ids are still taken. A record the fleet no
+ * longer shows is kept while every node it names is still silent (the report
+ * that would say it is gone has not come); one on a node that answered, or
+ * that cluster.yaml no longer lists, is dropped.
+ */
+export function placementsOf(fleet: Fleet, prev: Readonly<Record<string, PlacementRecord>>): Record<string, PlacementRecord> {
+  const out: Record<string, PlacementRecord> = {};
+  for (const r of fleet.replicas) out[r.id] = recordOf(r);
+  for (const [id, rec] of Object.entries(prev)) {
+    if (Object.hasOwn(out, id)) continue;
+    const silent = rec.ranks.every((k) => {
+      const node = fleet.nodeByName.get(k.node);
+      return node !== undefined && node.condition !== 'reachable';
+    });
+    if (silent) out[id] = rec;
+  }
+  return out;
 }

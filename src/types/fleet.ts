@@ -4,6 +4,7 @@
 
 import type { AgentReport, ReplicaState, UnreachableReason } from './snapshot.js';
 import type { Config, NodeConfig } from './config.js';
+import type { PlacementRecord } from './state.js';
 
 export type NodeCondition = 'reachable' | 'unreachable' | 'lost';
 
@@ -79,6 +80,18 @@ export interface FleetReplica {
   idleSince: string | null;
 }
 
+/** Copies of a replica id beyond the one that is the replica (src/fleet/duplicates.ts): stopped by the plan. */
+export interface DuplicateCopy {
+  replica: string;
+  model: string;
+  /** This copy's ranks, rank order. */
+  ranks: ReplicaRank[];
+  /** This copy's nodes, rank order. */
+  nodes: string[];
+  /** Where the copy that stays runs (its placement of record), rank order. */
+  recordNodes: string[];
+}
+
 export interface Fleet {
   config: Config;
   /** ISO time used as "now". */
@@ -97,4 +110,8 @@ export interface Fleet {
    * lists: not part of the fleet, but their ids stay taken (docs/commands.md).
    */
   foreignReplicaIds?: readonly string[];
+  /** Copies of replica ids that run in more than one place, by id; the plan stops them. */
+  duplicates?: DuplicateCopy[];
+  /** The placements of record (state.json) this fleet was judged with: a projection of it judges the same. */
+  records?: Readonly<Record<string, PlacementRecord>>;
 }

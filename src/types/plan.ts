@@ -36,6 +36,12 @@ export interface StopAction {
   reason: string;
   /** Replicas that must be running before this stop (a replacement). */
   waitFor: string[];
+  /**
+   * A duplicate's stop: only the copy of the id that is not its placement of
+   * record (src/fleet/duplicates.ts). The replica itself keeps running, keeps
+   * its GPUs and its place in the routers' tables; absent on every other stop.
+   */
+  duplicate?: true;
   /** Set by `llmgw plan` (src/plan/cause.ts); the planner leaves it out. */
   cause?: Cause;
 }

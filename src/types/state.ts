@@ -1,6 +1,9 @@
 // .llmgw/state.json: the little that must survive a restart (docs/config.md).
 // Everything else is re-observed each tick.
 
+import type { NotifyEvent } from '../notify/events.js';
+import type { ReplicaState } from './snapshot.js';
+
 export interface StartFailure {
   model: string;
   node: string;
@@ -8,6 +11,38 @@ export interface StartFailure {
   /** ISO time of the failure. */
   at: string;
   error: string;
+}
+
+/** One rank of a replica where state.json last knew it. */
+export interface RecordedRank {
+  node: string;
+  rank: number;
+  gpus: number[];
+}
+
+/**
+ * Where a replica id runs, as the last tick left it: its placement of record
+ * (docs/notes/crash.md). It keeps an unreachable node's replicas — their ids,
+ * their count toward `replicas` — known when .llmgw/observed.json is missing
+ * or unreadable, and it decides which copy of an id seen in two places is
+ * the one that stays.
+ */
+export interface PlacementRecord {
+  model: string;
+  state: ReplicaState;
+  /** Rank order. */
+  ranks: RecordedRank[];
+  port?: number;
+  spec?: string;
+}
+
+/** An event owed to webhooks: its id is fixed when it is first committed, so every retry and restart sends the same one. */
+export interface OutboxEntry {
+  /** `webhook-id`: the same for every attempt, across ticks and restarts. */
+  id: string;
+  event: NotifyEvent;
+  /** Keys of the hooks (src/notify/hook-key.ts) that have not taken it yet. */
+  hooks: string[];
 }
 
 export interface State {
@@ -24,8 +59,12 @@ export interface State {
   notified: Record<string, string>;
   /** Models that have had a running replica (a new model that never ran is not "down"). */
   everRunning: string[];
+  /** Replica id -> its placement of record. */
+  placements: Record<string, PlacementRecord>;
+  /** Events committed but not yet taken by every hook that wants them, oldest first. */
+  outbox: OutboxEntry[];
 }
 
 export function emptyState(): State {
-  return { version: 1, unreachableSince: {}, startFailures: [], notified: {}, everRunning: [] };
+  return { version: 1, unreachableSince: {}, startFailures: [], notified: {}, everRunning: [], placements: {}, outbox: [] };
 }

@@ -1,30 +1,26 @@
-// A reconciler that dies the hard way right after its first `agent apply`
-// answered: before it wrote or committed anything. Run by crash.test.ts.
+// A reconciler the fault-injection suite kills: one leased tick, as `llmgw
+// reconcile` runs it, in its own process, with LLMGW_CRASH_AT (test only,
+// src/util/crash-point.ts) naming the moment it dies by SIGKILL.
+//
+//   node crash-child.js WORKDIR REMOTE CLOCK_OFFSET_MS
 
+import { leasedTick } from '../../src/daemon/leased-tick.js';
+import { cachedTransports } from '../../src/daemon/transport-for-config.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
-import { runTick } from '../../src/daemon/tick.js';
-import type { Transport } from '../../src/types/transport.js';
 
-const workdir = process.argv[2]!;
+const [workdir, remote, offset] = process.argv.slice(2) as [string, string, string];
 const env = process.env;
-const repo = await openConfigRepo({ dir: workdir, env });
-await runTick({
+const repo = await openConfigRepo({ dir: workdir, remote, branch: 'main', env });
+const transports = cachedTransports((ssh) => createSshTransport(ssh, { env, keepAlive: false }));
+const result = await leasedTick({
   repo,
-  transport: (config): Transport => {
-    const ssh = createSshTransport(config.cluster.ssh, { env });
-    return {
-      async run(target, command, input) {
-        const out = await ssh.run(target, command, input);
-        if (command.endsWith(' apply')) process.kill(process.pid, 'SIGKILL');
-        return out;
-      },
-      close: () => ssh.close(),
-    };
-  },
+  holder: `crash@${process.pid}`,
+  transport: (config) => transports.forConfig(config),
   env,
-  now: () => new Date(),
+  now: () => new Date(Date.now() + Number(offset)),
   push: true,
   log: (line) => process.stdout.write(line + '\n'),
-});
-process.stdout.write('the tick finished: the crash did not happen\n');
+}).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
+await transports.close();
+process.stdout.write(`the tick finished: the crash did not happen (${JSON.stringify('error' in result ? result : { held: result.held })})\n`);

@@ -80,7 +80,7 @@ test('a previous snapshot that breaks the schema is a warning and carries nothin
     assert.is(previous, null);
     assert.is(warnings.length, 1);
     assert.ok(warnings[0]!.startsWith(`${join(dir, '.llmgw/observed.json')}: not a valid snapshot (/nodes/0/report: `), warnings[0]);
-    assert.ok(warnings[0]!.endsWith('; unreachable times start afresh'), warnings[0]);
+    assert.ok(warnings[0]!.endsWith('; what it said of unreachable nodes comes from .llmgw/state.json instead'), warnings[0]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -73,7 +73,7 @@ test('a snapshot that breaks the schema is one clear error, not a crash', async 
     writeFileSync(file, JSON.stringify({ version: 1, observedAt: '2026-11-29T08:00:00Z', nodes: [{ name: 'gpu-a01', reachable: true, report: { gpus: 'many' } }], routers: [] }));
     const r = await status(['--repo', 'examples/demo', '--observed', file, '--now', '2026-11-29T08:00:00Z']);
     assert.is(r.code, 1);
-    assert.match(r.err, /^llmgw status: .*bad\.json: not a valid snapshot: /m);
+    assert.match(r.err, /^llmgw status: .*bad\.json: not a valid snapshot \(/m);
     assert.not.match(r.err, /internal error/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

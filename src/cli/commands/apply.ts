@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { STATUS_FILE } from '../../config/repo-files.js';
 import { ConfigError, GitError, UsageError } from '../../errors.js';
 import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
-import { takeLease } from '../../git/lease.js';
+import { releaseLease, takeLease } from '../../git/lease.js';
 import { readTextIfExists } from '../../util/fs.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
@@ -109,7 +109,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     const { outcome, effects } = await applyTick(planned, transport).finally(async () => {
       // Let go at once: the next reconciler need not wait for it to run out.
-      if (repo && lease) await takeLease(repo, { holder: lease.holder, ttlMs: 0, now: new Date() }).catch(() => undefined);
+      if (repo && lease) await releaseLease(repo, { holder: lease.holder, now: new Date() }).catch(() => undefined);
     });
     for (const r of outcome.results) {
       const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (${r.reason ?? `waits for ${(r.waitingFor ?? []).join(', ')}`})` : '';
@@ -118,7 +118,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
     const state = stateAfter(planned, outcome);
     const after = afterTick(planned, effects, state);
-    await writeAll(dir, { status: after.status, state, snapshot: after.snapshot });
+    await writeAll(dir, { status: after.status, state: after.state, snapshot: after.snapshot });
     io.stdout.write(`started ${outcome.started}, stopped ${outcome.stopped}, waiting ${outcome.deferred}, failed ${outcome.failed}; wrote ${STATUS_FILE}\n`);
     return outcome.failed > 0 || outcome.failures.length > 0 ? 1 : 0;
   } finally {

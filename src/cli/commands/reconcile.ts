@@ -11,6 +11,7 @@ import { cachedTransports } from '../../daemon/transport-for-config.js';
 import { createSshTransport } from '../../gather/ssh-transport.js';
 import { createLogger, parseLogFormat } from '../../log/logger.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
+import { stopSignals } from '../stop-signals.js';
 import { printTickResult } from '../tick-report.js';
 
 const HELP = `Usage: llmgw reconcile [--repo DIR | --remote URL [--branch B] --workdir DIR] [--no-push]
@@ -22,7 +23,9 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push
   --log-format F        text (default) or json: one object a line with time, level, msg
                         and tick, the id the lines of this tick share (docs/operations.md)
 With a remote, the tick waits for nobody: if another instance holds the lease
-(refs/llmgw/lease), it says so and does nothing.
+(refs/llmgw/lease), it says so and does nothing. Every git call is ended past
+cluster.yaml's git.timeout (LLMGW_GIT_TIMEOUT=90s overrides it); SIGTERM finishes
+the tick with each git call cut to a few seconds (docs/notes/crash.md).
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {
@@ -41,7 +44,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const logger = createLogger({ format: parseLogFormat(values['log-format']), stdout: io.stdout, stderr: io.stderr, timestamps: false });
-  const repo = await openRepoFromOptions(values, io);
+  const signals = stopSignals(logger.line);
+  void signals.first.then((s) => logger.line(`${s}: finishing this tick, every git call cut to a few seconds`));
+  const repo = await openRepoFromOptions(values, io, { ...signals, log: logger.line }).catch((err: unknown) => {
+    signals.dispose();
+    throw err;
+  });
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env: io.env, keepAlive: false }));
   // The whole command is one tick: every line it logs carries the same tick id.
   return logger.inTick(async () => {
@@ -65,6 +73,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return failed ? 1 : 0;
     } finally {
       await transports.close();
+      signals.dispose();
     }
   });
 }

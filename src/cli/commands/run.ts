@@ -14,6 +14,7 @@ import type { Io } from '../io.js';
 import { createLogger, parseLogFormat } from '../../log/logger.js';
 import { parseMetricsListen } from '../../metrics/metrics-server.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
+import { stopSignals } from '../stop-signals.js';
 
 const DEFAULT_LEASE_TTL = '10m';
 
@@ -35,23 +36,10 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the bran
   --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (docs/operations.md)
   --log-format F        text (default) or json: one object a line with time, level, msg
                         and tick, the id the lines of one tick share
-SIGTERM or SIGINT finishes the tick in flight, lets the lease go and exits 0.
+SIGTERM or SIGINT finishes the tick in flight (each git call then gets a few seconds),
+lets the lease go and exits 0; a second one stops at once. Every git call is ended
+past cluster.yaml's git.timeout (LLMGW_GIT_TIMEOUT=90s overrides it).
 `;
-
-/** Resolves on the first SIGTERM or SIGINT. */
-function untilSignal(): { done: Promise<NodeJS.Signals>; dispose(): void } {
-  let onSignal: (s: NodeJS.Signals) => void = () => undefined;
-  const done = new Promise<NodeJS.Signals>((resolve) => (onSignal = resolve));
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
-  return {
-    done,
-    dispose() {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-    },
-  };
-}
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
@@ -83,8 +71,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { assertSchedule } = await import('../../daemon/loop.js');
   assertSchedule(values.schedule);
   const log = logger.line;
-  const repo = await openRepoFromOptions(values, io);
-  // Loaded here, after the options are checked: ssh2 and simple-git are heavy.
+  const signal = stopSignals(log);
+  const repo = await openRepoFromOptions(values, io, { ...signal, log }).catch((err: unknown) => {
+    signal.dispose();
+    throw err;
+  });
+  // Loaded here, after the options are checked: ssh2 is heavy.
   const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }, { serveRunMetrics, observeTicks }] = await Promise.all([
     import('../../daemon/tick.js'),
     import('../../daemon/transport-for-config.js'),
@@ -96,7 +88,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
   // One transport for the life of the process: connections stay warm between ticks,
   // and are replaced only when a PR changes cluster.yaml's ssh settings.
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env: io.env, keepAlive: true }));
-  const signal = untilSignal();
   let daemon;
   try {
     daemon = startDaemon({
@@ -122,7 +113,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       }),
     });
     log(`running: schedule '${values.schedule}'${values.watch ? ', watching cluster.yaml and models.yaml' : ''} in ${repo.dir}`);
-    log(`${await signal.done}: finishing the tick in flight`);
+    log(`${await signal.first}: finishing the tick in flight`);
   } finally {
     signal.dispose();
     await daemon?.stop();

@@ -1,0 +1,90 @@
+// A full disk mid-tick (docs/notes/crash.md): a replica was started, then
+// nothing could be written. The tick ends with one line saying so, leaves no
+// temporary file, lets the lease go; once there is room the next tick finds
+// the replica and keeps it — never starts it twice.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chmod } from 'node:fs/promises';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reportError } from '../../src/cli/report-error.js';
+import { leasedTick } from '../../src/daemon/leased-tick.js';
+import { cannedFleet, handlerTransport } from '../../src/demo/canned-fleet.js';
+import { cloneRemote, commitFiles, createSeededRemote, git } from '../../src/demo/git-remote.js';
+import { WriteError } from '../../src/errors.js';
+import { openConfigRepo } from '../../src/git/config-repo.js';
+import type { Transport } from '../../src/types/transport.js';
+import { captureIo } from '../helpers/io.js';
+import { fill, mountTmpfs } from '../helpers/tmpfs.js';
+
+const CLUSTER = `apiVersion: llmgw/v1
+kind: Cluster
+name: t
+ssh: { user: llmgw, knownHosts: /dev/null }
+fabrics: [ib-a]
+nodes:
+  - { name: "g[1-4]", fabric: ib-a }
+engines:
+  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
+`;
+const models = (n: number) => `apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: org/m, engine: vllm, gpus: 8, replicas: ${n} }\n`;
+
+test('disk full after a start: one line, no temporary file, the lease let go; the next tick keeps the replica it started', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'llmgw-full-'));
+  const fs = await mountTmpfs(4096);
+  const workdir = join(fs?.dir ?? base, 'work');
+  try {
+    const remote = await createSeededRemote(base, { 'cluster.yaml': CLUSTER, 'models.yaml': models(2) });
+    const repo = await openConfigRepo({ dir: workdir, remote, branch: 'main', env: process.env });
+    const canned = cannedFleet({ nodes: ['g1', 'g2', 'g3', 'g4'] });
+    let full = false;
+    const inner = handlerTransport(canned);
+    const transport: Transport = {
+      async run(target, command, input) {
+        const out = await inner.run(target, command, input);
+        // The disk fills up while the replica starts: the tick can no longer write what it did.
+        if (full && command.endsWith('agent apply')) {
+          if (fs) await fill(fs.dir);
+          else await chmod(join(workdir, '.llmgw'), 0o500); // not root: a write refused instead of a full disk
+        }
+        return out;
+      },
+      close: async () => undefined,
+    };
+    const tick = () => leasedTick({ repo, holder: 'reconcile@t:1', transport, env: {}, now: () => new Date(), push: true, log: () => undefined });
+    assert.ok((await tick()).held);
+    const people = join(base, 'people');
+    await cloneRemote(remote, people);
+    await commitFiles(people, { 'models.yaml': models(3) }, 'scale to 3');
+
+    full = true;
+    const err = await tick().then(() => null, (e: unknown) => e);
+    full = false;
+    assert.instance(err, WriteError);
+    const c = captureIo();
+    reportError(err, c.io, 'reconcile');
+    const lines = c.err().split('\n').filter(Boolean);
+    assert.is(lines.length, 1, c.err());
+    assert.match(lines[0]!, fs ? /^llmgw reconcile: cannot write STATUS\.md in .*: no space left on device \(ENOSPC\)$/ : /: permission denied \(EACCES\)$/);
+    assert.equal([...(await readdir(workdir)), ...(await readdir(join(workdir, '.llmgw')))].filter((n) => n.endsWith('.tmp')), []);
+    assert.is(await git(remote, ['for-each-ref', 'refs/llmgw/']), '', 'the lease was let go, full disk or not');
+    assert.equal([...canned.replicas.values()].flat().map((r) => r.id).sort(), ['m-0', 'm-1', 'm-2']);
+
+    if (fs) await rm(join(fs.dir, 'ballast'), { force: true }), await rm(join(fs.dir, 'ballast2'), { force: true });
+    else await chmod(join(workdir, '.llmgw'), 0o755);
+    const next = await tick();
+    assert.ok(next.held);
+    if (next.held) {
+      assert.equal(next.result.plan!.actions, [], 'm-2 is found running, not started again');
+      assert.ok(next.result.pushed);
+    }
+    assert.equal([...canned.replicas.values()].flat().map((r) => r.id).sort(), ['m-0', 'm-1', 'm-2']);
+    assert.match(await git(remote, ['show', 'main:STATUS.md']), /\| m \| 3 \| 3 \| 0 \| 0 \|/);
+  } finally {
+    if (fs) await fs.unmount();
+    await rm(base, { recursive: true, force: true });
+  }
+});
+
+test.run();

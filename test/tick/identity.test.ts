@@ -1,0 +1,208 @@
+// One replica id runs in one place: losing .llmgw/observed.json while a node is
+// briefly unreachable must not start a second copy of its replicas, and a copy
+// that runs where its id is not placed is stopped — only that copy.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { main } from '../../src/cli/main.js';
+import { runTick, type TickOptions } from '../../src/daemon/tick.js';
+import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
+import { git } from '../../src/demo/git-remote.js';
+import { SshError } from '../../src/errors.js';
+import { openConfigRepo } from '../../src/git/config-repo.js';
+import type { Transport } from '../../src/types/transport.js';
+import type { AgentApplyRequest } from '../../src/types/snapshot.js';
+import { captureIo } from '../helpers/io.js';
+
+const CLUSTER = `apiVersion: llmgw/v1
+kind: Cluster
+name: t
+ssh: { user: llmgw, knownHosts: /dev/null }
+fabrics: [ib-a]
+nodes:
+  - { name: "g[1-4]", fabric: ib-a }
+routers:
+  - { name: rt-1 }
+engines:
+  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
+lostAfter: 10m
+safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 }
+`;
+const MODELS = `apiVersion: llmgw/v1
+kind: Models
+models:
+  - { name: m, weights: org/m, engine: vllm, gpus: 8, replicas: 2 }
+`;
+
+interface World {
+  dir: string;
+  canned: CannedFleet;
+  /** Nodes that refuse connections. */
+  down: Set<string>;
+  /** Router tables pushed, as JSON. */
+  tables: string[];
+  tick(minute: number, o?: Partial<TickOptions>): ReturnType<typeof runTick>;
+  /** Every copy of every id on the fleet: `id@node`, sorted. */
+  copies(): string[];
+}
+
+async function world(): Promise<World> {
+  const dir = await mkdtemp(join(tmpdir(), 'llmgw-identity-'));
+  await git(dir, ['init', '--quiet', '--initial-branch=main']);
+  await writeFile(join(dir, 'cluster.yaml'), CLUSTER);
+  await writeFile(join(dir, 'models.yaml'), MODELS);
+  await git(dir, ['add', '-A']);
+  await git(dir, ['commit', '--quiet', '-m', 'seed']);
+  const repo = await openConfigRepo({ dir, env: process.env });
+  const canned = cannedFleet({ nodes: ['g1', 'g2', 'g3', 'g4'] });
+  const down = new Set<string>();
+  const tables: string[] = [];
+  const inner = handlerTransport(canned);
+  const transport: Transport = {
+    async run(target, command, input) {
+      if (down.has(target.name)) throw new SshError('refused', target.name, `${target.name}: connect ECONNREFUSED`);
+      if (command.endsWith('router endpoints')) tables.push(input);
+      return inner.run(target, command, input);
+    },
+    close: async () => undefined,
+  };
+  const t0 = Date.parse('2026-11-29T08:00:00Z');
+  return {
+    dir,
+    canned,
+    down,
+    tables,
+    tick: (minute, o = {}) =>
+      runTick({ repo, transport, env: {}, now: () => new Date(t0 + minute * 60_000), push: false, log: () => undefined, ...o }),
+    copies: () => [...canned.replicas].flatMap(([node, list]) => list.map((r) => `${r.id}@${node}`)).sort(),
+  };
+}
+
+function nodeOf(w: World, id: string): string {
+  return [...w.canned.replicas].find(([, l]) => l.some((r) => r.id === id))![0];
+}
+
+for (const [how, breakIt] of [
+  ['missing', async (dir: string) => rm(join(dir, '.llmgw/observed.json'))],
+  // The issue's case: a report's 1e999 committed, unreadable at the next tick.
+  ['holding 1e999', async (dir: string) => {
+    const text = await readFile(join(dir, '.llmgw/observed.json'), 'utf8');
+    await writeFile(join(dir, '.llmgw/observed.json'), text.replace(/"memoryMiB": \d+/, '"memoryMiB": 1e999'));
+  }],
+] as const) {
+  test(`observed.json ${how} while a node is briefly unreachable: its replicas are not started elsewhere, and every id runs once when it is back`, async () => {
+    const w = await world();
+    await w.tick(0);
+    await w.tick(1);
+    assert.equal(w.copies().length, 2);
+    const node = nodeOf(w, 'm-0');
+    await breakIt(w.dir);
+    await git(w.dir, ['add', '-A', '.llmgw']);
+    await git(w.dir, ['commit', '--quiet', '-m', 'a person breaks observed.json']);
+
+    w.down.add(node);
+    const away = await w.tick(2);
+    assert.equal(away.plan!.actions, [], 'nothing is started while the node is only unreachable');
+    assert.equal(away.report!.models.map((m) => [m.name, m.running]), [['m', 2]]);
+    // Broken again: state.json's placements alone still know what runs there.
+    await breakIt(w.dir);
+    assert.equal((await w.tick(3)).plan!.actions, []);
+    w.down.delete(node);
+    const back = await w.tick(4);
+    assert.equal(back.plan!.actions, []);
+    assert.equal(w.copies().map((c) => c.split('@')[0]), ['m-0', 'm-1']);
+    assert.equal(back.report!.duplicates, []);
+    await rm(w.dir, { recursive: true, force: true });
+  });
+}
+
+test('observed.json and its node both gone past lostAfter: the replica is replaced under a new id, and the old one is the surplus when it returns', async () => {
+  const w = await world();
+  await w.tick(0);
+  await w.tick(1);
+  const node = nodeOf(w, 'm-0');
+  await rm(join(w.dir, '.llmgw/observed.json'));
+  w.down.add(node);
+  await w.tick(2);
+  const lost = await w.tick(13);
+  assert.equal(lost.plan!.actions.filter((a) => a.op === 'start').map((a) => a.replica), ['m-2']);
+  w.down.delete(node);
+  const back = await w.tick(14);
+  assert.equal(back.plan!.actions.map((a) => `${a.op} ${a.replica}`), ['stop m-2']);
+  assert.equal(w.copies().map((c) => c.split('@')[0]), ['m-0', 'm-1']);
+  await rm(w.dir, { recursive: true, force: true });
+});
+
+test('a copy of an id on a second node is stopped there only: the replica keeps its node, its GPUs and its route', async () => {
+  const w = await world();
+  await w.tick(0);
+  await w.tick(1);
+  const node = nodeOf(w, 'm-0');
+  const other = ['g1', 'g2', 'g3', 'g4'].find((n) => w.canned.replicas.get(n)!.length === 0)!;
+  const original = w.canned.replicas.get(node)!.find((r) => r.id === 'm-0')!;
+  w.canned.replicas.set(other, [{ ...original, startedAt: '2026-11-28T00:00:00Z', endpoint: `http://${other}:8000` }]);
+  w.tables.length = 0;
+  const r = await w.tick(2);
+  assert.equal(r.plan!.actions.map((a) => [a.op, a.replica, a.placement.map((p) => p.node), a.op === 'stop' && a.duplicate]), [['stop', 'm-0', [other], true]]);
+  assert.is(r.plan!.blocked, null);
+  assert.equal(w.copies(), [`m-0@${node}`, ...w.copies().filter((c) => c.startsWith('m-1'))].sort());
+  // Every table pushed this tick still routes m-0 to the copy of record.
+  assert.ok(w.tables.length > 0);
+  for (const t of w.tables) assert.equal(JSON.parse(t).models.m.find((e: { replica: string }) => e.replica === 'm-0').url, original.endpoint);
+  assert.equal(r.report!.duplicates, []);
+  await rm(w.dir, { recursive: true, force: true });
+});
+
+test('a duplicate that cannot be stopped yet is in status JSON and STATUS.md until it is', async () => {
+  const w = await world();
+  await w.tick(0);
+  await w.tick(1);
+  const node = nodeOf(w, 'm-0');
+  const other = ['g1', 'g2', 'g3', 'g4'].find((n) => w.canned.replicas.get(n)!.length === 0)!;
+  const original = w.canned.replicas.get(node)!.find((r) => r.id === 'm-0')!;
+  w.canned.replicas.set(other, [{ ...original }]);
+  const refuse = handlerTransport({
+    async handler(ctx) {
+      if (ctx.host === other && ctx.command.endsWith('agent apply')) {
+        const req = JSON.parse(ctx.stdin) as AgentApplyRequest;
+        return { code: 0, stdout: JSON.stringify({ version: 1, results: req.stop.map((s) => ({ replica: typeof s === 'string' ? s : s.replica, op: 'stop', ok: false, error: 'busy' })) }) };
+      }
+      return w.canned.handler(ctx);
+    },
+  });
+  const r = await w.tick(2, { transport: refuse });
+  assert.equal(r.report!.duplicates, [{ replica: 'm-0', model: 'm', nodes: [other], recordNodes: [node] }]);
+  const status = await readFile(join(w.dir, 'STATUS.md'), 'utf8');
+  assert.match(status, /^- 1 replica id also runs where it is not placed \(duplicate copies, being stopped\): m-0 \(on [^)]+\)$/m);
+  assert.not.match(status, /Nothing needs attention/);
+  const c = captureIo({ cwd: w.dir });
+  const observedAt = JSON.parse(await readFile(join(w.dir, '.llmgw/observed.json'), 'utf8')).observedAt;
+  assert.is(await main(['status', '--json', '--observed', '.llmgw/observed.json', '--now', observedAt], c.io), 0, c.err());
+  assert.equal(JSON.parse(c.out()).duplicates, r.report!.duplicates);
+  const fixed = await w.tick(3);
+  assert.equal(fixed.report!.duplicates, []);
+  assert.equal(w.copies().filter((x) => x.startsWith('m-0@')), [`m-0@${node}`]);
+  await rm(w.dir, { recursive: true, force: true });
+});
+
+test('state.json with fields of the wrong type is a warning and a fresh start, never a crash of the tick or of plan', async () => {
+  const w = await world();
+  await w.tick(0);
+  await w.tick(1);
+  await writeFile(join(w.dir, '.llmgw/state.json'), JSON.stringify({ version: 1, startFailures: {}, unreachableSince: [], notified: 'x' }));
+  await git(w.dir, ['commit', '--quiet', '-am', 'a person breaks state.json']);
+  const lines: string[] = [];
+  const r = await w.tick(2, { log: (l) => lines.push(l) });
+  assert.equal(r.plan!.actions, []);
+  assert.ok(lines.some((l) => /^warning: .*state\.json: not a valid state file \(\/\w+: must be \w+; and 2 more\); starting from an empty state$/.test(l)), lines.join('\n'));
+  await writeFile(join(w.dir, '.llmgw/state.json'), JSON.stringify({ version: 1, startFailures: {} }));
+  const c = captureIo({ cwd: w.dir });
+  assert.is(await main(['plan', '--observed', '.llmgw/observed.json'], c.io), 0, c.err());
+  assert.match(c.err(), /state\.json: not a valid state file/);
+  assert.not.match(c.err(), /internal error/);
+  await rm(w.dir, { recursive: true, force: true });
+});
+
+test.run();
