@@ -3,12 +3,12 @@
 // unreachable-since times carry over), opens an SSH transport, gathers, closes.
 
 import { join } from 'node:path';
-import { OBSERVED_FILE, readSnapshotFile, readState } from '../config/repo-files.js';
+import { readGeneratedFile } from '../config/generated-paths.js';
+import { OBSERVED_FILE, parseSnapshot, readState } from '../config/repo-files.js';
 import { DataError } from '../errors.js';
 import { emptyState, type State } from '../types/state.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
-import { readTextIfExists } from '../util/fs.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
 import { gatherSnapshot } from './gather.js';
 import { createProgressLine } from './progress.js';
@@ -19,7 +19,9 @@ export async function previousRun(dir: string, warn: (m: string) => void): Promi
   let previous: Snapshot | null = null;
   let state = emptyState();
   try {
-    if ((await readTextIfExists(file)) !== null) previous = await readSnapshotFile(file);
+    // Never through a symbolic link (docs/security.md): a linked file or .llmgw/ is a DataError here.
+    const text = await readGeneratedFile(dir, OBSERVED_FILE, file);
+    if (text !== null) previous = parseSnapshot(text, file);
     const checked = previous === null ? null : getValidator('snapshot')(previous);
     if (checked && !checked.ok) {
       previous = null;

@@ -28,6 +28,11 @@ export interface ConfigRepo {
    */
   fileAt(ref: string, path: string): Promise<string | null>;
   /**
+   * The git mode of each of these repo-relative paths at `ref` (`100644`,
+   * `040000`, `120000` for a symbolic link, …); a path `ref` lacks is absent.
+   */
+  modesAt(ref: string, paths: readonly string[]): Promise<Map<string, string>>;
+  /**
    * Which of these repo-relative paths (files or directories) this branch
    * changed since it left `ref`: from their merge base to the working tree, so
    * commits that landed on `ref` meanwhile are not the branch's changes.
@@ -197,14 +202,33 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     return paths.filter((p) => touched.has(prefix + p) || [...touched].some((t) => t.startsWith(`${prefix}${p}/`)));
   }
 
+  async function modesAt(ref: string, paths: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (paths.length === 0) return out;
+    // The ref was resolved first (resolveCommit), so it cannot pass for an option here; -z: a path is never
+    // quoted; -t: a directory is listed itself (its mode matters) even when a path inside it is asked for.
+    const listed = await git.tryRun(['ls-tree', '-z', '-t', '--full-tree', ref, '--', ...paths.map((p) => prefix + p)], { raw: true });
+    if (!listed.ok) return out;
+    for (const line of listed.out.split('\0')) {
+      // `<mode> <type> <sha>\t<path>`
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const path = line.slice(tab + 1);
+      if (path.startsWith(prefix)) out.set(path.slice(prefix.length), line.split(' ', 1)[0]);
+    }
+    return out;
+  }
+
   async function fileAt(ref: string, path: string): Promise<string | null> {
-    // The ref was resolved first (resolveCommit), so it cannot pass for an option here.
-    const entry = await git.tryRun(['ls-tree', '--full-tree', ref, '--', prefix + path]);
-    if (!entry.ok || entry.out === '') return null;
-    // `<mode> <type> <sha>\t<path>`: 120000 is a symbolic link, whose target text must never pass for the file.
-    const [mode, type] = entry.out.split(/\s/, 2);
-    if (mode === '120000') throw new DataError(`${ref}:${path}: is a symbolic link; llmgw reads only regular files`);
-    if (type !== 'blob') return null;
+    // The file and every directory above it inside the config dir (`.llmgw` of `.llmgw/state.json`):
+    // 120000 is a symbolic link, whose target text must never pass for the file, nor a link for a directory.
+    const parts = path.split('/');
+    const chain = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    const modes = await modesAt(ref, chain);
+    const link = chain.find((p) => modes.get(p) === '120000');
+    if (link !== undefined) throw new DataError(`${ref}:${link}: is a symbolic link; llmgw reads only regular files`);
+    const mode = modes.get(path);
+    if (mode === undefined || !/^100[0-7]{3}$/.test(mode)) return null;
     const shown = await git.tryRun(['cat-file', 'blob', `${ref}:${prefix}${path}`], { raw: true });
     return shown.ok ? shown.out : null;
   }
@@ -235,6 +259,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       return sha.out;
     },
     fileAt,
+    modesAt,
     async changedSince(ref, paths) {
       const base = await git.tryRun(['merge-base', '--end-of-options', ref, 'HEAD']);
       // No common history: everything that differs from ref is the branch's.

@@ -5,13 +5,12 @@
 
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline/promises';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STATUS_FILE } from '../../config/repo-files.js';
 import { ConfigError, GitError, UsageError } from '../../errors.js';
 import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
 import { takeLease } from '../../git/lease.js';
-import { readTextIfExists } from '../../util/fs.js';
+import { readGeneratedOrNull } from '../../config/generated-paths.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
@@ -84,7 +83,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   try {
     const planned = planTick(await observe(config, { transport, previous, state: committed, at: new Date() }));
     const plan = planned.plan;
-    const current = await readTextIfExists(join(dir, STATUS_FILE));
+    const current = await readGeneratedOrNull(dir, STATUS_FILE);
     const preview = previewTick(planned, { before: current === null ? null : { text: current, label: STATUS_FILE }, base: null, force: values.force });
     io.stdout.write(renderPlanText(preview.plan, preview.diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
     const repo = await checkout(dir, io.env);
