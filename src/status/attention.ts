@@ -21,5 +21,8 @@ export function attentionItems(report: StatusReport): string[] {
   if (down > 0) items.push(`${plural(down, 'model')} with no running replica`);
   const short = report.models.filter((m) => m.running + m.starting < m.desired).length;
   if (short > 0) items.push(`${plural(short, 'model')} with fewer replicas than desired`);
+  // Counted, never quoted: the endpoint is a node's text (status --json lists them).
+  const misreported = report.endpointWarnings.length;
+  if (misreported > 0) items.push(`${plural(misreported, 'replica')} reported by ${misreported === 1 ? 'its node' : 'their nodes'} at an endpoint other than cluster.yaml's host and port, which the routers use (\`llmgw status --json\`: endpointWarnings)`);
   return items;
 }

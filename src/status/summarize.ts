@@ -2,6 +2,7 @@
 // sorted, so the same fleet always gives the same bytes.
 
 import { capacityByClass, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
+import { endpointWarnings } from '../fleet/routes.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { Unplaceable } from '../types/plan.js';
 import type { FabricRow, HoldingRow, IdleRow, NodeSince, ReplicaRow, StatusReport } from './types.js';
@@ -84,5 +85,6 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     idle: idleRows(fleet, present),
     nodes: nodeLists(fleet),
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
+    endpointWarnings: endpointWarnings(fleet),
   };
 }

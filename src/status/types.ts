@@ -3,6 +3,9 @@
 
 import type { Unplaceable } from '../types/plan.js';
 import type { ReplicaState } from '../types/snapshot.js';
+import type { EndpointWarning } from '../fleet/routes.js';
+
+export type { EndpointWarning } from '../fleet/routes.js';
 
 export interface CapacityRow {
   class: string;
@@ -79,4 +82,10 @@ export interface StatusReport {
   idle: IdleRow[];
   nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[] };
   notify: { webhooks: number; warning: string | null };
+  /**
+   * Replicas whose report names an endpoint other than the URL routers get
+   * (`http://{host}:{port}` from cluster.yaml, docs/security.md): a
+   * misconfigured agent, or a node to look at. Sorted by replica.
+   */
+  endpointWarnings: EndpointWarning[];
 }

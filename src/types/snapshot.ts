@@ -126,6 +126,8 @@ export interface RouterUsage {
   startedAt: string;
   /** replica id -> ISO time of the newest request that acquired it. */
   lastUsed: Record<string, string>;
+  /** The table the router routes by now (the last `router endpoints` it took); optional (docs/security.md). */
+  table?: RouterEndpoints['models'];
 }
 
 export interface RouterEndpoints {

@@ -129,6 +129,7 @@ test('usage after traffic: newest use wins, replicas never served are absent, st
     version: 1,
     startedAt: '2026-11-29T08:00:00.000Z',
     lastUsed: { 'm-0': '2026-11-29T08:03:00.000Z', 'n-0': '2026-11-29T08:02:00.000Z' },
+    table: { m: [{ replica: 'm-0', url: a.url }], n: [{ replica: 'n-0', url: b.url }], idle: [{ replica: 'idle-0', url: b.url }] },
   });
   // A replica dropped from the table keeps its last use: it was used then, and that stays true.
   await r.setTable({ m: [], n: [{ replica: 'n-0', url: b.url }] });
@@ -149,7 +150,7 @@ test('a restarted router reports nothing as used and a fresh startedAt', async (
   clock = Date.parse('2026-11-29T09:00:00Z');
   const second = await withRouter({ socket: tmp.path, now: () => new Date(clock) });
   cleanups.push(() => second.close());
-  assert.equal(await second.usage(), { version: 1, startedAt: '2026-11-29T09:00:00.000Z', lastUsed: {} });
+  assert.equal(await second.usage(), { version: 1, startedAt: '2026-11-29T09:00:00.000Z', lastUsed: {}, table: {} });
 });
 
 test('runRouterClient: endpoints then usage round trip; a bad table is refused with one line', async () => {

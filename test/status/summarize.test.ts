@@ -64,7 +64,7 @@ test('without webhooks notify carries the warning; with one it is null and the U
 
 test('the status JSON has docs/commands.md keys in order', () => {
   const r = summarize(sampleFleet(), unplaceable);
-  assert.equal(Object.keys(r), ['version', 'cluster', 'observedAt', 'capacity', 'fabrics', 'holdings', 'models', 'replicas', 'unplaceable', 'blocked', 'idle', 'nodes', 'notify']);
+  assert.equal(Object.keys(r), ['version', 'cluster', 'observedAt', 'capacity', 'fabrics', 'holdings', 'models', 'replicas', 'unplaceable', 'blocked', 'idle', 'nodes', 'notify', 'endpointWarnings']);
   assert.equal(Object.keys(r.capacity[0]), ['class', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned']);
   assert.equal(Object.keys(r.replicas[0]), ['id', 'model', 'nodes', 'state', 'idleSeconds', 'idleSince']);
 });
