@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { escapeJsonText } from './terminal-text.js';
 
 /** Write via a temporary file and rename, so a crash never leaves half a file. */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
@@ -19,7 +20,7 @@ export async function readTextIfExists(path: string): Promise<string | null> {
   }
 }
 
-/** Stable JSON for committed files: two-space indent, trailing newline. */
+/** Stable JSON for committed files: two-space indent, trailing newline, no raw C1 or bidi control (docs/security.md). */
 export function stableJson(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  return escapeJsonText(JSON.stringify(value, null, 2)) + '\n';
 }

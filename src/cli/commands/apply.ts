@@ -12,6 +12,7 @@ import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
 import { takeLease } from '../../git/lease.js';
 import { readGeneratedOrNull } from '../../config/generated-paths.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
+import { escapeTerminal } from '../../util/terminal-text.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
 import { strictExceptNotify } from '../../config/env-vars.js';
@@ -112,9 +113,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     });
     for (const r of outcome.results) {
       const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (${r.reason ?? `waits for ${(r.waitingFor ?? []).join(', ')}`})` : '';
-      io.stdout.write(`${r.op} ${r.replica}: ${r.status}${why}\n`);
+      // The replica id and the error are a node's text: escaped for the terminal (docs/security.md).
+      io.stdout.write(escapeTerminal(`${r.op} ${r.replica}: ${r.status}${why}`) + '\n');
     }
-    for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
+    for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(escapeTerminal(`router ${f.host}: table not updated: ${f.error}`) + '\n');
     const state = stateAfter(planned, outcome);
     const after = afterTick(planned, effects, state);
     await writeAll(dir, { status: after.status, state, snapshot: after.snapshot });
