@@ -47,7 +47,9 @@ async function post(hook: WebhookConfig, body: string, timeoutMs: number): Promi
   if (hook.secret) headers[SIGNATURE_HEADER] = signature(hook.secret, body);
   try {
     const res = await fetch(hook.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    await res.arrayBuffer().catch(() => undefined);
+    // The answer's body is never used, and a receiver streaming one without end must not be buffered
+    // (docs/security.md: it took gigabytes within one timeout): dropped unread.
+    await res.body?.cancel().catch(() => undefined);
     if (res.ok) return { ok: true };
     // A 4xx other than 408/429 is the receiver saying no: asking again will not change its mind.
     const retry = res.status >= 500 || res.status === 408 || res.status === 429;
