@@ -16,6 +16,7 @@ test.after(async () => {
 
 function runCrashingTick(workdir: string): Promise<NodeJS.Signals | null> {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./crash-child.js', import.meta.url)), workdir], {
+    env: { ...process.env, ...e.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
