@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataError, GitError } from '../errors.js';
-import { CONFIG_FILES, GENERATED_FILES } from '../config/repo-files.js';
+import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../config/repo-files.js';
 import { createGitRunner, redact, type GitRunner } from './runner.js';
 
 export interface ConfigRepo {
@@ -148,8 +148,10 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     const touched = (await git.run(['log', '--format=', '--name-only', `${tracking}..HEAD`]))
       .split('\n')
       .filter((f) => f !== '');
-    const ours = new Set(GENERATED_FILES.map((f) => prefix + f));
-    const foreign = [...new Set(touched)].filter((f) => !ours.has(f));
+    // Also what a tick's repair of a linked STATUS.md or .llmgw/ removed (the link, a directory in a file's place).
+    const ours = new Set([...GENERATED_FILES, GENERATED_DIR].map((f) => prefix + f));
+    const isOurs = (f: string) => ours.has(f) || f.startsWith(`${prefix}${STATUS_FILE}/`) || f.startsWith(`${prefix}${GENERATED_DIR}/`);
+    const foreign = [...new Set(touched)].filter((f) => !isOurs(f));
     if (foreign.length > 0) {
       throw new GitError(
         `the local branch ${u.branch} has diverged from ${u.remote}/${u.branch} with unpushed commits to ${foreign.join(', ')}: llmgw only rebases its own generated files, resolve it by hand`,
