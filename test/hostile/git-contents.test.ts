@@ -25,7 +25,7 @@ import { escapeTerminal } from '../../src/util/terminal-text.js';
 import { tempDir } from '../gather/sim-helpers.js';
 import { captureIo } from '../helpers/io.js';
 import { CANARY, leaksInAll } from '../helpers/leak-check.js';
-import { COUNT, SEED, hash, mutateJson, mutateText, rng, type Rng } from './generate.js';
+import { COUNT, SEED, hash, mutateJson, mutateText, rng, rssGrowthMiB, type Rng } from './generate.js';
 
 const demo = (f: string) => readFileSync(fileURLToPath(new URL(`../../../examples/demo/${f}`, import.meta.url)));
 const tmp = tempDir('hostile-git');
@@ -33,6 +33,8 @@ const outside = join(tmp.dir, 'outside');
 const SECRET_FILE = join(outside, 'secret');
 const repoDir = join(tmp.dir, 'repo');
 const checkout = join(tmp.dir, 'checkout');
+/** RSS a run may add, in MiB: a 4 MiB blob read whole a few times, and nothing kept. */
+const MEMORY_BOUND_MIB = 512;
 const SNAPSHOT = JSON.parse(demo('.llmgw/observed.json').toString('utf8')) as unknown;
 
 type Entry = { mode: '100644' | '100755' | '120000'; data: Buffer } | { mode: '160000'; sha: string };
@@ -147,6 +149,7 @@ test.after(() => tmp.remove());
 
 test(`${COUNT} hostile commits as the base of a PR's plan: a plan or one error line each, nothing read through a link, nothing raw printed`, async () => {
   const outcomes = new Map<number, number>();
+  const rss = process.memoryUsage().rss;
   let next = 0;
   const worker = async () => {
     while (next < COUNT) {
@@ -168,6 +171,7 @@ test(`${COUNT} hostile commits as the base of a PR's plan: a plan or one error l
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   assert.ok((outcomes.get(0) ?? 0) > 0 && (outcomes.get(0) ?? 0) < COUNT, `some plans and some refusals: ${JSON.stringify([...outcomes])}`);
+  assert.ok(rssGrowthMiB(rss) < MEMORY_BOUND_MIB, `RSS grew ${rssGrowthMiB(rss).toFixed(0)} MiB`);
 });
 
 test(`${COUNT} hostile commits checked out as the branch a tick acts on: each link or odd type is one problem, nothing is read through it`, async () => {
