@@ -8,6 +8,7 @@ import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { StartAction } from '../types/plan.js';
 import type { StartRequest } from '../types/snapshot.js';
 import { replicaSpec } from '../plan/spec.js';
+import { replicaUrl } from '../fleet/routes.js';
 
 /** One rank of a start, addressed to the node that runs it. */
 export interface NodeStart {
@@ -65,7 +66,7 @@ export function startRequests(action: StartAction, config: Config, fleet: Fleet)
   const head = nodeConfigOf(config, fleet, action.placement[0]!.node);
   // One URL per replica: the head's. A multi-node engine answers HTTP on its
   // head only, so every rank probes (and the routers send traffic to) the head.
-  const endpoint = `http://${head.host}:${action.port}`;
+  const endpoint = replicaUrl(head.host, action.port);
   const peers = action.placement.map((p) => p.node);
   const template = [...engine.command, ...model.args];
   return action.placement.map((p, rank) => {

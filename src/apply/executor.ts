@@ -15,17 +15,20 @@
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan, StartAction, StopAction } from '../types/plan.js';
+import type { RouterObservation } from '../types/snapshot.js';
 import type { Transport } from '../types/transport.js';
 import { startRequests, type NodeStart } from './agent-requests.js';
 import { applyOnNodes, batchesOf, resultKey, type NodeResults } from './node-calls.js';
 import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from './outcome.js';
-import { endpointTable, pushTables, serving } from './router-tables.js';
+import { currentTables, endpointTable, pushTables, serving } from './router-tables.js';
 import { scheduleApply } from './schedule.js';
 
 export interface ApplyContext {
   config: Config;
   fleet: Fleet;
   transport: Transport;
+  /** The routers as this tick observed them: their `usage` replies say which routes they hold now (router-tables.ts). */
+  routers?: readonly RouterObservation[];
 }
 
 interface Run {
@@ -112,7 +115,8 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
 async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<string[]> {
   const { config, fleet, transport } = run.ctx;
   if (config.cluster.routers.length === 0) return [];
-  const pushed = await pushTables(endpointTable(config, fleet, leaving), config, transport);
+  const current = currentTables(run.ctx.routers);
+  const pushed = await pushTables((router) => endpointTable(config, fleet, leaving, current.get(router) ?? null), config, transport);
   for (const r of pushed.results) run.tables.set(r.router, r);
   run.failures.push(...pushed.failures);
   return pushed.failures.map((f) => f.host);

@@ -2,18 +2,36 @@
 // models.yaml, each with its running replicas only, minus those this tick
 // stops — a replica leaves every table before it stops, so no request is sent
 // to a process that is going away.
+//
+// What a table may hold (docs/security.md): URLs built from cluster.yaml
+// (src/fleet/routes.ts), never one a report claims; and a replica enters a
+// table only when a node that answered in this tick reports it running. One
+// known only from a carried-over report (its node unreachable, not yet lost)
+// keeps the route a router already has for it — as that router's `usage`
+// reply lists it this tick — and is never added from the report, which may be
+// a stale or forged line of the committed .llmgw/observed.json. So each router
+// gets its own table: the same new routes, and its own kept ones.
 
+import { routedUrl } from '../fleet/routes.js';
 import type { Config } from '../types/config.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
-import type { RouterEndpoints } from '../types/snapshot.js';
+import type { RouterEndpoints, RouterObservation } from '../types/snapshot.js';
 import type { Transport } from '../types/transport.js';
 import type { ApplyFailure, RouterTableResult } from './outcome.js';
 import { crashPoint } from '../util/crash-point.js';
 
-function urlOf(replica: FleetReplica, fleet: Fleet): string | null {
-  if (replica.endpoint) return replica.endpoint;
-  const head = replica.nodes[0] === undefined ? undefined : fleet.nodeByName.get(replica.nodes[0]);
-  return head && replica.port !== null ? `http://${head.config.host}:${replica.port}` : null;
+/** A router's table as it reported it this tick (`router usage` → `table`); null when it did not say. */
+export type CurrentTable = RouterEndpoints['models'] | null;
+
+/** Each router's current table, from this tick's observation; a router that did not answer, or did not say, has null. */
+export function currentTables(routers: readonly RouterObservation[] | undefined): Map<string, CurrentTable> {
+  const out = new Map<string, CurrentTable>();
+  for (const r of routers ?? []) out.set(r.name, r.reachable && r.report.table !== undefined ? r.report.table : null);
+  return out;
+}
+
+function listed(current: CurrentTable, r: FleetReplica, url: string): boolean {
+  return (current?.[r.model] ?? []).some((e) => e.replica === r.id && e.url === url);
 }
 
 /** Whether a replica belongs in the routers' tables: running as observed and not lost. */
@@ -22,11 +40,14 @@ export function serving(r: FleetReplica): boolean {
 }
 
 /**
- * The table as it should stand: replicas running as observed (a lost one
- * counts as gone; one on a merely unreachable node is assumed still serving,
- * as docs/placement.md assumes its last report still true), minus `leaving`.
+ * The table as it should stand for a router whose table is now `current`:
+ * replicas running as observed (a lost one counts as gone), at the URL
+ * cluster.yaml gives them, minus `leaving`. A replica with a rank on an
+ * unreachable node (assumed still serving, as docs/placement.md assumes its
+ * last report still true) stays only where `current` already lists it at
+ * that URL.
  */
-export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet<string>): RouterEndpoints {
+export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet<string>, current: CurrentTable = null): RouterEndpoints {
   const models: RouterEndpoints['models'] = {};
   const routing: NonNullable<RouterEndpoints['routing']> = {};
   for (const m of config.models) {
@@ -36,25 +57,25 @@ export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet
   for (const r of fleet.replicas) {
     const list = models[r.model];
     if (!list || !serving(r) || leaving.has(r.id)) continue;
-    const url = urlOf(r, fleet);
-    if (url) list.push({ replica: r.id, url });
+    const url = routedUrl(r, fleet);
+    if (url === null) continue;
+    if (!r.unreachable || listed(current, r, url)) list.push({ replica: r.id, url });
   }
   // Only models that name a mode are listed: the table of a config that names none stays as routers before 0.2 knew it.
   return Object.keys(routing).length > 0 ? { version: 1, models, routing } : { version: 1, models };
 }
 
 export async function pushTables(
-  table: RouterEndpoints,
+  tableFor: (router: string) => RouterEndpoints,
   config: Config,
   transport: Transport,
 ): Promise<{ results: RouterTableResult[]; failures: ApplyFailure[] }> {
   const command = `${config.cluster.router.command} endpoints`;
-  const body = JSON.stringify(table);
   const results = await Promise.all(
     config.cluster.routers.map(async (rt): Promise<RouterTableResult> => {
       try {
         // Exit 0 is the router's acceptance; its reply carries nothing we use.
-        await transport.run({ name: rt.name, host: rt.host, port: rt.port }, command, body);
+        await transport.run({ name: rt.name, host: rt.host, port: rt.port }, command, JSON.stringify(tableFor(rt.name)));
         crashPoint('apply:tables');
         return { router: rt.name, ok: true };
       } catch (err) {

@@ -6,12 +6,12 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { strictExceptNotify } from '../config/env-vars.js';
+import { readGeneratedFile } from '../config/generated-paths.js';
 import { STATE_FILE, readSnapshotFile, stateOrFresh } from '../config/repo-files.js';
 import { ConfigError, DataError, UsageError, formatProblem } from '../errors.js';
 import type { Config, ConfigProblem } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
-import { readTextIfExists } from '../util/fs.js';
 import type { Io } from './io.js';
 
 export interface FleetInputs {
@@ -45,10 +45,16 @@ export async function readObserved(file: string, shownAs: string): Promise<Snaps
   });
 }
 
-/** The repo's state.json; a broken one is a warning on stderr and an empty state. */
+/** The repo's state.json; a broken one, or one that is not a regular file (never read through a link), is a warning on stderr and an empty state. */
 async function repoState(repoDir: string, io: Io): Promise<State> {
   const file = join(repoDir, STATE_FILE);
-  return stateOrFresh(await readTextIfExists(file), file, (m) => void io.stderr.write(`warning: ${m}\n`));
+  const warn = (m: string) => void io.stderr.write(`warning: ${m}\n`);
+  const text = await readGeneratedFile(repoDir, STATE_FILE, file).catch((err: unknown) => {
+    if (!(err instanceof DataError)) throw err;
+    warn(`${err.message}; starting from an empty state`);
+    return null;
+  });
+  return stateOrFresh(text, file, warn);
 }
 
 /** A promise whose rejection waits to be awaited, instead of going unhandled meanwhile. */

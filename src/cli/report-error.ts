@@ -1,21 +1,28 @@
 import { ConfigError, LlmgwError, UsageError, formatProblem } from '../errors.js';
+import { escapeTerminal } from '../util/terminal-text.js';
 import type { Io } from './io.js';
 
-/** The one top-level catch: one clear line per problem, a stack only with --debug. */
+/**
+ * The one top-level catch: one clear line per problem, a stack only with --debug.
+ * A message may quote a host's stderr, a file or a reply (a JSON parser's
+ * excerpt with a newline in it, an escape sequence): it is escaped, so it is
+ * one line and nothing in it reaches the terminal as a control (docs/security.md).
+ */
 export function reportError(err: unknown, io: Io, command: string): number {
+  const line = (text: string) => io.stderr.write(escapeTerminal(text) + '\n');
   if (err instanceof ConfigError) {
-    for (const p of err.problems) io.stderr.write(formatProblem(p) + '\n');
-    if (err.problems.length === 0) io.stderr.write(`llmgw ${command}: ${err.message}\n`);
+    for (const p of err.problems) line(formatProblem(p));
+    if (err.problems.length === 0) line(`llmgw ${command}: ${err.message}`);
   } else if (err instanceof UsageError || isParseArgsError(err)) {
     // parseArgs explains some mistakes over several lines: one problem, one line.
-    io.stderr.write(`llmgw ${command}: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}\n`);
+    line(`llmgw ${command}: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}`);
   } else if (err instanceof LlmgwError) {
-    io.stderr.write(`llmgw ${command}: ${err.message}\n`);
+    line(`llmgw ${command}: ${err.message}`);
   } else {
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`llmgw ${command}: internal error: ${message}${io.debug ? '' : ' (run with --debug for details)'}\n`);
+    line(`llmgw ${command}: internal error: ${message}${io.debug ? '' : ' (run with --debug for details)'}`);
   }
-  if (io.debug && err instanceof Error && err.stack) io.stderr.write(err.stack + '\n');
+  if (io.debug && err instanceof Error && err.stack) for (const l of err.stack.split('\n')) line(l);
   return err instanceof LlmgwError ? err.exitCode : 1;
 }
 

@@ -1,6 +1,7 @@
 // How `llmgw reconcile` and `llmgw demo` print the end of a tick.
 
 import type { TickResult } from '../daemon/tick-result.js';
+import { escapeTerminal } from '../util/terminal-text.js';
 import type { Io } from './io.js';
 
 export function tickSummary(r: TickResult): string {
@@ -20,7 +21,8 @@ export function tickSummary(r: TickResult): string {
 
 export function printTickResult(r: TickResult, io: Io): void {
   for (const res of r.outcome?.results ?? []) {
-    if (res.status === 'failed') io.stderr.write(`${res.op} ${res.replica} failed: ${res.error ?? ''}\n`);
+    // A node's text (the replica id it reported, its error): escaped for the terminal (docs/security.md).
+    if (res.status === 'failed') io.stderr.write(escapeTerminal(`${res.op} ${res.replica} failed: ${res.error ?? ''}`) + '\n');
   }
   if (r.events.length > 0) io.stdout.write(`events: ${r.events.join(', ')}\n`);
   io.stdout.write(tickSummary(r) + '\n');

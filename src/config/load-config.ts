@@ -9,6 +9,7 @@ import { openEngines, unseenClasses } from './advice.js';
 import { readConfigFile, type ConfigFileText, type FileInput } from './config-files.js';
 import { fromEnvNote, isEnvPlace, misplacedRefs, substituteEnv, type Substituted } from './env-vars.js';
 import { nonFiniteNumbers } from './finite-numbers.js';
+import { diskPathProblems } from './generated-paths.js';
 import { readObservedGpus, type ObservedGpus } from './observed-gpus.js';
 import { obj } from './raw.js';
 import { resolveCluster } from './resolve-cluster.js';
@@ -201,5 +202,20 @@ export async function loadConfig(repoDir: string, opts: LoadOptions = {}): Promi
     { repoDir, ...opts, env: opts.env ?? process.env, observedGpus: observed?.ok ? observed.gpus : null },
   );
   if (observed && !observed.ok) result.warnings.push(...tidy([observed.warning], [observed.warning.file]));
-  return result;
+  // llmgw's own files must be regular files too (docs/security.md): otherwise the branch is invalid.
+  return withRepoProblems(result, await diskPathProblems(repoDir, shown));
+}
+
+/**
+ * `result` with problems found beside the two YAML files (STATUS.md or
+ * .llmgw/ not being a regular file or directory) added after theirs, each
+ * once: any of them makes the config invalid, so nothing is applied.
+ */
+export function withRepoProblems(result: LoadResult, extra: ConfigProblem[]): LoadResult {
+  if (extra.length === 0) return result;
+  const key = (p: ConfigProblem) => `${p.file}\0${p.line}\0${p.col}\0${p.path}\0${p.message}`;
+  const added = tidy(extra, [...new Set(extra.map((p) => p.file))]);
+  const before = result.ok ? [] : result.errors;
+  const seen = new Set(before.map(key));
+  return { ok: false, errors: [...before, ...added.filter((p) => !seen.has(key(p)))], warnings: result.warnings };
 }

@@ -7,12 +7,12 @@ import { DataError } from '../errors.js';
 import { readTextIfExists, stableJson } from '../util/fs.js';
 import { nonFinitePath } from '../util/json-finite.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
+import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, readGeneratedFile } from './generated-paths.js';
 import { emptyState, type PlacementRecord, type State } from '../types/state.js';
 import type { Snapshot } from '../types/snapshot.js';
 
-export const STATUS_FILE = 'STATUS.md';
-export const OBSERVED_FILE = '.llmgw/observed.json';
-export const STATE_FILE = '.llmgw/state.json';
+// Defined beside the rule that they are regular files (generated-paths.ts), which this reads with.
+export { GENERATED_DIR, OBSERVED_FILE, STATE_FILE, STATUS_FILE } from './generated-paths.js';
 /** The generated files, committed together (docs/config.md). */
 export const GENERATED_FILES = [STATUS_FILE, OBSERVED_FILE, STATE_FILE] as const;
 export const CONFIG_FILES = ['cluster.yaml', 'models.yaml'] as const;
@@ -25,10 +25,14 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
-/** `.llmgw/state.json` of the repo, or an empty state when there is none; a DataError when it is not a valid one. */
+/**
+ * `.llmgw/state.json` of the repo, or an empty state when there is none; a
+ * DataError when it is not a valid one, or is not a regular file (never read
+ * through a symbolic link: docs/security.md).
+ */
 export async function readState(repoDir: string): Promise<State> {
   const file = join(repoDir, STATE_FILE);
-  const text = await readTextIfExists(file);
+  const text = await readGeneratedFile(repoDir, STATE_FILE, file);
   return text === null ? emptyState() : parseState(text, file);
 }
 

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
+import { readGeneratedFile } from '../config/generated-paths.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, parseState } from '../config/repo-files.js';
 import { DataError } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
@@ -22,7 +23,6 @@ import type { Config, ConfigProblem, LoadResult } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Snapshot } from '../types/snapshot.js';
 import { emptyState, type State } from '../types/state.js';
-import { readRegularFile } from '../util/regular-file.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
 
 /** The committed snapshot of a fleet of some thousands of nodes is tens of MiB; past this it is not read. */
@@ -65,11 +65,10 @@ function digest(keys: string[]): string {
   return createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
 }
 
-async function readGenerated(dir: string, file: string, max: number): Promise<string | null> {
-  const r = await readRegularFile(join(dir, file), max);
-  if (r.ok) return r.text;
-  if (r.why === 'missing') return null;
-  throw new DataError(`${file}: ${r.why === 'too-large' ? 'too large to read' : r.why === 'error' ? r.code : `is a ${r.why === 'symlink' ? 'symbolic link' : r.why}`}; llmgw reads only regular files`);
+function readGenerated(dir: string, file: string, max: number): Promise<string | null> {
+  // As every reader of llmgw's own files (docs/security.md): a regular file only, inside a real .llmgw/ —
+  // the config is loaded again only when the YAML changes, so its check of these paths may be old.
+  return readGeneratedFile(dir, file, file, max);
 }
 
 /** A value kept until the stamps it was read under change. */

@@ -7,11 +7,13 @@
 
 import { join } from 'node:path';
 import { CONFIG_FILES } from '../config/repo-files.js';
-import { loadConfig, parseConfig, type LoadOptions } from '../config/load-config.js';
+import { GENERATED_PATHS, diskPathProblems, treePathProblems } from '../config/generated-paths.js';
+import { loadConfig, parseConfig, withRepoProblems, type LoadOptions } from '../config/load-config.js';
 import { MAX_CONFIG_BYTES } from '../config/limits.js';
 import { readRegularFile } from '../util/regular-file.js';
 import type { ConfigRepo } from '../git/config-repo.js';
-import type { LoadResult } from '../types/config.js';
+import { DataError } from '../errors.js';
+import type { ConfigProblem, LoadResult } from '../types/config.js';
 
 export interface BranchConfig {
   /** The committed config: what the tick gathers, plans, applies and renders from. */
@@ -26,17 +28,29 @@ export async function branchConfig(repo: ConfigRepo, dirty: readonly string[], e
   // repoDir: ssh.knownHosts and identityFile are checked to lie outside the repo, committed text or not.
   const opts: LoadOptions = { env, strictEnv: true, displayDir: '.', repoDir: repo.dir };
   const onDisk = await loadConfig(repo.dir, opts);
+  // STATUS.md and .llmgw/ as committed: a link there is refused even where the checkout could not make one (core.symlinks=false).
+  const inTree = await treePathProblems(await repo.modesAt('HEAD', GENERATED_PATHS.map((p) => p.path)));
   if (dirty.length === 0) {
     // Never through a symlink (docs/security.md): the loader refused such a file, and so does this read.
     const read = await readRegularFile(join(repo.dir, 'cluster.yaml'), MAX_CONFIG_BYTES);
     const clusterText = read.ok ? read.text : null;
-    return { loaded: onDisk, clusterText, draft: null };
+    return { loaded: withRepoProblems(onDisk, inTree), clusterText, draft: null };
   }
-  const [cluster, models] = await Promise.all(CONFIG_FILES.map((f) => repo.committedFile(f)));
+  const linked: ConfigProblem[] = [];
+  const [cluster, models] = await Promise.all(
+    CONFIG_FILES.map((f) =>
+      repo.committedFile(f).catch((err: unknown) => {
+        // A link committed in place of the file: its target is never read, and the config is invalid.
+        if (!(err instanceof DataError)) throw err;
+        linked.push({ file: f, line: 1, col: 1, path: '', message: `${f} is a symbolic link in the commit: llmgw reads only regular files from the config repo, and read nothing through it` });
+        return null;
+      }),
+    ),
+  );
   const loaded = parseConfig(
     // A file HEAD lacks reads as empty: its problem is then named at line 1 like any missing key.
     { cluster: { name: 'cluster.yaml', text: cluster ?? '' }, models: { name: 'models.yaml', text: models ?? '' } },
     opts,
   );
-  return { loaded, clusterText: cluster ?? null, draft: onDisk };
+  return { loaded: withRepoProblems(loaded, [...linked, ...inTree, ...(await diskPathProblems(repo.dir))]), clusterText: cluster ?? null, draft: onDisk };
 }

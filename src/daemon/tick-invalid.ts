@@ -3,11 +3,10 @@
 // tell somebody. The webhooks come from cluster.yaml when it is valid on its
 // own, so the usual case (a broken models.yaml) still notifies.
 
-import { join } from 'node:path';
+import { readGeneratedOrNull } from '../config/generated-paths.js';
 import { STATUS_FILE } from '../config/repo-files.js';
 import type { ConfigProblem, WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
-import { readTextIfExists } from '../util/fs.js';
 import { parseConfig } from '../config/load-config.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { renderInvalidConfigBlock } from '../status/index.js';
@@ -28,7 +27,8 @@ export async function invalidTick(
   cluster: string,
   now: Date,
 ): Promise<{ status: string; state: State; events: NotifyEvent[] }> {
-  const previous = await readTextIfExists(join(dir, STATUS_FILE));
+  // Never through a symbolic link: a STATUS.md that is not a regular file has no summary to keep.
+  const previous = await readGeneratedOrNull(dir, STATUS_FILE);
   const status = renderInvalidConfigBlock(previous, errors);
   const detected = detectEvents(state, {
     cluster,

@@ -107,6 +107,8 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
 
   if (!loaded.ok) {
     log(`config invalid (${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}): nothing applied`);
+    // Each problem as validate prints it (escaped by the loader): the log says what to fix, not only that something is wrong.
+    for (const p of loaded.errors) log(`  ${formatProblem(p)}`);
     const cluster = clusterAlone(clusterText, opts.env);
     const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, at);
     const state = queueEvents(inv.state, inv.events, cluster.webhooks, notifying);

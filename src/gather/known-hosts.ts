@@ -38,11 +38,11 @@ export interface KnownHosts {
 
 const HOST_KEY_ALGORITHMS: Record<string, string[]> = {
   'ssh-ed25519': ['ssh-ed25519'],
-  'ssh-rsa': ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'],
+  // Never ssh-rsa nor ssh-dss: both sign with SHA-1 (ssh-algorithms.ts). A host known only by a DSA key is refused.
+  'ssh-rsa': ['rsa-sha2-512', 'rsa-sha2-256'],
   'ecdsa-sha2-nistp256': ['ecdsa-sha2-nistp256'],
   'ecdsa-sha2-nistp384': ['ecdsa-sha2-nistp384'],
   'ecdsa-sha2-nistp521': ['ecdsa-sha2-nistp521'],
-  'ssh-dss': ['ssh-dss'],
 };
 
 /** The name a host is filed under: `host` on port 22, `[host]:port` otherwise. */

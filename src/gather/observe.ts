@@ -4,11 +4,11 @@
 
 import { join } from 'node:path';
 import { OBSERVED_FILE, STATE_FILE, parseSnapshot, stateOrFresh } from '../config/repo-files.js';
+import { readGeneratedFile } from '../config/generated-paths.js';
 import { DataError } from '../errors.js';
 import type { State } from '../types/state.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
-import { readTextIfExists } from '../util/fs.js';
 import { gatherSnapshot } from './gather.js';
 import { createProgressLine } from './progress.js';
 
@@ -23,7 +23,8 @@ export async function previousRun(dir: string, warn: (m: string) => void): Promi
   const file = join(dir, OBSERVED_FILE);
   let previous: Snapshot | null = null;
   try {
-    const text = await readTextIfExists(file);
+    // Never through a symbolic link (docs/security.md): a linked file or .llmgw/ is a DataError here.
+    const text = await readGeneratedFile(dir, OBSERVED_FILE, file);
     // What it would carry over must be valid: a report from it goes into the new snapshot as is.
     if (text !== null) previous = parseSnapshot(text, file);
   } catch (err) {
@@ -31,7 +32,13 @@ export async function previousRun(dir: string, warn: (m: string) => void): Promi
     warn(`${err.message}; what it said of unreachable nodes comes from ${STATE_FILE} instead`);
   }
   const stateFile = join(dir, STATE_FILE);
-  const state = stateOrFresh(await readTextIfExists(stateFile), stateFile, warn);
+  // A linked state file or .llmgw/ is read as none (one warning): nothing is read through it.
+  const stateText = await readGeneratedFile(dir, STATE_FILE, stateFile).catch((err: unknown) => {
+    if (!(err instanceof DataError)) throw err;
+    warn(`${err.message}; starting from an empty state`);
+    return null;
+  });
+  const state = stateOrFresh(stateText, stateFile, warn);
   return { previous, state };
 }
 

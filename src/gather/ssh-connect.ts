@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import ssh2 from 'ssh2';
 import type { HostTarget } from '../types/transport.js';
 import { checkHostKey, fingerprint, hostKeyAlgorithms, knownHostsName, lookupHostKeys, type KnownHosts } from './known-hosts.js';
+import { HOST_KEY_ALGORITHMS, MACS } from './ssh-algorithms.js';
 import { connectError, connectTimeoutError, sshError } from './ssh-errors.js';
 
 /** Whether npm built ssh2's optional native crypto binding (it needs a compiler at install time). */
@@ -27,7 +28,7 @@ const CIPHERS = sshNativeCrypto()
   ? ['aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr', 'aes256-ctr', 'chacha20-poly1305@openssh.com']
   : ['aes128-ctr', 'aes256-ctr', 'aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'chacha20-poly1305@openssh.com'];
 
-export type AuthMethod = { type: 'publickey'; username: string; key: ssh2.ParsedKey } | { type: 'agent'; username: string; agent: string };
+export type AuthMethod = { type: 'publickey'; username: string; key: ssh2.ParsedKey } | { type: 'agent'; username: string; agent: string | ssh2.BaseAgent };
 
 export interface ConnectOptions {
   knownHosts: KnownHosts;
@@ -103,9 +104,11 @@ export function openConnection(target: HostTarget, opts: ConnectOptions): Promis
         readyTimeout: opts.connectTimeoutMs,
         keepaliveInterval: opts.keepaliveIntervalMs,
         keepaliveCountMax: 3,
+        // Always both lists: ssh2's own defaults offer hmac-sha1 and ssh-rsa (ssh-algorithms.ts).
         algorithms: {
           cipher: CIPHERS as ssh2.CipherAlgorithm[],
-          ...(algorithms.length ? { serverHostKey: algorithms as ssh2.ServerHostKeyAlgorithm[] } : {}),
+          hmac: MACS as ssh2.MacAlgorithm[],
+          serverHostKey: (algorithms.length ? algorithms : HOST_KEY_ALGORITHMS) as ssh2.ServerHostKeyAlgorithm[],
         },
       } as ssh2.ConnectConfig);
     } catch (err) {

@@ -12,7 +12,8 @@ export function hostLabel(target: HostTarget): string {
 
 /** Control characters replaced: a host's text (stderr, its SSH banner) must not drive a terminal. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+  // C0, DEL, C1, and the bidi controls that would show a reader other text than the bytes say.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
 }
 
 /** One line, whatever the host sent. */

@@ -13,6 +13,7 @@ import type { SshConfig } from '../types/config.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { withCachedKeyObjects } from './key-cache.js';
+import { Sha2OnlyAgent, withoutSha1Signatures } from './ssh-algorithms.js';
 import { knownHostsCache, type KnownHosts } from './known-hosts.js';
 import { createLimiter } from './limiter.js';
 import { openConnection, type AuthMethod } from './ssh-connect.js';
@@ -54,9 +55,9 @@ async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefine
       const hint = env.LLMGW_SSH_PASSPHRASE === undefined ? ' (an encrypted key needs LLMGW_SSH_PASSPHRASE)' : '';
       throw new SshError('auth-failed', '', `cannot use identityFile ${ssh.identityFile}: ${parsed.message}${hint}`);
     }
-    return [{ type: 'publickey', username, key: withCachedKeyObjects(Array.isArray(parsed) ? parsed[0] : parsed) }];
+    return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(Array.isArray(parsed) ? parsed[0] : parsed)) }];
   }
-  if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: env.SSH_AUTH_SOCK }];
+  if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: new Sha2OnlyAgent(env.SSH_AUTH_SOCK) }];
   throw new SshError('auth-failed', '', 'no ssh.identityFile in cluster.yaml and no ssh-agent (SSH_AUTH_SOCK is not set)');
 }
 

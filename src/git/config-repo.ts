@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDuration } from '../config/duration.js';
 import { DataError, GitError } from '../errors.js';
-import { CONFIG_FILES, GENERATED_FILES } from '../config/repo-files.js';
+import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../config/repo-files.js';
 import { repairCheckout, withOpMarker } from './repair.js';
 import { DEFAULT_GIT_TIMEOUT_MS, GitTimeoutError, createGitRunner, gitTimeoutOverride, type GitLimits, type GitRunner } from './runner.js';
 import { assertCheckout, ensureWorkdir, recloneWorkdir, type Upstream, type WorkdirOptions } from './workdir.js';
@@ -39,6 +39,11 @@ export interface ConfigRepo {
    * has no such file. A symbolic link there is a DataError: its target is never read.
    */
   fileAt(ref: string, path: string): Promise<string | null>;
+  /**
+   * The git mode of each of these repo-relative paths at `ref` (`100644`,
+   * `040000`, `120000` for a symbolic link, …); a path `ref` lacks is absent.
+   */
+  modesAt(ref: string, paths: readonly string[]): Promise<Map<string, string>>;
   /**
    * Which of these repo-relative paths (files or directories) this branch
    * changed since it left `ref`: from their merge base to the working tree, so
@@ -149,8 +154,10 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     const touched = (await git.run(['log', '--format=', '--name-only', `${tracking}..HEAD`]))
       .split('\n')
       .filter((f) => f !== '');
-    const ours = new Set(GENERATED_FILES.map((f) => prefix + f));
-    const foreign = [...new Set(touched)].filter((f) => !ours.has(f));
+    // Also what a tick's repair of a linked STATUS.md or .llmgw/ removed (the link, a directory in a file's place).
+    const ours = new Set([...GENERATED_FILES, GENERATED_DIR].map((f) => prefix + f));
+    const isOurs = (f: string) => ours.has(f) || f.startsWith(`${prefix}${STATUS_FILE}/`) || f.startsWith(`${prefix}${GENERATED_DIR}/`);
+    const foreign = [...new Set(touched)].filter((f) => !isOurs(f));
     if (foreign.length > 0) {
       throw new GitError(
         `the local branch ${u.branch} has diverged from ${u.remote}/${u.branch} with unpushed commits to ${foreign.join(', ')}: llmgw only rebases its own generated files, resolve it by hand`,
@@ -204,14 +211,33 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     return paths.filter((p) => touched.has(prefix + p) || [...touched].some((t) => t.startsWith(`${prefix}${p}/`)));
   }
 
+  async function modesAt(ref: string, paths: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (paths.length === 0) return out;
+    // The ref was resolved first (resolveCommit), so it cannot pass for an option here; -z: a path is never
+    // quoted; -t: a directory is listed itself (its mode matters) even when a path inside it is asked for.
+    const listed = await git.tryRun(['ls-tree', '-z', '-t', '--full-tree', ref, '--', ...paths.map((p) => prefix + p)], { raw: true });
+    if (!listed.ok) return out;
+    for (const line of listed.out.split('\0')) {
+      // `<mode> <type> <sha>\t<path>`
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const path = line.slice(tab + 1);
+      if (path.startsWith(prefix)) out.set(path.slice(prefix.length), line.split(' ', 1)[0]);
+    }
+    return out;
+  }
+
   async function fileAt(ref: string, path: string): Promise<string | null> {
-    // The ref was resolved first (resolveCommit), so it cannot pass for an option here.
-    const entry = await git.tryRun(['ls-tree', '--full-tree', ref, '--', prefix + path]);
-    if (!entry.ok || entry.out === '') return null;
-    // `<mode> <type> <sha>\t<path>`: 120000 is a symbolic link, whose target text must never pass for the file.
-    const [mode, type] = entry.out.split(/\s/, 2);
-    if (mode === '120000') throw new DataError(`${ref}:${path}: is a symbolic link; llmgw reads only regular files`);
-    if (type !== 'blob') return null;
+    // The file and every directory above it inside the config dir (`.llmgw` of `.llmgw/state.json`):
+    // 120000 is a symbolic link, whose target text must never pass for the file, nor a link for a directory.
+    const parts = path.split('/');
+    const chain = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    const modes = await modesAt(ref, chain);
+    const link = chain.find((p) => modes.get(p) === '120000');
+    if (link !== undefined) throw new DataError(`${ref}:${link}: is a symbolic link; llmgw reads only regular files`);
+    const mode = modes.get(path);
+    if (mode === undefined || !/^100[0-7]{3}$/.test(mode)) return null;
     const shown = await git.tryRun(['cat-file', 'blob', `${ref}:${prefix}${path}`], { raw: true });
     return shown.ok ? shown.out : null;
   }
@@ -254,6 +280,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       return sha.out;
     },
     fileAt,
+    modesAt,
     async changedSince(ref, paths) {
       const base = await git.tryRun(['merge-base', '--end-of-options', ref, 'HEAD']);
       // No common history: everything that differs from ref is the branch's.

@@ -10,6 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { escapeJsonText, escapeTerminal } from '../util/terminal-text.js';
 
 export type LogFormat = 'text' | 'json';
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -78,13 +79,14 @@ export function createLogger(opts: LoggerOptions): Logger {
 
   function write(out: NodeJS.WritableStream, text: string, fallback: LogLevel): void {
     if (opts.format === 'text') {
-      out.write(`${opts.timestamps ? `${now().toISOString()} ` : ''}${text}\n`);
+      // A line may quote a node, a reply or a file: one line, and no control character reaches the terminal (docs/security.md).
+      out.write(`${opts.timestamps ? `${now().toISOString()} ` : ''}${escapeTerminal(text)}\n`);
       return;
     }
     const { level, msg } = classify(text, fallback);
-    // JSON.stringify escapes control characters: a node's text cannot forge a line.
+    // JSON.stringify escapes C0 controls (a node's text cannot forge a line); escapeJsonText the C1 and bidi ones it leaves raw.
     const entry: LogLine = { time: now().toISOString(), level, msg, tick: tick.getStore() ?? null };
-    out.write(JSON.stringify(entry) + '\n');
+    out.write(escapeJsonText(JSON.stringify(entry)) + '\n');
   }
 
   /** A stream that logs each whole line written to it. */

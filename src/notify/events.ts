@@ -9,6 +9,7 @@ import type { ConfigProblem, EventName } from '../types/config.js';
 import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { State } from '../types/state.js';
+import { escapeTerminal } from '../util/terminal-text.js';
 
 export interface NotifyEvent {
   event: EventName;
@@ -47,6 +48,18 @@ const key = (event: EventName, subject: string) => `${event}/${subject}`;
 // a config file must not become one. `>` alone is harmless and keeps `>= 1` readable.
 function esc(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+}
+
+/** Strings as they go out in a webhook body: a node's text (an error, a replica id) carries no control character (docs/security.md). */
+function printableValue(value: unknown): unknown {
+  if (typeof value === 'string') return escapeTerminal(value);
+  if (Array.isArray(value)) return value.map(printableValue);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeTerminal(k), printableValue(v)]));
+  return value;
+}
+
+function printable(e: NotifyEvent): NotifyEvent {
+  return { ...e, subject: escapeTerminal(e.subject), text: escapeTerminal(e.text), details: printableValue(e.details) as Record<string, unknown> };
 }
 
 function plural(n: number, word: string): string {
@@ -140,7 +153,7 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   }
   if (input.fleet) for (const r of openSubjects('apply.failed')) if (!byReplica.has(r)) close('apply.failed', r);
 
-  return { events, state: { ...prev, notified, everRunning: [...new Set(everRunning)].sort() } };
+  return { events: events.map(printable), state: { ...prev, notified, everRunning: [...new Set(everRunning)].sort() } };
 }
 
 type Open = (event: EventName, subject: string, text: string, details: Record<string, unknown>) => void;

@@ -79,7 +79,9 @@ export async function postEvent(hook: WebhookConfig, id: string, e: NotifyEvent,
   const headers = requestHeaders(hook, id, body, opts.nowSeconds);
   try {
     const res = await fetch(hook.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'manual' });
-    await res.arrayBuffer().catch(() => undefined);
+    // The answer's body is never used, and a receiver streaming one without end must not be buffered
+    // (docs/security.md: it took gigabytes within one timeout): dropped unread.
+    await res.body?.cancel().catch(() => undefined);
     if (res.status >= 200 && res.status < 300) return { outcome: 'taken' };
     if (res.status >= 300 && res.status < 400) return { outcome: 'final', why: `HTTP ${res.status} (a redirect, not followed)` };
     // A 4xx other than 408/429 is the receiver saying no: asking again will not change its mind.

@@ -11,6 +11,7 @@ import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { StartAction, StopAction } from '../types/plan.js';
 import type { NodeObservation, ReplicaReport, Snapshot } from '../types/snapshot.js';
 import { replicaSpec } from './spec.js';
+import { replicaUrl } from '../fleet/routes.js';
 
 /** The actions that took effect (or, for a preview, are expected to). */
 export interface Effects {
@@ -46,7 +47,7 @@ function changesByNode(fleet: Fleet, effects: Effects): Map<string, { gone: Set<
   for (const start of effects.started) {
     const head = fleet.nodeByName.get(start.placement[0]!.node);
     // Every rank is told the head's URL (src/apply/agent-requests.ts) and reports it back.
-    const endpoint = `http://${head?.config.host ?? start.placement[0]!.node}:${start.port}`;
+    const endpoint = replicaUrl(head?.config.host ?? start.placement[0]!.node, start.port);
     const spec = specOf.get(start.model);
     start.placement.forEach((p, rank) => {
       at(p.node).added.push({

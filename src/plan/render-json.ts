@@ -4,6 +4,7 @@
 // format sees warnings first. Nothing else a plan object carries in memory.
 
 import type { Action, Plan } from '../types/plan.js';
+import { escapeJsonText } from '../util/terminal-text.js';
 import { causeOf } from './cause.js';
 import { withContext, type PlanContext } from './render-common.js';
 
@@ -31,5 +32,5 @@ export function planJson(plan: Plan, context?: Partial<PlanContext>): Record<str
 }
 
 export function renderPlanJson(plan: Plan, context?: Partial<PlanContext>): string {
-  return JSON.stringify(planJson(plan, context), null, 2) + '\n';
+  return escapeJsonText(JSON.stringify(planJson(plan, context), null, 2)) + '\n';
 }

@@ -7,7 +7,7 @@
 // they always are), stops are grouped per model with every id in a compressed
 // list — and only past all that are rows left out, saying how many.
 
-import { codeFence, md } from '../status/escape.js';
+import { codeFence, md, plainText } from '../status/escape.js';
 import type { Plan } from '../types/plan.js';
 import { actionTables, clip, codeCell, unplaceableTable, type Detail } from './markdown-tables.js';
 import { argvText, byCause, causeLine, sentence, startsThenStops, summaryLine, withContext, type PlanContext } from './render-common.js';
@@ -77,7 +77,8 @@ function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
 
 function diffBlock(diff: string, budget: number): string[] {
   if (diff === '') return ['_STATUS.md would not change._'];
-  const lines = diff.replace(/\n$/, '').split('\n');
+  // The "before" side is a committed STATUS.md as anybody left it: no control character goes into the comment.
+  const lines = diff.replace(/\n$/, '').split('\n').map(plainText);
   const added = lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length;
   const removed = lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length;
   const kept: string[] = [];

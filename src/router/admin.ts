@@ -1,6 +1,6 @@
 // The admin side of the router: a tiny HTTP protocol on a Unix socket (mode 0600,
 // so only the router's own user can read usage or repoint traffic).
-//   GET /usage      -> 200 {"version":1,"startedAt":…,"lastUsed":{…},"inflight":{…},"served":{…}}
+//   GET /usage      -> 200 {"version":1,"startedAt":…,"lastUsed":{…},"inflight":{…},"served":{…},"table":{…}}
 //   PUT /endpoints  -> 200 {"version":1,"ok":true}, or 400 {"version":1,"ok":false,"errors":[…]}
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -8,7 +8,7 @@ import net from 'node:net';
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseEndpoints } from './endpoints.js';
-import { swapTable, usageOf, type RouterState } from './table.js';
+import { swapTable, tableOf, usageOf, type RouterState } from './table.js';
 import { sendJson } from './reply.js';
 import { RouterError } from './router-error.js';
 import type { Logger } from './log.js';
@@ -18,7 +18,7 @@ const MAX_TABLE_BYTES = 64 * 1024 * 1024;
 
 export function createAdminServer(state: RouterState, log: Logger): http.Server {
   return http.createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/usage') return sendJson(res, 200, usageOf(state));
+    if (req.method === 'GET' && req.url === '/usage') return sendJson(res, 200, { ...usageOf(state), table: tableOf(state) });
     // A client that leaves mid-table rejects the body's iterator: that ends its
     // request, never the router (an unhandled rejection would stop the process).
     if (req.method === 'PUT' && req.url === '/endpoints') return void putEndpoints(state, req, res, log).catch(() => res.destroy());

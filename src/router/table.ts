@@ -174,6 +174,17 @@ export function usageOf(state: RouterState): RouterUsage {
   return { version: 1, startedAt: new Date(state.startedAtMs).toISOString(), lastUsed, inflight, served };
 }
 
+/**
+ * The table as the router routes by it now, for `router usage` (`table`):
+ * the reconciler keeps a route to a replica on an unreachable node only when a
+ * router already holds it (docs/security.md). Models and replicas in table order.
+ */
+export function tableOf(state: RouterState): RouterEndpoints['models'] {
+  const out: RouterEndpoints['models'] = {};
+  for (const [model, route] of state.models) out[model] = route.upstreams.map((u) => ({ replica: u.replica, url: u.url }));
+  return out;
+}
+
 /** Models with at least one replica to send to, sorted: what `/v1/models` lists. */
 export function servableModels(state: RouterState): string[] {
   return [...state.models].filter(([, r]) => r.upstreams.length > 0).map(([m]) => m).sort();

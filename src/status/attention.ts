@@ -91,8 +91,17 @@ const short: AttentionRule = (f) => {
   return s.length === 0 ? null : item('models-short', `${plural(s.length, 'model')} with fewer replicas than desired`, s.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })));
 };
 
+// The subjects are replica ids (a node's text: every renderer escapes subjects); the
+// endpoint itself is never quoted here (status --json lists it, cut to 200 characters).
+const endpoints: AttentionRule = (f) => {
+  const w = f.endpointWarnings;
+  if (w.length === 0) return null;
+  const text = `${plural(w.length, 'replica')} reported by ${w.length === 1 ? 'its node' : 'their nodes'} at an endpoint other than cluster.yaml's host and port, which the routers use (llmgw status --json: endpointWarnings)`;
+  return item('endpoints-differ', text, w.map((x) => ({ name: x.replica, detail: `on ${x.node}`, node: x.node })));
+};
+
 /** Most urgent first. */
-export const RULES: readonly AttentionRule[] = [blocked, duplicates, lost, unreachable, unhealthyGpus, unplaceable, failed, down, short];
+export const RULES: readonly AttentionRule[] = [blocked, duplicates, lost, unreachable, unhealthyGpus, unplaceable, failed, down, short, endpoints];
 
 export function attentionItems(facts: StatusFacts): AttentionItem[] {
   return RULES.map((rule) => rule(facts)).filter((i): i is AttentionItem => i !== null);

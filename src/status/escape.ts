@@ -3,7 +3,7 @@
 // STATUS.md, nor escape sequences into an operator's terminal.
 
 // C0/C1 controls (ESC included) and the bidi overrides that reorder what a reader sees.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const NEWLINES = /[\r\n\t\u2028\u2029]+/g;
 
 /** Safe for a terminal: one line, no control characters. */

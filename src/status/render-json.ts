@@ -1,7 +1,8 @@
 // `llmgw status --json`: the report as docs/commands.md spells it, key order included.
 
+import { escapeJsonText } from '../util/terminal-text.js';
 import type { StatusReport } from './types.js';
 
 export function renderStatusJson(report: StatusReport): string {
-  return JSON.stringify(report, null, 2) + '\n';
+  return escapeJsonText(JSON.stringify(report, null, 2)) + '\n';
 }

@@ -2,6 +2,7 @@
 // sorted, so the same fleet always gives the same bytes.
 
 import { capacityByClass, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
+import { endpointWarnings } from '../fleet/routes.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { Unplaceable } from '../types/plan.js';
 import { attentionItems } from './attention.js';
@@ -90,12 +91,14 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     // Beyond docs/commands.md's keys, so they come after them.
     unhealthyGpus: unhealthyGpus(fleet),
     duplicates: (fleet.duplicates ?? []).map((d) => ({ replica: d.replica, model: d.model, nodes: d.nodes, recordNodes: d.recordNodes })),
+    endpointWarnings: endpointWarnings(fleet),
   };
-  return { ...facts, attention: attentionItems(facts) };
+  return withAttention(facts);
 }
 
 /** A report whose facts were changed by hand (tests, a projection): its attention list derived again. */
 export function withAttention(facts: StatusFacts): StatusReport {
-  const { attention: _old, ...rest } = facts as StatusReport;
-  return { ...rest, attention: attentionItems(rest) };
+  const { attention: _old, endpointWarnings, ...rest } = facts as StatusReport;
+  // The JSON's keys in the order they were added: endpointWarnings came after attention.
+  return { ...rest, attention: attentionItems(facts), endpointWarnings };
 }

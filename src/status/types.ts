@@ -3,6 +3,9 @@
 
 import type { Unplaceable } from '../types/plan.js';
 import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
+import type { EndpointWarning } from '../fleet/routes.js';
+
+export type { EndpointWarning } from '../fleet/routes.js';
 
 export interface CapacityRow {
   class: string;
@@ -136,6 +139,13 @@ export interface StatusReport {
   duplicates: DuplicateRow[];
   /** What needs attention, most urgent first (docs/status.md). */
   attention: AttentionItem[];
+  /**
+   * Replicas whose report names an endpoint other than the URL routers get
+   * (`http://{host}:{port}` from cluster.yaml, docs/security.md): a
+   * misconfigured agent, or a node to look at. Sorted by replica. Added
+   * after `attention`, so it is the JSON's last key.
+   */
+  endpointWarnings: EndpointWarning[];
 }
 
 /** The report before its attention list is derived from it. */

@@ -16,6 +16,6 @@ export interface Applied {
 }
 
 export async function applyTick(planned: Planned, transport: Transport): Promise<Applied> {
-  const outcome = await executePlan(planned.plan, { config: planned.config, fleet: planned.fleet, transport });
+  const outcome = await executePlan(planned.plan, { config: planned.config, fleet: planned.fleet, transport, routers: planned.snapshot.routers });
   return { outcome, effects: effectsOf(planned.plan, outcome) };
 }

@@ -3,14 +3,21 @@
 // on a steady fleet nothing is even written and the checkout stays clean.
 // The test is against HEAD, not only the disk: a tick that crashed after
 // writing and before committing leaves files the next tick must still commit.
+//
+// Never through a symbolic link (docs/security.md): a STATUS.md or .llmgw/
+// that is a link (or a directory where a file belongs, …) is removed — the
+// link itself, never what it points at — and written afresh as a regular
+// file, so the commit replaces it. Its target is neither read nor written.
 
+import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { GENERATED_PATHS, foundOnDisk, readGeneratedOrNull } from '../config/generated-paths.js';
 import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../config/repo-files.js';
 import type { ConfigRepo } from '../git/config-repo.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { WriteError } from '../errors.js';
-import { fsErrorText, readTextIfExists, removeDeadTemps, stableJson, writeFileAtomic } from '../util/fs.js';
+import { fsErrorText, removeDeadTemps, stableJson, writeFileAtomic } from '../util/fs.js';
 
 export interface Generated {
   status: string;
@@ -18,23 +25,42 @@ export interface Generated {
   snapshot: Snapshot | null;
 }
 
-/** Writes the files that matter; true when STATUS.md or state.json changed (and so all were written). */
+/**
+ * Removes each generated path that is not what it must be (a link, a FIFO, a
+ * directory in place of a file or a file in place of .llmgw/), without
+ * following anything; returns the paths removed, in order.
+ */
+export async function clearNonRegular(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const { path, kind } of GENERATED_PATHS) {
+    const at = join(dir, path);
+    const found = await foundOnDisk(at);
+    if (found === 'missing' || found === kind) continue;
+    // unlink removes a link itself; rm of a real directory never descends through links inside it.
+    if (found === 'dir') await rm(at, { recursive: true, force: true });
+    else await unlink(at);
+    removed.push(path);
+  }
+  return removed;
+}
+
+/** Writes the files that matter; true when STATUS.md or state.json changed, or a link was replaced (and so all were written). */
 export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFromHead'>, g: Generated): Promise<boolean> {
   const { dir } = repo;
-  // A tick killed between a write and its rename left a temporary file: gone before this one writes.
-  await Promise.all(GENERATED_FILES.map((f) => removeDeadTemps(join(dir, f))));
   const stateText = serializeState(g.state);
-  const [oldStatus, oldState] = await Promise.all([
-    readTextIfExists(join(dir, STATUS_FILE)),
-    readTextIfExists(join(dir, STATE_FILE)),
-  ]);
-  if (oldStatus === g.status && oldState === stateText && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0) return false;
+  const [oldStatus, oldState] = await Promise.all([readGeneratedOrNull(dir, STATUS_FILE), readGeneratedOrNull(dir, STATE_FILE)]);
+  const replaced = await clearNonRegular(dir);
+  // A tick killed between a write and its rename left a temporary file: gone before this one writes.
+  // After clearNonRegular, so .llmgw/ is a real directory (or none) and nothing is removed through a link.
+  await Promise.all(GENERATED_FILES.map((f) => removeDeadTemps(join(dir, f))));
+  if (replaced.length === 0 && oldStatus === g.status && oldState === stateText && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0) return false;
   await writeAll(dir, g);
   return true;
 }
 
 /** Writes all three, changed or not (`llmgw apply`, which does not commit). A full disk is one WriteError line. */
 export async function writeAll(dir: string, g: Generated): Promise<void> {
+  await clearNonRegular(dir);
   const files: [string, string][] = [[STATUS_FILE, g.status], [STATE_FILE, serializeState(g.state)]];
   if (g.snapshot) files.push([OBSERVED_FILE, stableJson(g.snapshot)]);
   for (const [file, text] of files) {

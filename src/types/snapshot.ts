@@ -130,6 +130,8 @@ export interface RouterUsage {
   inflight?: Record<string, number>;
   /** replica id -> attempts finished since the router started; errors = 5xx answers and failed connections. */
   served?: Record<string, { requests: number; errors: number }>;
+  /** The table the router routes by now (the last `router endpoints` it took); optional (docs/security.md). */
+  table?: RouterEndpoints['models'];
 }
 
 /** How a router picks among a model's replicas (models.yaml `routing`). */

@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { crashPoint } from './crash-point.js';
+import { escapeJsonText } from './terminal-text.js';
 
 /** `<file>.<pid>.<ms>.tmp`: the writer's pid in the name is what tells a dead writer's leftover from a live write. */
 const TEMP = /^(.+)\.(\d+)\.(\d+)\.tmp$/;
@@ -82,7 +83,7 @@ export async function readTextIfExists(path: string): Promise<string | null> {
   }
 }
 
-/** Stable JSON for committed files: two-space indent, trailing newline. */
+/** Stable JSON for committed files: two-space indent, trailing newline, no raw C1 or bidi control (docs/security.md). */
 export function stableJson(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  return escapeJsonText(JSON.stringify(value, null, 2)) + '\n';
 }

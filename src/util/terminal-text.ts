@@ -25,6 +25,20 @@ export function escapeTerminal(text: string): string {
   return text.replace(UNSAFE, escapeOne);
 }
 
+/** What JSON.stringify leaves raw that a terminal may still act on: DEL, C1, bidi controls, line separators. */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text (JSON.stringify's output) with the characters it leaves raw —
+ * DEL, C1 controls, bidi controls, U+2028/2029 — written as `\uXXXX`. The
+ * same JSON value, and `cat`-ing the file or the output cannot reorder or
+ * control a terminal. (They can only occur inside strings, where the escape
+ * means the same character.)
+ */
+export function escapeJsonText(json: string): string {
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Whether `text` holds a character escapeTerminal would rewrite. */
 export function hasUnsafeText(text: string): boolean {
   UNSAFE.lastIndex = 0;

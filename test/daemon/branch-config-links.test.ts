@@ -23,7 +23,7 @@ test('a symlinked cluster.yaml: the committed config is invalid, and nothing is 
     writeFileSync(outside, 'apiVersion: llmgw/v1\nkind: Cluster\nname: leaked\nnotify: { webhooks: [{ url: "https://attacker.example/x" }] }\n');
     rmSync(join(dir, 'cluster.yaml'));
     symlinkSync(outside, join(dir, 'cluster.yaml'));
-    const repo = { dir, committedFile: async () => null } as unknown as ConfigRepo;
+    const repo = { dir, committedFile: async () => null, modesAt: async () => new Map() } as unknown as ConfigRepo;
     const b = await branchConfig(repo, [], { HOME: work });
     assert.equal(b.loaded.ok ? [] : b.loaded.errors.map(formatProblem), [
       'cluster.yaml:1:1: cluster.yaml is a symbolic link: llmgw reads only regular files from the config repo, and read nothing through it',

@@ -13,7 +13,7 @@ import { captureIo } from '../helpers/io.js';
 import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
 
 let e: E2E;
-const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME });
+const env = () => ({ ...e.env });
 
 test.before(async () => {
   e = await startE2E({ modelsYaml: modelsYaml([{ name: 'small', replicas: 1 }]) });

@@ -6,13 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { canaryEnv, leaksIn, remoteLeaks } from '../helpers/leak-check.js';
 
 const exec = promisify(execFile);
 const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 test('llmgw demo starts replicas at tick 1, sees them running at tick 2, and leaves only the repo behind', async () => {
   const started = Date.now();
-  const { stdout } = await exec(process.execPath, [main, 'demo'], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+  // Canary secrets in its environment (docs/security.md): none may reach its output or its repo.
+  const { stdout, stderr } = await exec(process.execPath, [main, 'demo'], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1', ...canaryEnv() } });
+  assert.equal(leaksIn(stdout + stderr, 'llmgw demo'), []);
   const seconds = (Date.now() - started) / 1000;
   assert.ok(seconds < 30, `took ${seconds} s`);
   assert.match(stdout, /Plan: 7 to start, 0 to stop, 0 cannot be placed\./);
@@ -23,6 +26,7 @@ test('llmgw demo starts replicas at tick 1, sees them running at tick 2, and lea
   assert.match(stdout, /llmgw: status: 7 running \(demo\)\s+\(llmgw\)\n[0-9a-f]+ llmgw: started 7 \(demo\)/);
   const dir = /the repo stays in (\S+) /.exec(stdout)?.[1];
   assert.ok(dir);
+  assert.equal(await remoteLeaks(`${dir}/checkout`), []);
   const { stdout: log } = await exec('git', ['-C', `${dir}/checkout`, 'log', '--format=%s']);
   assert.is(log.split('\n')[0], 'llmgw: status: 7 running (demo)');
   const block = /loopback address \((127\.\d+)\./.exec(stdout)?.[1];

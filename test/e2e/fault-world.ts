@@ -160,7 +160,8 @@ export async function faultRun(opts: { seed: number; kills: Kill[]; log?: (line:
       env: hookEnv,
     });
     const world = e;
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, GIT_TERMINAL_PROMPT: '0', ...hookEnv };
+    // The world's environment: the leak check's canaries are in every process this run starts too.
+    const env = { ...world.env };
     // Short git timeout: a lock a kill left is stale after two seconds, not a minute.
     const recover = await openConfigRepo({ dir: world.workdir, remote: world.world.remote, branch: 'main', env: { ...env, LLMGW_GIT_TIMEOUT: '2s' } });
     const transports = cachedTransports((ssh) => createSshTransport(ssh, { env, keepAlive: true }));

@@ -33,7 +33,11 @@ test('an invalid models.yaml on the remote changes nothing on the fleet and STAT
   assert.equal(calls, []);
   assert.equal(await e.replicasOnFleet(), before);
   assert.ok(r.commit);
-  assert.is(await e.remoteHead(), r.commit);
+  // The tick's commit, then the record that the world's webhook took config.invalid (docs/notifications.md).
+  const head = await e.remoteHead();
+  assert.is(await git(e.world.remote, ['rev-parse', `${head}^`]), r.commit);
+  assert.is(await git(e.world.remote, ['log', '-1', '--format=%s', head]), 'llmgw: notified 1 event (demo)');
+  assert.equal(r.events, ['config.invalid']);
   const status = await git(e.world.remote, ['show', 'main:STATUS.md']);
   assert.match(status, /models\.yaml:\d+:\d+: models.{0,2}\[0.{0,2}\]\.gpus/);
   assert.match(status, /small/); // the last fleet summary is kept under the block

@@ -43,6 +43,34 @@ test('fileAt never reads through a symbolic link: its target text is a DataError
   assert.match((err as Error).message, /^HEAD:STATUS\.md: is a symbolic link/);
 });
 
+test('fileAt never reads a file through a linked directory: a .llmgw that is a link at the ref is a DataError naming .llmgw', async () => {
+  const dir = sb.clone('work');
+  sb.write(sb.root, 'outside/observed.json', '{"version":1,"nodes":[]}\n');
+  symlinkSync(join(sb.root, 'outside'), join(dir, '.llmgw'));
+  sb.git(dir, 'add', '.');
+  sb.git(dir, 'commit', '--quiet', '-m', 'linked dir');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  const err = await repo.fileAt('HEAD', '.llmgw/observed.json').then(() => null, (e: unknown) => e);
+  assert.instance(err, DataError);
+  assert.match((err as Error).message, /^HEAD:\.llmgw: is a symbolic link/);
+});
+
+test('modesAt gives the git mode of each path a ref has, and nothing for one it lacks', async () => {
+  const dir = sb.clone('work');
+  sb.write(dir, '.llmgw/state.json', '{}\n');
+  symlinkSync('/etc/passwd', join(dir, 'STATUS.md'));
+  sb.git(dir, 'add', '.');
+  sb.git(dir, 'commit', '--quiet', '-m', 'files');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  const modes = await repo.modesAt('HEAD', ['STATUS.md', '.llmgw', '.llmgw/state.json', '.llmgw/observed.json', 'models.yaml']);
+  assert.equal([...modes].sort(), [
+    ['.llmgw', '040000'],
+    ['.llmgw/state.json', '100644'],
+    ['STATUS.md', '120000'],
+    ['models.yaml', '100644'],
+  ]);
+});
+
 test('resolveCommit names the commit of a ref, and a ref that names none is a GitError naming it', async () => {
   const dir = sb.clone('work');
   const repo = await openConfigRepo({ dir, env: sb.env });

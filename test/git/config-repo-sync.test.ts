@@ -1,9 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { GitError } from '../../src/errors.js';
+import { writeAll } from '../../src/tick/generated-files.js';
+import { emptyState } from '../../src/types/state.js';
 import { sandbox, type Sandbox } from './fixtures.js';
 
 let sb: Sandbox;
@@ -76,6 +78,23 @@ test('a push race with another writer is fetched, rebased and pushed: nothing lo
   sb.git(sb.remote, 'merge-base', '--is-ancestor', theirs, 'main');
   assert.is(sb.git(sb.remote, 'show', 'main:STATUS.md'), 'fleet');
   assert.is(await repo.head(), sb.git(sb.remote, 'rev-parse', 'main'));
+});
+
+test('a push race after a tick replaced a linked .llmgw/ and STATUS.md is rebased like any other of its commits', async () => {
+  const seed = sb.clone('seed-links');
+  symlinkSync('/etc', join(seed, '.llmgw'));
+  symlinkSync('/etc/hostname', join(seed, 'STATUS.md'));
+  sb.git(seed, 'add', '-A');
+  sb.git(seed, 'commit', '--quiet', '-m', 'links');
+  sb.git(seed, 'push', '--quiet');
+  const dir = sb.clone('work');
+  const repo = await openConfigRepo({ dir, env: sb.env });
+  await writeAll(dir, { status: '# Fleet\n', state: emptyState(), snapshot: null });
+  assert.ok(await repo.commit(['STATUS.md', '.llmgw/observed.json', '.llmgw/state.json'], 'llmgw: replaced links'));
+  theyPush(sb.clone('other'), 'models.yaml', 'v2\n', 'theirs');
+  await repo.push();
+  assert.is(sb.git(sb.remote, 'log', '--format=%s', '-2', 'main'), 'llmgw: replaced links\ntheirs');
+  assert.equal(sb.git(sb.remote, 'ls-tree', 'main', '--', 'STATUS.md', '.llmgw').split('\n').map((l) => l.split(' ')[0]), ['040000', '100644']);
 });
 
 test('a remote that keeps moving exhausts the bounded attempts: one GitError line, the commit rebased and kept', async () => {

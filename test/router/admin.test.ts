@@ -131,6 +131,7 @@ test('usage after traffic: newest use wins, replicas never served are absent, st
     lastUsed: { 'm-0': '2026-11-29T08:03:00.000Z', 'n-0': '2026-11-29T08:02:00.000Z' },
     inflight: { 'idle-0': 0, 'm-0': 0, 'n-0': 0 },
     served: { 'm-0': { requests: 2, errors: 0 }, 'n-0': { requests: 1, errors: 0 } },
+    table: { m: [{ replica: 'm-0', url: a.url }], n: [{ replica: 'n-0', url: b.url }], idle: [{ replica: 'idle-0', url: b.url }] },
   });
   // A replica dropped from the table keeps its last use: it was used then, and that stays true.
   await r.setTable({ m: [], n: [{ replica: 'n-0', url: b.url }] });
@@ -151,7 +152,7 @@ test('a restarted router reports nothing as used and a fresh startedAt', async (
   clock = Date.parse('2026-11-29T09:00:00Z');
   const second = await withRouter({ socket: tmp.path, now: () => new Date(clock) });
   cleanups.push(() => second.close());
-  assert.equal(await second.usage(), { version: 1, startedAt: '2026-11-29T09:00:00.000Z', lastUsed: {}, inflight: {}, served: {} });
+  assert.equal(await second.usage(), { version: 1, startedAt: '2026-11-29T09:00:00.000Z', lastUsed: {}, inflight: {}, served: {}, table: {} });
 });
 
 test('runRouterClient: endpoints then usage round trip; a bad table is refused with one line', async () => {

@@ -5,14 +5,14 @@
 
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline/promises';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STATUS_FILE } from '../../config/repo-files.js';
 import { ConfigError, GitError, UsageError } from '../../errors.js';
 import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
 import { releaseLease, takeLease } from '../../git/lease.js';
-import { readTextIfExists } from '../../util/fs.js';
+import { readGeneratedOrNull } from '../../config/generated-paths.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
+import { escapeTerminal } from '../../util/terminal-text.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
 import { strictExceptNotify } from '../../config/env-vars.js';
@@ -84,7 +84,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   try {
     const planned = planTick(await observe(config, { transport, previous, state: committed, at: new Date() }));
     const plan = planned.plan;
-    const current = await readTextIfExists(join(dir, STATUS_FILE));
+    const current = await readGeneratedOrNull(dir, STATUS_FILE);
     const preview = previewTick(planned, { before: current === null ? null : { text: current, label: STATUS_FILE }, base: null, force: values.force });
     io.stdout.write(renderPlanText(preview.plan, preview.diff, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR }));
     const repo = await checkout(dir, io.env);
@@ -113,9 +113,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     });
     for (const r of outcome.results) {
       const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (${r.reason ?? `waits for ${(r.waitingFor ?? []).join(', ')}`})` : '';
-      io.stdout.write(`${r.op} ${r.replica}: ${r.status}${why}\n`);
+      // The replica id and the error are a node's text: escaped for the terminal (docs/security.md).
+      io.stdout.write(escapeTerminal(`${r.op} ${r.replica}: ${r.status}${why}`) + '\n');
     }
-    for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(`router ${f.host}: table not updated: ${f.error}\n`);
+    for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(escapeTerminal(`router ${f.host}: table not updated: ${f.error}`) + '\n');
     const state = stateAfter(planned, outcome);
     const after = afterTick(planned, effects, state);
     await writeAll(dir, { status: after.status, state: after.state, snapshot: after.snapshot });

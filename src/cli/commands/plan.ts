@@ -3,7 +3,6 @@
 // the apply. With --base REF everything but the branch's config comes from REF,
 // and each action says whether this change causes it.
 
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STATUS_FILE } from '../../config/repo-files.js';
 import { UsageError } from '../../errors.js';
@@ -18,7 +17,7 @@ import type { Config } from '../../types/config.js';
 import type { Plan } from '../../types/plan.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { State } from '../../types/state.js';
-import { readTextIfExists } from '../../util/fs.js';
+import { readGeneratedOrNull } from '../../config/generated-paths.js';
 import { readBaseInputs } from '../base-inputs.js';
 import { readFleetInputs, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
@@ -123,7 +122,7 @@ async function inputs(opts: PlanOptions, io: Io): Promise<Inputs> {
   }
   const f = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
   // What readers of the repo see today: its STATUS.md, when it has one.
-  const current = await readTextIfExists(join(await resolveRepoDir(io, opts.repo), STATUS_FILE));
+  const current = await readGeneratedOrNull(await resolveRepoDir(io, opts.repo), STATUS_FILE);
   return { ...f, before: current === null ? null : { text: current, label: STATUS_FILE }, ref: null, warnings: [] };
 }
 
