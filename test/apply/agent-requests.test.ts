@@ -86,4 +86,22 @@ test('a two-node start gives each rank its host and rank, and every rank the hea
   assert.is(reqs[1]!.request.endpoint, 'http://g2.example:8000');
 });
 
+test('each rank of a multi-node replica sees its own GPUs in CUDA_VISIBLE_DEVICES, not rank 0\'s', () => {
+  const cfg = config([node('g1'), node('g2')]);
+  cfg.models.push({ name: 'pair', weights: 'org/pair', engine: 'vllm', gpus: 4, nodes: 2, replicas: 1, priority: 0, args: [], index: 3 });
+  const action: StartAction = {
+    op: 'start', replica: 'pair-0', model: 'pair', port: 8002, weights: 'none', reason: 'r',
+    placement: [{ node: 'g2', gpus: [4, 5, 6, 7] }, { node: 'g1', gpus: [0, 2, 3, 5] }],
+  };
+  const reqs = startRequests(action, cfg, fleet(cfg, []));
+  assert.equal(
+    reqs.map((r) => [r.node, r.request.rank, r.request.gpus, r.request.env]),
+    [
+      ['g2', 0, [4, 5, 6, 7], { CUDA_VISIBLE_DEVICES: '4,5,6,7' }],
+      ['g1', 1, [0, 2, 3, 5], { CUDA_VISIBLE_DEVICES: '0,2,3,5' }],
+    ],
+  );
+  assert.equal(reqs.map((r) => r.request.command.slice(3, 5)), [['--tp', '4'], ['--tp', '4']], '{gpus} is the count per rank');
+});
+
 test.run();
