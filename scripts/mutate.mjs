@@ -13,6 +13,9 @@
 // this script does: when a folder's test files changed since its last run, the
 // mutants that survived are tested again (the killed ones stay killed: added
 // tests cannot revive them; after weakening a test, use --force).
+//
+// Equivalent mutants (reviewed: no test can tell them apart from the code) are
+// listed with the reason in scripts/mutation-equivalents.json and counted apart.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -71,26 +74,48 @@ function forgetSurvivors(folder) {
   return forgotten;
 }
 
+/**
+ * Survivors that are equivalent mutants (no test can tell them from the code),
+ * each reviewed and explained in scripts/mutation-equivalents.json. Matched by
+ * file, mutator, replacement, the text of the source line and the column in it,
+ * so they follow the line when code above it moves; an edited line drops out of
+ * the list and its survivors show again.
+ */
+const EQUIVALENTS = JSON.parse(readFileSync(join(root, 'scripts', 'mutation-equivalents.json'), 'utf8')).equivalents;
+/** `column`: where the mutant starts in the line without its indentation (1-based), so re-indenting keeps the match. */
+function isEquivalent(file, line, m) {
+  const column = m.location.start.column - (line.length - line.trimStart().length);
+  return EQUIVALENTS.some(
+    (e) => file === e.file && e.mutator === m.mutatorName && e.replacement === m.replacement && e.line === line.trim() && e.column === column,
+  );
+}
+
 function counts(folder) {
   const report = JSON.parse(readFileSync(join(outDir, `${name(folder)}.json`), 'utf8'));
-  const c = { total: 0, killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 };
+  const c = { total: 0, killed: 0, timeout: 0, survived: 0, equivalent: 0, errors: 0, ignored: 0 };
   const survivors = [];
   for (const [file, f] of Object.entries(report.files)) {
+    const lines = f.source.split('\n');
+    const shown = file.startsWith('/') ? relative(root, file) : file;
     for (const m of f.mutants) {
       c.total += 1;
       if (m.status === 'Killed') c.killed += 1;
       else if (m.status === 'Timeout') c.timeout += 1;
-      else if (m.status === 'Survived') c.survived += 1;
-      else if (m.status === 'NoCoverage') c.noCoverage += 1;
       else if (m.status === 'Ignored') c.ignored += 1;
-      else c.errors += 1;
-      if (m.status === 'Survived' || m.status === 'NoCoverage') {
-        survivors.push(`${file.startsWith("/") ? relative(root, file) : file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${m.replacement ?? ''}`.replace(/\s+/g, ' '));
-      }
+      else if (m.status === 'Survived' || m.status === 'NoCoverage') {
+        if (isEquivalent(shown, lines[m.location.start.line - 1] ?? '', m)) c.equivalent += 1;
+        else {
+          c.survived += 1;
+          survivors.push(`${shown}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${m.replacement ?? ''}`.replace(/\s+/g, ' '));
+        }
+      } else c.errors += 1;
     }
   }
-  const valid = c.killed + c.timeout + c.survived + c.noCoverage;
-  c.score = valid === 0 ? 100 : (100 * (c.killed + c.timeout)) / valid;
+  const detected = c.killed + c.timeout;
+  const valid = detected + c.survived + c.equivalent;
+  // Stryker's score counts an equivalent mutant as a survivor; the second one leaves them out.
+  c.score = valid === 0 ? 100 : (100 * detected) / valid;
+  c.scoreNet = valid - c.equivalent === 0 ? 100 : (100 * detected) / (valid - c.equivalent);
   return { c, survivors };
 }
 
@@ -124,17 +149,22 @@ for (const folder of folders) {
 }
 
 const pad = (s, n) => String(s).padStart(n);
-process.stdout.write('\nfolder                   mutants  killed  timeout  survived  ignored  errors   score   time\n');
+process.stdout.write('\nfolder                 mutants  killed  timeout  survived  equivalent  ignored  errors   score  w/o equiv.   time\n');
 for (const r of rows) {
   if (r.error) {
-    process.stdout.write(`${r.folder.padEnd(22)}  ${r.error}\n`);
+    process.stdout.write(`${r.folder.padEnd(22)} ${r.error}\n`);
     continue;
   }
   const { c } = r;
   process.stdout.write(
-    `${r.folder.padEnd(22)} ${pad(c.total, 8)} ${pad(c.killed, 7)} ${pad(c.timeout, 8)} ${pad(c.survived + c.noCoverage, 9)} ${pad(c.ignored, 8)} ${pad(c.errors, 7)} ${pad(c.score.toFixed(1) + '%', 7)} ${pad(r.seconds + 's', 6)}\n`,
+    `${r.folder.padEnd(22)} ${pad(c.total, 7)} ${pad(c.killed, 7)} ${pad(c.timeout, 8)} ${pad(c.survived, 9)} ${pad(c.equivalent, 11)} ${pad(c.ignored, 8)} ${pad(c.errors, 7)} ${pad(c.score.toFixed(1) + '%', 7)} ${pad(c.scoreNet.toFixed(1) + '%', 11)} ${pad(r.seconds + 's', 6)}\n`,
   );
 }
+// Every folder's latest result, this run's replacing earlier ones.
+const summaryFile = join(outDir, 'summary.json');
+const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : {};
+for (const { survivors, ...r } of rows) if (!r.error) summary[r.folder] = { ...r, survivors };
+writeFileSync(summaryFile, JSON.stringify(summary, null, 2) + '\n');
 for (const r of rows) {
   if (r.survivors?.length) process.stdout.write(`\nsurvivors in ${r.folder} (reports/mutation/${name(r.folder)}.html):\n${r.survivors.map((s) => '  ' + s).join('\n')}\n`);
 }
