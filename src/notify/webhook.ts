@@ -49,9 +49,10 @@ async function post(hook: WebhookConfig, body: string, timeoutMs: number): Promi
     const res = await fetch(hook.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     await res.arrayBuffer().catch(() => undefined);
     if (res.ok) return { ok: true };
-    // Never followed (the signed body would go where the receiver says) and final:
-    // asking again gets the same redirect. 'error' would make it a network error, retried.
-    if (res.status >= 300 && res.status < 400) return { ok: false, why: `HTTP ${res.status} (redirects are not followed)`, retry: false };
+    // Not ok and below 400 is a redirect: never followed (the signed body would go
+    // where the receiver says) and final, as asking again gets the same redirect.
+    // (redirect: 'error' would make it a network error, and retried.)
+    if (res.status < 400) return { ok: false, why: `HTTP ${res.status} (redirects are not followed)`, retry: false };
     // A 4xx other than 408/429 is the receiver saying no: asking again will not change its mind.
     const retry = res.status >= 500 || res.status === 408 || res.status === 429;
     return { ok: false, why: `HTTP ${res.status}`, retry };

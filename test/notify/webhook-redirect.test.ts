@@ -5,35 +5,9 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { deliver } from '../../src/notify/webhook.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
-
-interface Listening {
-  url: string;
-  hits: { method: string; path: string; body: string }[];
-  close: () => Promise<void>;
-}
-
-async function serve(answer: (res: import('node:http').ServerResponse) => void): Promise<Listening> {
-  const hits: Listening['hits'] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      hits.push({ method: req.method ?? '', path: req.url ?? '', body });
-      answer(res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    hits,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
+import { receiver, statuses } from './http-receiver.js';
 
 const event: NotifyEvent = {
   event: 'node.lost',
@@ -44,10 +18,10 @@ const event: NotifyEvent = {
   details: { node: 'gpu-a02' },
 };
 
-for (const status of [301, 302, 303, 307, 308]) {
+for (const status of [300, 301, 302, 303, 307, 308]) {
   test(`a webhook answering ${status} is not followed: the redirect target receives nothing, and the delivery is final`, async () => {
-    const target = await serve((res) => res.writeHead(200).end('ok'));
-    const redirector = await serve((res) => res.writeHead(status, { location: `${target.url}/stolen` }).end());
+    const target = await receiver();
+    const redirector = await receiver((res) => res.writeHead(status, { location: `${target.url}/stolen` }).end());
     const lines: string[] = [];
     try {
       const r = await deliver([{ url: redirector.url, secret: 'topsecret' }], [event], { backoffMs: 1, log: (l) => lines.push(l) });
@@ -62,5 +36,18 @@ for (const status of [301, 302, 303, 307, 308]) {
     }
   });
 }
+
+test('a 400 is a refusal, not a redirect: logged as HTTP 400, asked once, not kept', async () => {
+  const rx = await receiver(statuses(400));
+  const lines: string[] = [];
+  try {
+    const r = await deliver([{ url: rx.url }], [event], { backoffMs: 1, log: (l) => lines.push(l) });
+    assert.equal(r, { ok: 0, failed: 1, undelivered: [] });
+    assert.is(rx.hits.length, 1);
+    assert.equal(lines, ['webhook #1 (127.0.0.1): node.lost gpu-a02 not delivered: HTTP 400']);
+  } finally {
+    await rx.close();
+  }
+});
 
 test.run();
