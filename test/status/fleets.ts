@@ -14,13 +14,32 @@ import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, 
 const WEBHOOK = { webhooks: [{ url: 'https://hooks.example/T0KEN' }] };
 const ROUTER = [{ name: 'rt-1', host: 'rt-1', port: 22 }];
 
-/** Two healthy nodes, one model fully running and used a minute ago, a webhook: nothing needs attention. */
+/**
+ * Healthy nodes over 8 fabrics (declared out of order), H200 and H100 in one
+ * fabric, a model fully running (one replica used a minute ago, one this very
+ * second), its weights on two filers and a local disk, a webhook: nothing needs
+ * attention.
+ */
 export function quietFleet(): Fleet {
-  const storage: StorageDecl[] = [{ path: '/models', kind: 'local' }];
-  const c = config([nodeConfig('a1', { storage }), nodeConfig('a2', { storage })], { routers: ROUTER, notify: WEBHOOK }, [model('m', { replicas: 1, gpus: 2 })]);
+  const fabrics = ['ib-h', 'ib-g', 'ib-f', 'ib-e', 'ib-d', 'ib-c', 'ib-b', 'ib-a'];
+  const c = config(
+    [
+      nodeConfig('a0', { storage: [{ path: '/lustre-b', kind: 'shared', filer: 'lustre-b' }] }),
+      nodeConfig('a1', { storage: [{ path: '/models', kind: 'local' }] }),
+      nodeConfig('a2', { storage: [{ path: '/lustre-a', kind: 'shared', filer: 'lustre-a' }] }),
+      nodeConfig('h1', { fabric: 'ib-h' }),
+    ],
+    { fabrics, routers: ROUTER, notify: WEBHOOK },
+    [model('m', { replicas: 2, gpus: 2 })],
+  );
   const snap = snapshot(
-    [up('a1', report(gpus(4), [replica('m-0', [0, 1], { startedAt: '2026-11-20T00:00:00Z' })], [stored('/models', ['org/m'])])), up('a2', report(gpus(4)))],
-    [routerUp('rt-1', '2026-11-01T00:00:00Z', { 'm-0': '2026-11-29T07:59:00Z' })],
+    [
+      up('a0', report(gpus(4, 'NVIDIA H200'), [replica('m-1', [0, 1], { startedAt: '2026-11-20T00:00:00Z' })], [stored('/lustre-b', ['org/m'], 'shared', 'lustre-b')])),
+      up('a1', report(gpus(4), [replica('m-0', [0, 1], { startedAt: '2026-11-20T00:00:00Z' })], [stored('/models', ['org/m'])])),
+      up('a2', report(gpus(4), [], [stored('/lustre-a', ['org/m'], 'shared', 'lustre-a')])),
+      up('h1', report(gpus(4))),
+    ],
+    [routerUp('rt-1', '2026-11-01T00:00:00Z', { 'm-0': '2026-11-29T07:59:00Z', 'm-1': NOW })],
   );
   return buildFleet(c, snap, emptyState(), NOW);
 }
@@ -37,7 +56,8 @@ export const CROWDED_FABRICS = Array.from({ length: 24 }, (_, i) => `ib-${pad(i)
  * 80 nodes over 24 fabrics: 25 lost (some never in the snapshot), 22 unreachable,
  * 25 cordoned, 8 plain; H100 and H200 nodes; unhealthy GPUs of both classes;
  * 23 idle replicas and an idle two-node one; failed, starting and unknown-idleness
- * replicas; a model down; 22 models that cannot be placed.
+ * replicas; a replica unused for exactly idle.after; a model down; weights held
+ * in every fabric and in none; 22 models that cannot be placed.
  */
 export function crowdedFleet(): { fleet: Fleet; unplaceable: Unplaceable[] } {
   const name = (i: number) => `n${String(i).padStart(3, '0')}`;
@@ -49,7 +69,8 @@ export function crowdedFleet(): { fleet: Fleet; unplaceable: Unplaceable[] } {
     }),
   );
   const product = (i: number) => (i % 2 ? 'NVIDIA H200' : 'NVIDIA H100 80GB HBM3');
-  const storageOf = (i: number) => (i % 3 === 0 ? [stored('/models', ['org/idle'])] : [stored('/lustre', ['org/pair'], 'shared', `lustre-${i % 2}`)]);
+  const storageOf = (i: number) =>
+    i % 3 === 0 ? [stored('/models', ['org/idle', 'org/every'])] : [stored('/lustre', ['org/pair', 'org/every'], 'shared', `lustre-${i % 2}`)];
   const observations: NodeObservation[] = [];
   for (let i = 0; i < 80; i++) {
     const n = name(i);
@@ -68,7 +89,8 @@ export function crowdedFleet(): { fleet: Fleet; unplaceable: Unplaceable[] } {
     } else if (i === 76) observations.push(up(n, report(gpus(8, product(i)), [replica('bad-0', [0], { state: 'failed' })])));
     else if (i === 77) observations.push(up(n, report(gpus(8, product(i)), [replica('new-0', [0], { state: 'starting' })])));
     else if (i === 78) observations.push(up(n, report(gpus(8, product(i)), [replica('anon-0', [0], { startedAt: undefined })])));
-    else observations.push(up(n, report(gpus(8, product(i)), [], storageOf(i))));
+    // Unused for exactly idle.after (24 h): idle.
+    else observations.push(up(n, report(gpus(8, product(i)), [replica('edge-0', [0], { startedAt: '2026-11-28T08:00:00Z' })], storageOf(i))));
   }
   const models = [
     model('idle', { replicas: 23, gpus: 2 }),
@@ -77,6 +99,8 @@ export function crowdedFleet(): { fleet: Fleet; unplaceable: Unplaceable[] } {
     model('new', { replicas: 1 }),
     model('anon', { replicas: 1 }),
     model('ghost', { replicas: 2 }),
+    model('edge', { replicas: 1 }),
+    model('every', { replicas: 0 }),
   ];
   const c = config(nodes, { fabrics: CROWDED_FABRICS, routers: ROUTER }, models);
   const fleet = buildFleet(c, snapshot(observations, [routerUp('rt-1', '2026-10-01T00:00:00Z')]), emptyState(), NOW);

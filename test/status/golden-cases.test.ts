@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText, summarize } from '../../src/status/index.js';
 import { golden } from '../helpers/golden.js';
 import { bareFleet, crowdedFleet, quietFleet } from './fleets.js';
+import { sampleFleet } from './sample.js';
 
 const dir = 'test/status/golden/cases';
 
@@ -14,7 +15,14 @@ test('a fleet where nothing needs attention says so, in the terminal and in STAT
   const report = summarize(quietFleet(), []);
   golden(`${dir}/quiet.txt`, renderStatusText(report, { color: false }));
   golden(`${dir}/quiet.md`, renderStatusMarkdown(report));
+  golden(`${dir}/quiet.color.txt`, renderStatusText(report, { color: true }));
   assert.match(renderStatusText(report, { color: false }), 'Nothing needs attention.');
+  assert.not.match(renderStatusText(report, { color: false }), 'idleness unknown', 'a replica used this very second is not of unknown idleness');
+});
+
+test('the sample fleet in the terminal: the golden text, one model that cannot be placed', () => {
+  const report = summarize(sampleFleet(), [{ model: 'llama-70b', missing: 1, reason: 'needs 4 free H100 GPUs on one node' }]);
+  golden(`${dir}/sample.txt`, renderStatusText(report, { color: false }));
 });
 
 test('a fleet nothing was observed of: no GPUs, no models, every node lost', () => {
