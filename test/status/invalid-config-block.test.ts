@@ -35,4 +35,15 @@ test('only a block at the very top is replaced: a STATUS.md that quotes the end 
   assert.ok(out.endsWith(quoting));
 });
 
+test('an error that quotes the end marker shows without it, and otherwise as written', () => {
+  const out = renderInvalidConfigBlock(SUMMARY, [{ file: 'models.yaml', line: 2, col: 1, path: '', message: `sneaky ${INVALID_END} end` }]);
+  assert.ok(out.includes('\n> models.yaml:2:1: sneaky  end\n'));
+});
+
+test('replacing a block drops only the blank lines right after it; the text after keeps its own', () => {
+  const old = `${INVALID_BEGIN}\n> old\n${INVALID_END}# Fleet status: demo\n\nObserved on 2026-11-29 (UTC).\n`;
+  const out = renderInvalidConfigBlock(old, [{ file: 'cluster.yaml', line: 1, col: 1, path: '', message: 'x' }]);
+  assert.ok(out.endsWith(`${INVALID_END}\n\n# Fleet status: demo\n\nObserved on 2026-11-29 (UTC).\n`));
+});
+
 test.run();
