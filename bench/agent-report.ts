@@ -1,5 +1,5 @@
 // `npm run bench:agent`: how long one `agent report` takes on a node whose
-// replicas carry an answer check (docs/notes/agent.md), in the cases that
+// replicas carry an answer check (docs/protocol.md#the-reference-agent), in the cases that
 // matter for the SSH command timeout (60 s by default):
 //   passing, re-check not due   the every-tick case: health probes only
 //   passing, re-check due       one 32-token completion per replica

@@ -1,4 +1,4 @@
-// The answer check (docs/notes/agent.md): a replica whose health answers 200 is
+// The answer check (docs/protocol.md#the-answer-check): a replica whose health answers 200 is
 // asked a real question, and its answer must match `expect`. An engine with the
 // wrong chat template or corrupt weights answers /health all the same.
 //

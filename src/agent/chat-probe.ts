@@ -1,5 +1,5 @@
 // One bounded chat completion asked of a replica, for its answer check
-// (docs/notes/agent.md). Bounded in time (one timer for the whole exchange,
+// (docs/protocol.md#the-answer-check). Bounded in time (one timer for the whole exchange,
 // headers and body alike: an engine that sends headers and then trickles is cut
 // too) and in bytes (an answer of max_tokens 32 is short; a body past the cap
 // is not an answer). Never throws: every outcome is a value.

@@ -1,4 +1,4 @@
-// How the answer check gates a replica's state (docs/notes/agent.md). Pure: the
+// How the answer check gates a replica's state (docs/protocol.md#the-answer-check). Pure: the
 // question is asked in report.ts. Runs after deriveState, which has already
 // judged the process and its health.
 //

@@ -1,4 +1,4 @@
-// Which compute processes on a GPU this agent did not start (docs/notes/agent.md):
+// Which compute processes on a GPU this agent did not start (docs/protocol.md#foreign-gpu-processes):
 // a training job, a notebook, someone's test on a node shared with Slurm or
 // people. A GPU with such a process looks free to llmgw otherwise.
 //

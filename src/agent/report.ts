@@ -1,4 +1,4 @@
-// `agent report` (docs/protocol.md, docs/notes/agent.md): GPUs, replicas and
+// `agent report` (docs/protocol.md): GPUs, replicas and
 // storage, in one cheap pass bounded in time. nvidia-smi is the only process
 // spawned (two queries at once, 15 s each at most); storage is read one level
 // deep; every replica is observed at once and alongside them: a health probe

@@ -1,4 +1,4 @@
-// One replica id runs in one place (docs/notes/crash.md). When the reports
+// One replica id runs in one place (docs/safety.md#one-replica-id-in-one-place). When the reports
 // show an id in two places — the same rank on two nodes, or more ranks than
 // its placement of record has — one copy is the replica and every other is a
 // duplicate, stopped by the plan. Which copy stays is decided by the

@@ -1,4 +1,4 @@
-// What a reply must also be, beyond its schema (docs/notes/agent.md). A node or a
+// What a reply must also be, beyond its schema (docs/protocol.md#how-a-call-works). A node or a
 // router is not trusted to send sane numbers: `1e999` parses as Infinity, passes
 // a `type: number`, and is committed as `null`, which the next tick cannot read
 // back. So a reply is refused, as that host's error, when it holds a non-finite

@@ -1,5 +1,5 @@
 // What a git process killed mid-operation leaves in a checkout, and putting it
-// right before a tick uses the checkout (docs/notes/crash.md). A `kill -9` of
+// right before a tick uses the checkout (docs/operations.md#crash-only). A `kill -9` of
 // a reconciler (its git included) can leave `index.lock`, `HEAD.lock` or a
 // ref's lock — after which every later git call fails ("Unable to create
 // '…/index.lock': File exists", "Cannot autostash") — or a rebase or merge

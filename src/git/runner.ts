@@ -1,7 +1,7 @@
 // One way to run git for llmgw: the caller's environment passed explicitly,
 // llmgw's identity on every commit it makes, every failure a one-line GitError
 // with any credentials in a URL blanked out — and every call bounded in time
-// (docs/notes/crash.md). A git call is a process group of its own (git and
+// (docs/operations.md#crash-only). A git call is a process group of its own (git and
 // the helpers it starts: ssh, git-remote-http), so a call past its timeout, or
 // stopped by a shutdown, is killed whole: a remote that accepts and never
 // answers cannot hold a tick, nor a daemon that was told to stop.

@@ -1,7 +1,7 @@
 // The checkout llmgw keeps of `--remote URL` in `--workdir DIR` (docs/commands.md).
 // It holds nothing the remote lacks but llmgw's own unpushed commits, which
 // the next tick makes again from a fresh observation: so a workdir that cannot
-// be repaired is cloned afresh (docs/notes/crash.md). A clone is made beside
+// be repaired is cloned afresh (docs/operations.md#crash-only). A clone is made beside
 // it and renamed into place, so a kill -9 mid-clone never leaves half a
 // checkout where the workdir should be. Only a directory that is recognisably
 // this remote's checkout is ever replaced: a --workdir pointed at a person's

@@ -1,4 +1,4 @@
-// Stopping the copies of a replica id that run where it is not (docs/notes/crash.md):
+// Stopping the copies of a replica id that run where it is not (docs/safety.md#one-replica-id-in-one-place):
 // each is a stop of that id on the duplicate's nodes only. When the plan
 // stops the replica itself anyway, its stop takes the duplicate's nodes too, so
 // one id never has two stops (results are keyed by op and id).

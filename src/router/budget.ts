@@ -1,4 +1,4 @@
-// Bounded memory under abuse (docs/notes/router.md, --max-buffered): the request
+// Bounded memory under abuse (docs/operations.md#limits, --max-buffered): the request
 // bytes the router holds, across all requests, stay under a cap. A body is held
 // from its first byte until its exchange ends (a retry needs it). When a chunk
 // would cross the cap, the requests still *receiving* their bodies are refused

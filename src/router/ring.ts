@@ -1,5 +1,5 @@
 // Consistent hashing with bounded loads (Mirrokni, Thorup, Zadimoghaddam 2018),
-// as docs/notes/router.md describes for `routing: prefix`. Each replica owns
+// as docs/operations.md#how-it-routes describes for `routing: prefix`. Each replica owns
 // VNODES points on a 32-bit ring, placed by hashing its id alone: a table swap
 // rebuilds the ring from the ids, so a key keeps its replica unless that replica
 // left or a newcomer's point now falls before it. A key walks clockwise from its

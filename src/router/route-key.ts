@@ -1,4 +1,4 @@
-// The routing key of a request for `routing: prefix` (docs/notes/router.md): the
+// The routing key of a request for `routing: prefix` (docs/operations.md#how-it-routes): the
 // `x-session-id` header, else the body's `user`, else the first 512 characters of
 // the prompt (chat: its messages in order; completions: `prompt`; embeddings:
 // `input`). It reads the body the router has already parsed to find `model`, so

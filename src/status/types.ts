@@ -63,7 +63,7 @@ export interface IdleRow {
   idleSince: string;
 }
 
-/** A copy of a replica id running where the replica is not (docs/notes/crash.md): being stopped. */
+/** A copy of a replica id running where the replica is not (docs/safety.md#one-replica-id-in-one-place): being stopped. */
 export interface DuplicateRow {
   replica: string;
   model: string;
@@ -135,7 +135,7 @@ export interface StatusReport {
   notify: { webhooks: number; warning: string | null };
   /** Every GPU in the unhealthy bucket, by node and index. */
   unhealthyGpus: UnhealthyGpu[];
-  /** Copies of replica ids running in a second place, until they are stopped (docs/notes/crash.md). */
+  /** Copies of replica ids running in a second place, until they are stopped (docs/safety.md#one-replica-id-in-one-place). */
   duplicates: DuplicateRow[];
   /** What needs attention, most urgent first (docs/status.md). */
   attention: AttentionItem[];

@@ -19,7 +19,7 @@ export interface After {
   fleet: Fleet;
   /** The state given, with the placements of record of this fleet: what the tick commits as state.json. */
   state: State;
-  /** What .llmgw/observed.json holds: the observation with this tick's effects (docs/notes/pipeline.md). */
+  /** What .llmgw/observed.json holds: the observation with this tick's effects (docs/protocol.md#the-snapshot). */
   snapshot: Snapshot;
   report: StatusReport;
   /** STATUS.md. */

@@ -75,7 +75,7 @@ function recordOf(r: FleetReplica): PlacementRecord {
 }
 
 /**
- * The placements of record as a tick leaves the fleet (docs/notes/crash.md):
+ * The placements of record as a tick leaves the fleet (docs/protocol.md#the-snapshot):
  * every replica it knows of, where it runs — lost and unreachable nodes'
  * replicas included, since their ids are still taken. A record the fleet no
  * longer shows is kept while every node it names is still silent (the report

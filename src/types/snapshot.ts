@@ -12,13 +12,13 @@ export interface GpuReport {
   /** Why it is unhealthy, when it is. */
   reason?: string;
   /**
-   * Compute processes on this GPU that the agent did not start (docs/notes/agent.md).
+   * Compute processes on this GPU that the agent did not start (docs/protocol.md#foreign-gpu-processes).
    * Absent: unknown (nvidia-smi could not list them; the report's warnings say why).
    */
   foreign?: number;
 }
 
-/** The outcome of the last answer check of a replica (docs/notes/agent.md). */
+/** The outcome of the last answer check of a replica (docs/protocol.md#the-answer-check). */
 export interface CheckResult {
   ok: boolean;
   /** When the answer was asked for. */
@@ -84,7 +84,7 @@ export interface StartRequest {
   env: Record<string, string>;
   health: string;
   startTimeoutSeconds: number;
-  /** Gate `running` on a real completion (docs/notes/agent.md); absent: health alone decides. */
+  /** Gate `running` on a real completion (docs/protocol.md#the-answer-check); absent: health alone decides. */
   check?: AnswerCheck;
 }
 

@@ -22,7 +22,7 @@ export interface RecordedRank {
 
 /**
  * Where a replica id runs, as the last tick left it: its placement of record
- * (docs/notes/crash.md). It keeps an unreachable node's replicas — their ids,
+ * (docs/protocol.md#the-snapshot). It keeps an unreachable node's replicas — their ids,
  * their count toward `replicas` — known when .llmgw/observed.json is missing
  * or unreadable, and it decides which copy of an id seen in two places is
  * the one that stays.

@@ -4,7 +4,7 @@
 // first) this process reaches <moment> a SIGKILL of itself — and of the git it
 // runs, as a kill of the whole service would — `ms` after reaching it (for a
 // git call: that long into the call). Unset, every function here does nothing.
-// Moments: docs/notes/crash.md.
+// Moments: docs/operations.md#crash-only.
 
 interface Spec {
   moment: string;

@@ -1,4 +1,4 @@
-// Fault injection, part two (docs/notes/crash.md): kill -9 of a reconciler at
+// Fault injection, part two (docs/operations.md#crash-only): kill -9 of a reconciler at
 // each moment from writing its files to notifying, and mid-rebase, then
 // normal ticks. Part one is crash.test.ts.
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// Fault injection, part one (docs/notes/crash.md): kill -9 of a reconciler at
+// Fault injection, part one (docs/operations.md#crash-only): kill -9 of a reconciler at
 // each moment from the lease to the apply, then normal ticks. Part two is
 // crash-commit.test.ts; `npm run soak` runs many more, seeded.
 import { test } from 'uvu';

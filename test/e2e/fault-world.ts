@@ -1,4 +1,4 @@
-// The fault-injection driver (docs/notes/crash.md): a simulated fleet running
+// The fault-injection driver (docs/operations.md#crash-only): a simulated fleet running
 // the real agent over SSH, a real bare remote, two webhook receivers (one
 // flaky) and a person pushing commits, while a reconciler process is killed
 // with SIGKILL at a named moment of its tick (LLMGW_CRASH_AT, test only).

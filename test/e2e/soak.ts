@@ -1,4 +1,4 @@
-// `npm run soak`: the fault-injection suite at length (docs/notes/crash.md).
+// `npm run soak`: the fault-injection suite at length (docs/operations.md#crash-only).
 // Kills a reconciler with SIGKILL at seeded moments — every moment in turn,
 // then at random — with seeded delays into git calls, and prints what it
 // found. Not part of `npm test` (minutes, not seconds).

@@ -1,4 +1,4 @@
-// A full disk mid-tick (docs/notes/crash.md): a replica was started, then
+// A full disk mid-tick (docs/operations.md#crash-only): a replica was started, then
 // nothing could be written. The tick ends with one line saying so, leaves no
 // temporary file, lets the lease go; once there is room the next tick finds
 // the replica and keeps it — never starts it twice.

@@ -25,7 +25,7 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push
 With a remote, the tick waits for nobody: if another instance holds the lease
 (refs/llmgw/lease), it says so and does nothing. Every git call is ended past
 cluster.yaml's git.timeout (LLMGW_GIT_TIMEOUT=90s overrides it); SIGTERM finishes
-the tick with each git call cut to a few seconds (docs/notes/crash.md).
+the tick with each git call cut to a few seconds (docs/operations.md#crash-only).
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {

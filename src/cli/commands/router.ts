@@ -14,7 +14,7 @@ import { withoutRepoOption } from '../repo-options.js';
 
 const SERVE_HELP = `Usage: llmgw router serve [options]
 
-The reference router (docs/protocol.md, docs/notes/router.md): an OpenAI-style
+The reference router (docs/protocol.md, docs/operations.md): an OpenAI-style
 proxy that sends each request to a replica of the model it names, with the
 table the reconciler keeps current over the admin socket.
 
