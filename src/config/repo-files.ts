@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DataError } from '../errors.js';
 import { readTextIfExists, stableJson } from '../util/fs.js';
 import { emptyState, type State } from '../types/state.js';
+import { lifecycleJson, parseLifecycle } from './lifecycle-file.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 export const STATUS_FILE = 'STATUS.md';
@@ -43,7 +44,13 @@ export function parseState(text: string, file: string): State {
     startFailures: raw.startFailures ?? empty.startFailures,
     notified: raw.notified ?? empty.notified,
     everRunning: raw.everRunning ?? empty.everRunning,
+    ...lifecycleOf(raw.lifecycle),
   };
+}
+
+function lifecycleOf(raw: unknown): Pick<State, 'lifecycle'> {
+  const lifecycle = parseLifecycle(raw);
+  return lifecycle ? { lifecycle } : {};
 }
 
 /** State as committed: sorted keys and rows, so an unchanged state is unchanged bytes. */
@@ -59,6 +66,7 @@ export function serializeState(state: State): string {
     startFailures: failures,
     notified: sortRecord(state.notified),
     everRunning: [...new Set(state.everRunning)].sort(),
+    ...(state.lifecycle ? { lifecycle: lifecycleJson(state.lifecycle) } : {}),
   });
 }
 

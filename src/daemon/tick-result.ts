@@ -55,6 +55,7 @@ export function commitMessage(
   const parts: string[] = [];
   if (o && o.started > 0) parts.push(`started ${o.started}`);
   if (o && o.stopped > 0) parts.push(`stopped ${o.stopped}`);
+  if (o && (o.drained ?? 0) > 0) parts.push(`draining ${o.drained}`);
   if (o && o.failed > 0) parts.push(`${o.failed} failed`);
   if (o && o.deferred > 0) parts.push(`${o.deferred} waiting`);
   if (parts.length > 0) return `llmgw: ${parts.join(', ')}${where}`;

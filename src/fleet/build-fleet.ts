@@ -4,12 +4,13 @@
 
 import { gpuClassOf } from '../config/gpu-class.js';
 import type { Config, NodeConfig } from '../types/config.js';
-import type { Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
-import type { NodeObservation, Snapshot } from '../types/snapshot.js';
+import type { DrainMark, Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
+import type { NodeObservation, RouterObservation, Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
 import { forEachHolding } from './holdings.js';
 import { answeredRouters, idleness, type Idleness } from './idle.js';
+import { drainMarkOf } from './lifecycle.js';
 import { observedCondition, type ObservedCondition } from './node-condition.js';
 import { mergeReplicas, replicaPort } from './replicas.js';
 
@@ -68,11 +69,16 @@ export interface FleetFrame {
   foreignReplicaIds: readonly string[];
   /** A running, not lost replica's idleness (docs/placement.md), or null when unknown. */
   idle: (r: FleetReplica) => Idleness | null;
+  /** The routers as observed; absent: none. */
+  routers?: readonly RouterObservation[];
+  /** A replica's drain (state.json), or null; absent: none drains. */
+  draining?: (id: string) => DrainMark | null;
 }
 
 /** The fleet from its nodes (sorted by name): replicas merged across nodes, idleness filled in. */
 export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFrame): Fleet {
   const replicas = mergeReplicas(nodes);
+  if (frame.draining) for (const r of replicas) r.draining = frame.draining(r.id);
   for (const r of replicas) {
     // Lost replicas count as gone: no idleness to report for what is not there.
     if (r.state !== 'running' || r.lost) continue;
@@ -92,6 +98,7 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     replicaById: new Map(replicas.map((r) => [r.id, r])),
     routersAnswered: frame.routersAnswered,
     foreignReplicaIds: frame.foreignReplicaIds,
+    routers: frame.routers ?? [],
   };
 }
 
@@ -120,5 +127,7 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     routersAnswered: usages !== null,
     foreignReplicaIds: [...foreign].sort(),
     idle: (r) => idleness(r.id, r.startedAt, usages, nowMs),
+    routers: snapshot.routers,
+    draining: drainMarkOf(state),
   });
 }

@@ -15,7 +15,10 @@ import { replicaSpec } from './spec.js';
 /** The actions that took effect (or, for a preview, are expected to). */
 export interface Effects {
   started: readonly StartAction[];
+  /** Processes stopped: gone from the nodes that answered. */
   stopped: readonly StopAction[];
+  /** Drains begun (phase `drain`): the replicas stay where they are; state.json marks them draining. */
+  drained?: readonly StopAction[];
 }
 
 export const NO_EFFECTS: Effects = { started: [], stopped: [] };
@@ -80,6 +83,9 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     observedAt: fleet.observedAt,
     routersAnswered: fleet.routersAnswered,
     foreignReplicaIds: fleet.foreignReplicaIds ?? [],
+    routers: fleet.routers ?? [],
+    // A drain is the state's (src/fleet/lifecycle.ts): carried over; the tick marks the ones it began.
+    draining: (id) => fleet.replicaById.get(id)?.draining ?? null,
     // What a replica's idleness depends on (its id, start, the routers, now) is
     // unchanged by a projection, and a new replica is starting: carried over.
     idle: (r) => {

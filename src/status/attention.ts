@@ -2,6 +2,7 @@
 // STATUS.md, derived from the report's numbers only.
 
 import { plural, sum } from './format.js';
+import { lifecycleAttention } from './lifecycle-sections.js';
 import type { StatusReport } from './types.js';
 
 
@@ -21,5 +22,6 @@ export function attentionItems(report: StatusReport): string[] {
   if (down > 0) items.push(`${plural(down, 'model')} with no running replica`);
   const short = report.models.filter((m) => m.running + m.starting < m.desired).length;
   if (short > 0) items.push(`${plural(short, 'model')} with fewer replicas than desired`);
+  items.push(...lifecycleAttention(report));
   return items;
 }

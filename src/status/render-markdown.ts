@@ -10,6 +10,7 @@ import { attentionItems } from './attention.js';
 import { BAR_CHARS, BAR_ORDER, barText } from './bar.js';
 import { md } from './escape.js';
 import { capList, isTime, plural, sum, utcDate } from './format.js';
+import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 import type { HoldingRow, NodeSince, StatusReport } from './types.js';
 
 /** Longest list written out before "and N more". */
@@ -59,13 +60,13 @@ function attention(report: StatusReport): string[] {
 function capacity(report: StatusReport): string[] {
   if (report.capacity.length === 0) return ['## Capacity', '', 'No GPUs observed.', ''];
   const rows = report.capacity.map((c) => [
-    md(c.class), `\`${barText(c)}\``, `${c.total}`, `${c.used}`, `${c.free}`, `${c.unhealthy}`, `${c.unreachable}`, `${c.cordoned}`,
+    md(c.class), `\`${barText(c)}\``, `${c.total}`, `${c.used}`, `${c.free}`, `${c.unhealthy}`, `${c.other ?? 0}`, `${c.unreachable}`, `${c.cordoned}`,
   ]);
   const legend = BAR_ORDER.map((b) => `\`${BAR_CHARS[b]}\` ${b}`).join(' · ');
   return [
     '## Capacity',
     '',
-    ...table(['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Unreachable', 'Cordoned'], ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'], rows),
+    ...table(['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Other', 'Unreachable', 'Cordoned'], ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], rows),
     '',
     legend,
     '',
@@ -83,7 +84,10 @@ function fabrics(report: StatusReport): string[] {
 function models(report: StatusReport): string[] {
   const rows = report.models.map((m) => [md(m.name), `${m.desired}`, `${m.running}`, `${m.starting}`, `${m.failed}`]);
   const total = report.replicas.length;
-  const counts = (['running', 'starting', 'failed'] as const).map((s) => `${report.replicas.filter((r) => r.state === s).length} ${s}`);
+  const draining = report.replicas.filter((r) => r.state === 'draining').length;
+  const states = draining > 0 ? (['running', 'starting', 'failed', 'draining'] as const) : (['running', 'starting', 'failed'] as const);
+  const counts = states.map((s) => `${report.replicas.filter((r) => r.state === s).length} ${s}`);
+  const lifecycle = lifecycleModelLines(report, md, '- ');
   return [
     '## Models',
     '',
@@ -91,6 +95,7 @@ function models(report: StatusReport): string[] {
     '',
     ...(rows.length ? table(['Model', 'Desired', 'Running', 'Starting', 'Failed'], ['l', 'r', 'r', 'r', 'r'], rows) : []),
     ...(rows.length ? [''] : []),
+    ...(lifecycle.length ? [...lifecycle, ''] : []),
   ];
 }
 
@@ -178,6 +183,7 @@ function nodes(report: StatusReport): string[] {
     const total = sum(unhealthy.map((c) => c.unhealthy));
     lines.push(`- **Unhealthy GPUs** (${total}): ${unhealthy.map((c) => `${md(c.class)} ${c.unhealthy}`).join(', ')}`);
   }
+  lines.push(...otherGpusLine(report, md, '- **GPUs in other hands**'));
   return ['## Nodes', '', ...(lines.length ? lines : ['Every node is reachable and uncordoned; no GPU is unhealthy.']), ''];
 }
 

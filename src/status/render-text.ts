@@ -6,13 +6,14 @@ import { attentionItems } from './attention.js';
 import { BAR_CHARS, BAR_ORDER, barSegments, barText, BAR_WIDTH, type BarBucket } from './bar.js';
 import { plainText as t } from './escape.js';
 import { capList, duration, plural } from './format.js';
+import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 import type { NodeSince, StatusReport } from './types.js';
 
 export const MAX_TEXT_LIST = 20;
 
 type Paint = (code: string, s: string) => string;
 
-const COLOR: Record<BarBucket, string> = { used: '36', unhealthy: '31', unreachable: '33', cordoned: '35', free: '2' };
+const COLOR: Record<BarBucket, string> = { used: '36', unhealthy: '31', other: '34', unreachable: '33', cordoned: '35', free: '2' };
 
 function painter(color: boolean): Paint {
   return color ? (code, s) => `\x1b[${code}m${s}\x1b[0m` : (_code, s) => s;
@@ -26,9 +27,9 @@ function pad(cells: string[][]): string[] {
 
 function capacity(report: StatusReport, paint: Paint): string[] {
   if (report.capacity.length === 0) return ['Capacity: no GPUs observed', ''];
-  const head = ['class', 'usage', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned'];
+  const head = ['class', 'usage', 'total', 'used', 'free', 'unhealthy', 'other', 'unreachable', 'cordoned'];
   const plainBars = report.capacity.map((c) => `[${barText(c)}]`);
-  const rows = report.capacity.map((c, i) => [t(c.class), plainBars[i], ...[c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned].map(String)]);
+  const rows = report.capacity.map((c, i) => [t(c.class), plainBars[i], ...[c.total, c.used, c.free, c.unhealthy, c.other ?? 0, c.unreachable, c.cordoned].map(String)]);
   const padded = pad([head, ...rows]);
   // Columns are measured on the plain bar; the coloured one replaces it after.
   const lines = report.capacity.map((c, i) => {
@@ -50,7 +51,8 @@ function fabrics(report: StatusReport): string[] {
 function models(report: StatusReport): string[] {
   if (report.models.length === 0) return ['Models: none', ''];
   const rows = report.models.map((m) => [t(m.name), ...[m.desired, m.running, m.starting, m.failed].map(String)]);
-  return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ''];
+  const lifecycle = lifecycleModelLines(report, t, '  ').map((l) => l.replace(/\*\*/g, ''));
+  return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ...lifecycle, ''];
 }
 
 function unplaceable(report: StatusReport, paint: Paint): string[] {
@@ -99,6 +101,7 @@ export function renderStatusText(report: StatusReport, opts: { color: boolean })
     ...nodeLine('unreachable', report.nodes.unreachable),
     ...nodeLine('cordoned', report.nodes.cordoned),
     ...unhealthyLine(report),
+    ...otherGpusLine(report, t, '  GPUs in other hands'),
   ];
   const lines = [
     `${paint('1', t(report.cluster))}: observed ${t(report.observedAt)}`,

@@ -1,6 +1,8 @@
 // .llmgw/state.json: the little that must survive a restart (docs/config.md).
 // Everything else is re-observed each tick.
 
+import type { RolloutRecord } from './plan.js';
+
 export interface StartFailure {
   model: string;
   node: string;
@@ -24,6 +26,25 @@ export interface State {
   notified: Record<string, string>;
   /** Models that have had a running replica (a new model that never ran is not "down"). */
   everRunning: string[];
+  /** Drains and rollouts under way (docs/notes/lifecycle.md); absent when there are none. */
+  lifecycle?: LifecycleState;
+}
+
+/** What a stop that drains, and a rollout, must remember from one tick to the next. */
+export interface LifecycleState {
+  /** replica id -> its drain: out of the routers' tables, stopped once drained or past drainTimeout. */
+  draining: Record<string, DrainEntry>;
+  /** model -> its rollout. */
+  rollouts: Record<string, RolloutRecord>;
+}
+
+export interface DrainEntry {
+  /** When the drain began. */
+  since: string;
+  /** The stop's reason. */
+  reason: string;
+  /** When every router first took a table without it; null until then. */
+  outOfTablesAt: string | null;
 }
 
 export function emptyState(): State {

@@ -59,12 +59,12 @@ async function cli(cwd: string, args: string[]): Promise<{ code: number; out: st
   return { code, out: c.out(), err: c.err() };
 }
 
-/** Ticks until a tick plans nothing and every replica runs; the clock moves a minute a tick. */
+/** Ticks until a tick plans nothing and every replica runs (none starting or draining); the clock moves a minute a tick. */
 export async function settle(w: World): Promise<void> {
   for (let i = 0; i < 12; i++) {
     w.t += 60_000;
     const r = await w.e.tick({ now: () => w.at() });
-    const starting = r.report?.replicas.some((x) => x.state === 'starting') ?? false;
+    const starting = r.report?.replicas.some((x) => x.state === 'starting' || x.state === 'draining') ?? false;
     if (r.plan && r.plan.actions.length === 0 && !starting) return;
     const running = (await w.e.replicasOnFleet()).length;
     await w.e.waitRunning(running);
