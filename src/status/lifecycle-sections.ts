@@ -42,7 +42,7 @@ export function lifecycleAttention(report: StatusReport): string[] {
 }
 
 /** Lines under the models table: draining replicas, rollouts, failing checks, failed replicas with their error. */
-export function lifecycleModelLines(report: StatusReport, esc: Esc, bullet: string): string[] {
+export function lifecycleModelLines(report: StatusReport, esc: Esc, bullet: string, strong: (s: string) => string = (x) => `**${x}**`): string[] {
   const lines: string[] = [];
   const draining = report.replicas.filter((r) => r.state === 'draining');
   if (draining.length > 0) {
@@ -50,7 +50,8 @@ export function lifecycleModelLines(report: StatusReport, esc: Esc, bullet: stri
   }
   for (const m of report.models.filter((x) => x.rollout)) {
     const r = m.rollout!;
-    lines.push(`${bullet}${r.stage === 'failed' ? '**rollout failed**' : 'Rollout'} of ${esc(m.name)}: ${esc(r.text)}`);
+    // A failed one's text says so ("rollout failed for spec …"); its model stands out.
+    lines.push(r.stage === 'failed' ? `${bullet}${strong(esc(m.name))}: ${esc(r.text)}` : `${bullet}Rollout of ${esc(m.name)}: ${esc(r.text)}`);
   }
   const checks = report.replicas.filter((r) => r.check && !r.check.ok);
   if (checks.length > 0) lines.push(`${bullet}Answer check failing (not routed): ${listed(checks, (r) => `${esc(r.id)} (${esc(r.check!.error)})`)}`);

@@ -51,7 +51,7 @@ function fabrics(report: StatusReport): string[] {
 function models(report: StatusReport): string[] {
   if (report.models.length === 0) return ['Models: none', ''];
   const rows = report.models.map((m) => [t(m.name), ...[m.desired, m.running, m.starting, m.failed].map(String)]);
-  const lifecycle = lifecycleModelLines(report, t, '  ').map((l) => l.replace(/\*\*/g, ''));
+  const lifecycle = lifecycleModelLines(report, t, '  ', (x) => x);
   return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ...lifecycle, ''];
 }
 
