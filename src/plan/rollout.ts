@@ -13,6 +13,7 @@ import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, RolloutRecord, RolloutStage, ServedBaseline } from '../types/plan.js';
 import type { State } from '../types/state.js';
 import { SPEC_CHANGED, type ModelReplicas } from './classify.js';
+import { drainVerdict } from './drain.js';
 import { compareNames } from './replica-ids.js';
 import { surplusOrder } from './surplus.js';
 
@@ -192,7 +193,8 @@ export function planRollout(group: ModelReplicas, fleet: Fleet, state: State): R
     old: [...oldNotKept, ...others, ...staleKept],
     stoppable: [...oldNotKept, ...others],
     failedFresh: mine.filter((r) => r.state === 'failed' && !r.draining && r.spec === spec),
-    draining: mine.filter((r) => r.draining && r.state === 'running').length,
+    // A drain that ends this tick (its stop is in this plan) no longer holds the next step back.
+    draining: mine.filter((r) => r.draining && r.state === 'running' && !drainVerdict(r, r.draining, fleet).done).length,
     now: fleet.now,
   };
   if (rec?.stage === 'failed') {

@@ -113,6 +113,11 @@ test('rolling: one replica in transition at a time — a new one starting or an 
   // While it drains: wait.
   const draining = drainingState({ 'm-2': { since: T0 } }, rolling);
   assert.equal(lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1', { inflight: { 'm-2': 1 } })], at(60)), draining).plan), []);
+  // Drained: its stop and the next surge go in the same tick.
+  assert.equal(lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1')], at(60)), draining).plan), [
+    'stop m-2 (surplus (2 of 1); drained)',
+    'start m-3 n1[2]',
+  ]);
 });
 
 test('once no old replica is left the rollout is over: the plan names none', () => {
