@@ -27,6 +27,15 @@ async function scenario(files: Record<string, string>, check: (plan: Awaited<Ret
   await settle(w);
 }
 
+/** The same, for the last scenario: its rollout holds for want of traffic, so the fleet does not settle. */
+async function scenarioNoSettle(files: Record<string, string>, check: (plan: Awaited<ReturnType<typeof planPr>>) => void): Promise<void> {
+  await openPr(w, files);
+  const plan = await planPr(w);
+  check(plan);
+  await mergePr(w);
+  await reconcileAndCompare(w, plan);
+}
+
 const ops = (p: Awaited<ReturnType<typeof planPr>>) => p.json.actions.map((a) => `${a.op} ${a.cause}`);
 
 test('scale up: the new replica starting, as planned and as committed', async () => {
@@ -90,6 +99,18 @@ test('a removed model: its replica drains, then stops', async () => {
     assert.equal(p.json.after.models.find((m) => m.name === 'm3'), { name: 'm3', desired: 0, running: 0, starting: 0, failed: 0, draining: 1 });
   });
   assert.not.ok((await w.e.replicasOnFleet()).some((r) => r.id.startsWith('m3-')), 'settled: stopped');
+});
+
+test('a spec change with rollout: the plan shows the canary it starts, as planned and as committed', async () => {
+  await scenarioNoSettle({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "8192"', m2rollout: true, m3: null }) }, (p) => {
+    assert.equal(ops(p), ['start change'], 'the canary only: nothing of the old spec stops');
+    const rollouts = (p.json as unknown as { rollouts: { model: string; stage: string; text: string }[] }).rollouts;
+    assert.equal(rollouts.map((r) => [r.model, r.stage]), [['m2', 'canary']]);
+    assert.match(rollouts[0]!.text, /^canary 1 of 1 for spec [0-9a-f]{8}: starting$/);
+    assert.match(p.text, /~ rollout {2}m2: canary 1 of 1 for spec [0-9a-f]{8}: starting/);
+    assert.equal(p.json.after.models.find((m) => m.name === 'm2')!.rollout!.stage, 'canary');
+    assert.match(p.afterSide, /- Rollout of m2: canary 1 of 1 for spec [0-9a-f]{8}: starting/);
+  });
 });
 
 test.run();
