@@ -105,7 +105,8 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     replicas: present.map(replicaRow),
     unplaceable: unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })).sort((a, b) => cmp(a.model, b.model)),
     blocked,
-    idle: idleRows(fleet, present),
+    // A replica whose stop has begun is going anyway: not listed as idle.
+    idle: idleRows(fleet, present.filter((r) => !r.draining)),
     nodes: nodeLists(fleet),
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
   };
