@@ -5,6 +5,9 @@
 // uvu's Total/Passed/Skipped lines and ends with `N passed, M failed`.
 //
 //   node scripts/run-tests.mjs [filter ...]   only files whose path contains a filter
+//
+// LLMGW_TEST_BAIL=1 starts no new file once one has failed (mutation testing,
+// scripts/mutate.mjs: a mutant is killed by the first failure, the rest is waste).
 
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -16,6 +19,7 @@ const testDir = join(root, 'dist', 'test');
 const filters = process.argv.slice(2);
 const timeoutMs = Number(process.env.LLMGW_TEST_TIMEOUT_MS ?? 180_000);
 const jobs = Number(process.env.LLMGW_TEST_JOBS ?? Math.min(2, availableParallelism()));
+const bail = process.env.LLMGW_TEST_BAIL === '1';
 
 function walk(dir) {
   const out = [];
@@ -27,7 +31,9 @@ function walk(dir) {
   return out;
 }
 
-const files = walk(testDir).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+let files = walk(testDir).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+// Bailing, the files of the first filter run first: name the closest tests first.
+if (bail) files = filters.flatMap((x, i) => files.filter((f) => f.includes(x) && filters.findIndex((y) => f.includes(y)) === i));
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 function runFile(file) {
@@ -75,6 +81,7 @@ async function worker() {
     // A file that crashed, hung or exited non-zero without a failing count is one failure.
     if (r.timedOut || r.total === null || (r.code !== 0 && fl === 0)) fl += 1;
     passed += p; failed += fl; skipped += r.skipped;
+    if (fl && bail) queue.length = 0;
     const why = r.timedOut ? ` (timed out after ${timeoutMs} ms)` : r.total === null ? ' (no uvu summary)' : '';
     process.stdout.write(`${fl ? 'FAIL' : 'ok  '} ${name}: ${p} passed, ${fl} failed${why} [${r.ms} ms]\n`);
     if (fl) process.stdout.write(r.text.split('\n').map((l) => '    ' + l).join('\n') + '\n');

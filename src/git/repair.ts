@@ -137,11 +137,19 @@ export async function withOpMarker<T>(gitDir: string, op: string, body: () => Pr
 }
 
 async function removeStaleLocks(ctx: RepairContext, now: number): Promise<void> {
-  const locks = lockFiles(ctx.gitDir).filter((l) => age(l, now) >= ctx.staleAfterMs);
-  if (locks.length === 0) return;
+  const all = lockFiles(ctx.gitDir);
+  let locks = all.filter((l) => age(l, now) >= ctx.staleAfterMs);
+  // In llmgw's own workdir, after its own rebase or merge was killed (the marker
+  // names a dead process), a younger lock is that git's too: nobody else works
+  // there. Left until it ages, it fails the next rebase, and a rebase that fails
+  // there means a fresh clone, its unpushed commits (and the events they sent) lost.
+  const killed = ctx.managed && markerOfDeadLlmgw(ctx.gitDir) ? all.filter((l) => !locks.includes(l)) : [];
+  if (locks.length === 0 && killed.length === 0) return;
   const busy = gitRunsIn(ctx.top, ctx.gitDir);
-  const names = locks.map((l) => relative(ctx.top, l) || l).join(', ');
   if (busy === true) return; // a git that runs this long is somebody's: its locks are live
+  if (busy === false) locks = [...locks, ...killed];
+  if (locks.length === 0) return;
+  const names = locks.map((l) => relative(ctx.top, l) || l).join(', ');
   if (busy === null && !ctx.managed) {
     ctx.log(`warning: git lock ${names} is older than git.timeout, but whether a git process still holds it cannot be told here: remove it by hand if none does`);
     return;
@@ -168,6 +176,7 @@ async function undoInterrupted(ctx: RepairContext): Promise<void> {
     throw new GitError(`${what} is in progress in ${ctx.top} that llmgw did not start: finish it (${how}); llmgw changes nothing there meanwhile`);
   }
   const what = rebasing ? 'rebase' : 'merge';
+  const onto = rebasing ? (readText(join(ctx.gitDir, 'rebase-merge', 'onto')) ?? readText(join(ctx.gitDir, 'rebase-apply', 'onto'))) : readText(join(ctx.gitDir, 'MERGE_HEAD'));
   // --abort puts back the branch and re-applies the autostash (a person's
   // uncommitted edits). A fast-forward killed half done has nothing to abort:
   // its autostash goes to the stash list.
@@ -179,8 +188,13 @@ async function undoInterrupted(ctx: RepairContext): Promise<void> {
     // in llmgw's own workdir the branch still names what was committed; go back to it.
     const head = readText(join(ctx.gitDir, 'rebase-merge', 'head-name')) ?? readText(join(ctx.gitDir, 'rebase-apply', 'head-name'));
     const branch = head?.replace(/^refs\/heads\//, '') ?? ctx.branch;
-    await ctx.git.tryRun([what, '--quit']);
+    // Back to the branch before the operation is forgotten: when the checkout
+    // is refused (the killed git's index.lock is still younger than the git
+    // timeout), the rebase stays recorded and a later tick undoes it. Forgotten
+    // first, it would leave a detached HEAD that looks clean, and the next
+    // commits would be made and pushed from there, dropping the branch's own.
     if (branch !== null) await ctx.git.run(['checkout', '--quiet', '--force', branch], `going back to ${branch}`);
+    await ctx.git.tryRun([what, '--quit']);
     await ctx.git.tryRun(['stash', 'clear']);
     ctx.log(`undid a ${what} an llmgw process left half done in ${ctx.top} (its own workdir: back to ${branch ?? 'HEAD'} as committed)`);
   } else if (!rebasing && !merging) {
@@ -190,7 +204,39 @@ async function undoInterrupted(ctx: RepairContext): Promise<void> {
     const how = rebasing ? 'git rebase --abort' : 'git merge --abort';
     throw new GitError(`an llmgw ${what} was killed half done in ${ctx.top} and '${how}' cannot undo it (${undone.detail}): set it right by hand; your uncommitted edits may be in git stash list`);
   }
+  await removeCheckoutLeftovers(ctx, onto);
   await rm(join(ctx.gitDir, OP_MARKER), { force: true });
+}
+
+/**
+ * Files a killed checkout of `onto` wrote before it could record them in the
+ * index: untracked now, at a path `onto` has, with exactly its content. The
+ * undo leaves them (it only restores what the index knows), and the next
+ * rebase would stop at them ("untracked working tree files would be
+ * overwritten"), which in llmgw's own workdir means a fresh clone and its
+ * unpushed commits lost. Each is a copy of what git holds: removing it loses
+ * nothing. Any other untracked file is left alone.
+ */
+async function removeCheckoutLeftovers(ctx: RepairContext, onto: string | null): Promise<void> {
+  if (onto === null || !/^[0-9a-f]{40,64}$/.test(onto)) return;
+  // Paths from the top of the working tree on both sides (`:/`, --full-tree): a config dir may be a subdirectory.
+  const others = await ctx.git.tryRun(['ls-files', '-z', '--others', '--full-name', '--', ':/'], { raw: true });
+  if (!others.ok || others.out === '') return;
+  const untracked = new Set(others.out.split('\0').filter((p) => p !== ''));
+  const listed = await ctx.git.tryRun(['ls-tree', '-r', '-z', '--full-tree', onto], { raw: true });
+  if (!listed.ok) return;
+  const blobs = new Map<string, string>();
+  for (const line of listed.out.split('\0')) {
+    // `<mode> blob <sha>\t<path>`
+    const m = /^100[0-7]{3} blob ([0-9a-f]+)\t(.+)$/s.exec(line);
+    if (m && untracked.has(m[2]!)) blobs.set(m[2]!, m[1]!);
+  }
+  if (blobs.size === 0) return;
+  const files = [...blobs.keys()];
+  const hashed = await ctx.git.tryRun(['hash-object', '--', ...files.map((f) => join(ctx.top, f))]);
+  if (!hashed.ok) return;
+  const shas = hashed.out.split('\n');
+  for (const [i, f] of files.entries()) if (shas[i] === blobs.get(f)) await unlink(join(ctx.top, f)).catch(() => undefined);
 }
 
 /**

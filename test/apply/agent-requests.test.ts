@@ -86,4 +86,57 @@ test('a two-node start gives each rank its host and rank, and every rank the hea
   assert.is(reqs[1]!.request.endpoint, 'http://g2.example:8000');
 });
 
+test('each rank of a multi-node replica sees its own GPUs in CUDA_VISIBLE_DEVICES, not rank 0\'s', () => {
+  const cfg = config([node('g1'), node('g2')]);
+  cfg.models.push({ name: 'pair', weights: 'org/pair', engine: 'vllm', gpus: 4, nodes: 2, replicas: 1, priority: 0, args: [], index: 3, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null });
+  const action: StartAction = {
+    op: 'start', replica: 'pair-0', model: 'pair', port: 8002, weights: 'none', reason: 'r',
+    placement: [{ node: 'g2', gpus: [4, 5, 6, 7] }, { node: 'g1', gpus: [0, 2, 3, 5] }],
+  };
+  const reqs = startRequests(action, cfg, fleet(cfg, []));
+  assert.equal(
+    reqs.map((r) => [r.node, r.request.rank, r.request.gpus, r.request.env]),
+    [
+      ['g2', 0, [4, 5, 6, 7], { CUDA_VISIBLE_DEVICES: '4,5,6,7' }],
+      ['g1', 1, [0, 2, 3, 5], { CUDA_VISIBLE_DEVICES: '0,2,3,5' }],
+    ],
+  );
+  assert.equal(reqs.map((r) => r.request.command.slice(3, 5)), [['--tp', '4'], ['--tp', '4']], '{gpus} is the count per rank');
+});
+
+test('weightsPath follows the report: weights held only on the shared path are used there, not fetched to the local one', () => {
+  const n = node('g1', { storage: [storage[1]!, storage[0]!] });
+  // The report lists the shared path first; each declared path is matched by its own entry.
+  const f = fleet(config([n]), [], {}, {
+    g1: report([
+      { path: '/lustre/models', kind: 'shared', filer: 'lustre-a', weights: ['meta/llama'], incomplete: [] },
+      { path: '/models', kind: 'local', weights: [], incomplete: [] },
+    ]),
+  });
+  assert.is(weightsPathFor(n, f.nodeByName.get('g1'), 'meta/llama'), '/lustre/models/meta/llama');
+});
+
+test('a start that cannot be built fails with a line naming what is missing: model, engine, node', () => {
+  const cfg = config([node('g1')]);
+  const start = (model: string, nodeName = 'g1'): StartAction => ({
+    op: 'start', replica: `${model}-0`, model, port: 8000, weights: 'none', reason: 'r', placement: [{ node: nodeName, gpus: [0] }],
+  });
+  assert.throws(() => startRequests(start('ghost'), cfg, fleet(cfg, [])), (e: Error) => e.message === 'start of ghost-0: model ghost is not in models.yaml');
+  const noEngine = { ...cfg, models: [{ ...cfg.models[0]!, engine: 'sglang' }] };
+  assert.throws(
+    () => startRequests(start('llama'), noEngine, fleet(noEngine, [])),
+    (e: Error) => e.message === 'start of llama-0: engine sglang is not in cluster.yaml',
+  );
+  assert.throws(() => startRequests(start('llama', 'g9'), cfg, fleet(cfg, [])), (e: Error) => e.message === 'node g9 is not in cluster.yaml');
+});
+
+test('a node cluster.yaml lists that the fleet does not know yet still gets its own host in the request', () => {
+  const cfg = config([node('g1'), node('g2'), node('g3')]);
+  const known = fleet(config([node('g1')]), []);
+  const action: StartAction = { op: 'start', replica: 'llama-0', model: 'llama', port: 8001, placement: [{ node: 'g2', gpus: [0, 1] }], weights: 'none', reason: 'r' };
+  const [only] = startRequests(action, cfg, known);
+  assert.is(only!.request.endpoint, 'http://g2.example:8001');
+  assert.ok(only!.request.command.includes('--host=g2.example'));
+});
+
 test.run();

@@ -91,4 +91,12 @@ test('a very long pattern is quoted cut short in its error', () => {
   assert.match(e, /…'/);
 });
 
+test('more edges: a close bracket before its open one, letters inside a range, a bracket first, too many names in one bracket', () => {
+  assert.is(error('a]b['), "malformed hostlist 'a]b[': unbalanced or nested brackets");
+  assert.is(error('gpu[a1-3]'), "malformed hostlist 'gpu[a1-3]': 'a1-3' is not a number or a range like 01-16");
+  assert.equal(names('[01-02]-gpu'), ['01-gpu', '02-gpu']);
+  assert.equal(names('gpu[1-2],[7-8]x'), ['gpu1', 'gpu2', '7x', '8x']);
+  assert.is(error('n[0-60000,0-60000]'), "malformed hostlist 'n[0-60000,0-60000]': more than 100000 names");
+});
+
 test.run();

@@ -86,4 +86,26 @@ test('a node mixing GPU classes is a free whole node of no class', () => {
   assert.equal(capacityByClass(f).map((c) => [c.class, c.free]), [['A100', 4], ['H100', 4]]);
 });
 
+test("a node's GPUs are in index order whatever order its report lists them", () => {
+  const c = config([nodeConfig('n1')]);
+  const listed = [3, 1, 0, 2].map((index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
+  const f = buildFleet(c, snapshot([up('n1', report(listed, [replica('m-0', [1])]))]), emptyState(), NOW);
+  assert.equal(f.nodeByName.get('n1')!.gpus.map((g) => [g.index, g.bucket]), [[0, 'free'], [1, 'used'], [2, 'free'], [3, 'free']]);
+});
+
+test('a GPU two replicas both claim belongs to the first one the report lists', () => {
+  const c = config([nodeConfig('n1')]);
+  const f = buildFleet(c, snapshot([up('n1', report(gpus(2), [replica('b-0', [0]), replica('a-0', [0, 1])]))]), emptyState(), NOW);
+  assert.equal(f.nodeByName.get('n1')!.gpus.map((g) => g.replica), ['b-0', 'a-0']);
+});
+
+test('a node running a replica is not a free whole node, even when the replica names none of its GPUs', () => {
+  const c = config([nodeConfig('n1')]);
+  const f = buildFleet(c, snapshot([up('n1', report(gpus(8), [replica('cpu-0', [])]))]), emptyState(), NOW);
+  const n = f.nodeByName.get('n1')!;
+  assert.equal(n.gpus.map((g) => g.bucket), Array(8).fill('free'));
+  assert.is(n.freeWholeClass, null);
+  assert.equal([...freeWholeNodes(f).get('ib-a')!], [['H100', 0]]);
+});
+
 test.run();

@@ -61,4 +61,16 @@ test('a lost node holds nothing for its fabric; an unreachable one still does', 
   assert.is(fabricHolds(f, 'ib-b', W), true);
 });
 
+test('the filers that hold weights in a fabric are listed sorted, whichever node saw them first', () => {
+  const c = config([
+    nodeConfig('a1', { storage: [{ path: '/z', kind: 'shared', filer: 'zeta' }] }),
+    nodeConfig('a2', { storage: [{ path: '/a', kind: 'shared', filer: 'alpha' }] }),
+  ]);
+  const f = buildFleet(c, snapshot([
+    up('a1', report(gpus(1), [], [stored('/z', [W], 'shared', 'zeta')])),
+    up('a2', report(gpus(1), [], [stored('/a', [W], 'shared', 'alpha')])),
+  ]), emptyState(), NOW);
+  assert.equal(fabricHoldings(f, 'ib-a', W), { held: true, shared: ['alpha', 'zeta'], localNodes: [] });
+});
+
 test.run();

@@ -66,4 +66,14 @@ test('a replica that is not running has no idleness', () => {
   assert.equal([got.idleSeconds, got.idleSince], [null, null]);
 });
 
+test('a start time or router time that does not parse makes idleness unknown, never idle nor NaN', () => {
+  assert.equal(idleOf([routerUp('rt-1', '2026-11-20T00:00:00Z'), routerUp('rt-2', '2026-11-20T00:00:00Z')], 'last tuesday'), {
+    idleSeconds: null,
+    idleSince: null,
+    answered: true,
+  });
+  const garbled = idleOf([routerUp('rt-1', '2026-11-20T00:00:00Z', { 'm-0': 'soon' }), routerUp('rt-2', '2026-11-20T00:00:00Z')]);
+  assert.equal(garbled, { idleSeconds: null, idleSince: null, answered: true });
+});
+
 test.run();

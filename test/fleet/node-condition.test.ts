@@ -67,4 +67,10 @@ test('snapshot nodes that cluster.yaml does not name are not part of the fleet',
   assert.equal(f.nodes.map((n) => n.name), ['n1']);
 });
 
+test('a config node missing from the snapshot says so as its error, and lists no replicas', () => {
+  const n = build([]).nodeByName.get('n5')!;
+  assert.equal([n.condition, n.error, n.unreachableSince, n.replicas], ['lost', 'not in the snapshot', null, []]);
+  assert.is(n.freeWholeClass, null);
+});
+
 test.run();

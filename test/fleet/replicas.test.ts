@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildFleet, modelCounts } from '../../src/fleet/index.js';
+import { buildFleet, modelCounts, replicaPort } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
 import { NOW, config, down, gpus, model, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
 
@@ -53,6 +53,48 @@ test('model counts: desired from models.yaml, states from replicas, lost ones go
     { name: 'b', desired: 1, running: 0, starting: 0, failed: 0 },
     { name: 'old', desired: 0, running: 1, starting: 0, failed: 0 },
   ]);
+});
+
+test('a replica is one rank per node however often a report lists it; ids on a node are sorted', () => {
+  const c = config([nodeConfig('n1')]);
+  const f = buildFleet(c, snapshot([
+    up('n1', report(gpus(8), [replica('m-1', [1]), replica('m-0', [0]), replica('m-1', [1])])),
+  ]), emptyState(), NOW);
+  assert.equal(f.replicaById.get('m-1')!.ranks, [{ node: 'n1', rank: 0, gpus: [1] }]);
+  assert.equal(f.nodeByName.get('n1')!.replicas, ['m-0', 'm-1']);
+});
+
+test('port and spec come from the first rank that reports them; no endpoint is null, not missing', () => {
+  const c = config([nodeConfig('n1'), nodeConfig('n2')]);
+  const f = buildFleet(c, snapshot([
+    up('n1', report(gpus(8), [replica('ds-0', [0], { rank: 0, port: undefined, spec: undefined })])),
+    up('n2', report(gpus(8), [replica('ds-0', [0], { rank: 1, port: 8007, spec: 'f00d' })])),
+  ]), emptyState(), NOW);
+  const ds = f.replicaById.get('ds-0')!;
+  assert.equal([ds.port, ds.spec, ds.endpoint], [8007, 'f00d', null]);
+  assert.equal([...f.nodeByName.get('n1')!.usedPorts], [], 'n1 was told no port');
+});
+
+test('an endpoint without a port, or one that does not parse, gives no port (never 0)', () => {
+  assert.is(replicaPort({ endpoint: 'http://n1.example/' }), null);
+  assert.is(replicaPort({ endpoint: 'not a url' }), null);
+  assert.is(replicaPort({ endpoint: 'http://n1.example:8042/v1' }), 8042);
+  assert.is(replicaPort({ port: 8001, endpoint: 'http://n1.example:9/' }), 8001);
+  const c = config([nodeConfig('n1')]);
+  const f = buildFleet(c, snapshot([up('n1', report(gpus(2), [replica('m-0', [0], { port: undefined, endpoint: 'http://n1.example/' })]))]), emptyState(), NOW);
+  assert.is(f.replicaById.get('m-0')!.port, null);
+  assert.equal([...f.nodeByName.get('n1')!.usedPorts], []);
+});
+
+test('two nodes claiming the same rank of a replica: the first by node name keeps it and the other is a duplicate, whatever the report order', () => {
+  const c = config([nodeConfig('n1'), nodeConfig('n2'), nodeConfig('n3')]);
+  const f = buildFleet(c, snapshot([
+    up('n3', report(gpus(8), [replica('ds-0', [0], { rank: 0 })])),
+    up('n1', report(gpus(8), [replica('ds-0', [0], { rank: 1 })])),
+    up('n2', report(gpus(8), [replica('ds-0', [0], { rank: 0 })])),
+  ]), emptyState(), NOW);
+  assert.equal(f.replicaById.get('ds-0')!.nodes, ['n2', 'n1']);
+  assert.equal((f.duplicates ?? []).map((d) => [d.replica, d.nodes]), [['ds-0', ['n3']]]);
 });
 
 test.run();

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -156,6 +156,68 @@ test('a rebase llmgw left half done (its marker names a dead process) is undone;
   assert.ok(lines.includes(`undid a rebase an llmgw process left half done in ${dir}`), lines.join('\n'));
   assert.not.ok(existsSync(join(dir, '.git', 'rebase-merge')));
   assert.not.ok(existsSync(join(dir, '.git', 'llmgw-op')));
+});
+
+test('a rebase in llmgw’s own workdir that a young lock (not its own killed git’s) keeps from being undone stays recorded until the lock is stale, then the workdir goes back to its branch with its unpushed commit', async () => {
+  const dir = join(sb.root, 'work');
+  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
+  sb.write(dir, '.llmgw/state.json', '{}\n');
+  assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
+  const other = sb.clone('other');
+  sb.write(other, 'notes.md', 'a note\n');
+  sb.git(other, 'add', 'notes.md');
+  sb.git(other, 'commit', '--quiet', '-m', 'a note');
+  sb.git(other, 'push', '--quiet');
+  sb.git(dir, 'fetch', '--quiet');
+  // HEAD detached on the remote's commit, the rebase recorded, and an index.lock no marker explains
+  // (another machine's or pid namespace's git may hold it): only a lock's age says it is stale.
+  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  assert.is(sb.git(dir, 'rev-parse', '--abbrev-ref', 'HEAD'), 'HEAD');
+  writeFileSync(join(dir, '.git', 'index.lock'), '');
+
+  const lines: string[] = [];
+  const young = await repo.sync((l) => lines.push(l)).then(() => null, (e: unknown) => e);
+  assert.instance(young, GitError);
+  assert.ok(existsSync(join(dir, '.git', 'rebase-merge')), 'still recorded: the next tick can undo it');
+
+  utimesSync(join(dir, '.git', 'index.lock'), OLD, OLD);
+  await repo.sync((l) => lines.push(l));
+  assert.ok(lines.some((l) => l.startsWith(`undid a rebase an llmgw process left half done in ${dir}`)), lines.join('\n'));
+  assert.is(sb.git(dir, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');
+  // The unpushed commit is on the branch, on top of the person's: nothing of llmgw's was dropped.
+  assert.is(sb.git(dir, 'log', '-1', '--format=%s'), 'llmgw: state');
+  assert.is(sb.git(dir, 'rev-parse', 'HEAD^'), sb.git(dir, 'rev-parse', 'origin/main'));
+});
+
+test('what a killed rebase left in llmgw’s own workdir — a lock however young, files checked out but never recorded — goes with the rebase undone: the next rebase keeps llmgw’s unpushed commit, no fresh clone', async () => {
+  const dir = join(sb.root, 'work');
+  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
+  sb.write(dir, '.llmgw/state.json', '{}\n');
+  assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
+  const other = sb.clone('other');
+  sb.write(other, 'notes.md', 'a note\n');
+  sb.git(other, 'add', 'notes.md');
+  sb.git(other, 'commit', '--quiet', '-m', 'a note');
+  sb.git(other, 'push', '--quiet');
+  sb.git(dir, 'fetch', '--quiet');
+  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  // Killed while checking out the remote's commit: notes.md written, the index never updated, a lock left a moment ago.
+  sb.git(dir, 'rm', '--cached', '--quiet', 'notes.md');
+  sb.write(dir, 'mine.txt', 'a file of someone’s\n');
+  writeFileSync(join(dir, '.git', 'llmgw-op'), JSON.stringify({ pid: 999_999_999, op: 'rebase' }));
+  writeFileSync(join(dir, '.git', 'CHERRY_PICK_HEAD.lock'), '');
+  const leftAt = new Date(statSync(join(dir, '.git', 'CHERRY_PICK_HEAD.lock')).mtimeMs).toISOString();
+
+  const lines: string[] = [];
+  await repo.sync((l) => lines.push(l));
+  assert.equal(lines, [
+    `removed a stale git lock .git/CHERRY_PICK_HEAD.lock (from ${leftAt}; no git process works in ${dir})`,
+    `undid a rebase an llmgw process left half done in ${dir}`,
+  ]);
+  assert.is(sb.git(dir, 'log', '-1', '--format=%s'), 'llmgw: state');
+  assert.is(sb.git(dir, 'rev-parse', 'HEAD^'), sb.git(dir, 'rev-parse', 'origin/main'));
+  assert.is(readFileSync(join(dir, 'notes.md'), 'utf8'), 'a note\n');
+  assert.is(readFileSync(join(dir, 'mine.txt'), 'utf8'), 'a file of someone’s\n', 'an untracked file of another content is left alone');
 });
 
 test('llmgw’s own --workdir that git cannot read any more is cloned afresh, the old one kept aside', async () => {

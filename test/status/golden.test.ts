@@ -4,7 +4,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { golden } from '../helpers/golden.js';
-import { exampleStatus } from './cli-helpers.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
+import { NOW, ROOT, exampleStatus, status } from './cli-helpers.js';
 
 for (const example of ['demo', 'large']) {
   test(`examples/${example}: --format markdown is the committed STATUS.md`, async () => {
@@ -37,10 +41,41 @@ test('examples/demo shows every case: idle, unknown idleness, unhealthy, unreach
   assert.equal([llama.shared, llama.localNodes], [['lustre-a'], ['gpu-a01']]);
 });
 
-test('rendering the large example twice gives byte-identical STATUS.md', async () => {
-  const a = await exampleStatus('large', '--format', 'markdown');
-  const b = await exampleStatus('large', '--format', 'markdown');
-  assert.is(a.out, b.out);
-});
+/** The snapshot with every list it carries in reverse order: nodes, routers, and inside each report. */
+function reversedSnapshot(text: string): string {
+  const snap = JSON.parse(text) as Snapshot;
+  const report = (r: AgentReport): AgentReport => ({
+    ...r,
+    gpus: [...r.gpus].reverse(),
+    replicas: [...r.replicas].reverse(),
+    storage: [...r.storage].reverse().map((st) => ({ ...st, weights: [...st.weights].reverse() })),
+  });
+  const nodes = [...snap.nodes].reverse().map((n) => (n.reachable ? { ...n, report: report(n.report) } : { ...n, lastReport: n.lastReport && report(n.lastReport) }));
+  return JSON.stringify({ ...snap, nodes, routers: [...snap.routers].reverse() });
+}
+
+const FORMATS: [string[], (example: string) => string][] = [
+  [['--format', 'markdown'], (e) => `examples/${e}/STATUS.md`],
+  [['--json'], (e) => `test/status/golden/${e}.json`],
+  [[], (e) => `test/status/golden/${e}.txt`],
+];
+
+for (const example of ['demo', 'large']) {
+  test(`examples/${example}: its snapshot with every list reversed renders the same golden files byte for byte`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llmgw-golden-'));
+    try {
+      const observed = join(dir, 'observed.json');
+      writeFileSync(observed, reversedSnapshot(readFileSync(join(ROOT, `examples/${example}/.llmgw/observed.json`), 'utf8')));
+      for (const [flags, file] of FORMATS) {
+        const r = await status(['--repo', `examples/${example}`, '--observed', observed, '--now', NOW, ...flags]);
+        assert.is(r.code, 0, r.err);
+        // Never rewritten from here: the goldens are the tests above; this one only reads them.
+        assert.fixture(r.out, readFileSync(join(ROOT, file(example)), 'utf8'), file(example));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
 
 test.run();

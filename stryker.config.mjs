@@ -1,0 +1,87 @@
+// Mutation testing (StrykerJS) of the pure core and the parts whose mistakes are
+// silent: `npm run mutate [-- folder ...]` (scripts/mutate.mjs) runs one Stryker
+// run per folder below, each with only the tests that cover that folder. See
+// docs/notes/mutation.md.
+//
+// How it stays affordable on a small machine: Stryker writes every mutant of a
+// folder into one copy of the sources at once ("mutant schemata"), tsc builds
+// that copy ONCE, and each mutant is then one run of the folder's test files
+// with __STRYKER_ACTIVE_MUTANT__ naming it. The test runner stops at the first
+// failing file (LLMGW_TEST_BAIL), closest tests first. Incremental mode reuses
+// the results of code that did not change since the last run.
+//
+// Folders, not file lists: a file that moves within a folder stays covered.
+
+/** folder -> what is mutated, and the test files (scripts/run-tests.mjs filters) that cover it, closest first. */
+export const FOLDERS = {
+  fleet: {
+    mutate: ['src/fleet/**/*.ts'],
+    tests: ['test/fleet/', 'test/status/', 'test/plan/through-fleet', 'test/plan/from-reports', 'test/notify/events-fleet'],
+  },
+  notify: {
+    mutate: ['src/notify/**/*.ts'],
+    tests: ['test/notify/'],
+  },
+  'gather/known-hosts': {
+    mutate: ['src/gather/known-hosts.ts'],
+    tests: ['test/gather/known-hosts', 'test/gather/ssh-transport'],
+  },
+  'apply/agent-requests': {
+    mutate: ['src/apply/agent-requests.ts'],
+    tests: ['test/apply/agent-requests', 'test/apply/executor'],
+  },
+  status: {
+    mutate: ['src/status/**/*.ts'],
+    tests: ['test/status/', 'test/plan/render', 'test/plan/golden', 'test/notify/events'],
+  },
+  config: {
+    mutate: ['src/config/**/*.ts'],
+    tests: ['test/config/', 'test/examples/', 'test/cli/validate', 'test/status/invalid-config'],
+  },
+  plan: {
+    mutate: ['src/plan/**/*.ts'],
+    tests: ['test/plan/', 'test/apply/agent-requests', 'test/status/golden'],
+  },
+};
+
+const requested = process.env.LLMGW_MUTATE_FOLDER;
+if (requested !== undefined && !(requested in FOLDERS)) {
+  throw new Error(`LLMGW_MUTATE_FOLDER=${requested}: not one of ${Object.keys(FOLDERS).join(', ')}`);
+}
+// Without a folder (a bare `npx stryker run`): everything, against every test named above.
+const chosen = requested ? [FOLDERS[requested]] : Object.values(FOLDERS);
+const mutate = chosen.flatMap((f) => f.mutate);
+const tests = [...new Set(chosen.flatMap((f) => f.tests))];
+const name = requested ? requested.replace(/\//g, '-') : 'all';
+
+// One test file at a time, stopping at the first failure: Stryker runs two
+// mutants side by side, which is the machine's two cores. A file that hangs
+// (a mutant that loops) is killed by run-tests' own timeout, well before
+// Stryker's, and counts as a failure, so no orphan keeps a core busy.
+const command = ['LLMGW_TEST_BAIL=1', 'LLMGW_TEST_JOBS=1', 'LLMGW_TEST_TIMEOUT_MS=60000', 'node scripts/run-tests.mjs', ...tests].join(' ');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'command',
+  commandRunner: { command },
+  // Run without a shell, before node_modules is linked into the sandbox: npm
+  // gives the shell and finds tsc in the project's node_modules/.bin.
+  buildCommand: 'npm run -s build',
+  mutate,
+  // Not needed to build or test; `dist` is rebuilt inside the sandbox.
+  ignorePatterns: ['/dist', '/.bench', '/tmp', '/bench', '*.log'],
+  concurrency: Number(process.env.LLMGW_MUTATE_CONCURRENCY ?? 2),
+  // A mutant's run may take timeoutFactor x the clean run + timeoutMS before it
+  // counts as Timeout (detected); generous, because the machine is shared.
+  timeoutMS: 30_000,
+  timeoutFactor: 2,
+  dryRunTimeoutMinutes: 10,
+  incremental: true,
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  reporters: ['progress', 'clear-text', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  thresholds: { high: 90, low: 80, break: null },
+  tempDirName: '.stryker-tmp',
+};
