@@ -3,10 +3,11 @@
 // value from the repo can never split into extra arguments or reach a shell.
 
 import { posix } from 'node:path';
-import type { Config, EngineConfig, ModelConfig, NodeConfig } from '../types/config.js';
+import type { CheckConfig, Config, EngineConfig, ModelConfig, NodeConfig } from '../types/config.js';
 import type { Fleet, FleetNode } from '../types/fleet.js';
-import type { StartAction } from '../types/plan.js';
-import type { StartRequest } from '../types/snapshot.js';
+import type { StartAction, StopAction } from '../types/plan.js';
+import type { AnswerCheck, StartRequest, StopEntry } from '../types/snapshot.js';
+import { stopTimings } from '../plan/drain.js';
 import { replicaSpec } from '../plan/spec.js';
 import { replicaUrl } from '../fleet/routes.js';
 
@@ -59,6 +60,21 @@ function nodeConfigOf(config: Config, fleet: Fleet, name: string): NodeConfig {
   return n;
 }
 
+/** models.yaml's check on the wire (docs/protocol.md#the-answer-check): `(?i)` arrives as the flag `i`. */
+export function wireCheck(check: CheckConfig): AnswerCheck {
+  return {
+    prompt: check.prompt,
+    expect: check.expect.source,
+    ...(check.expect.flags ? { flags: check.expect.flags } : {}),
+    timeoutSeconds: Math.ceil(check.timeoutMs / 1000),
+  };
+}
+
+/** A stop entry: the replica and the grace SIGTERM gets before SIGKILL (its model's stopGrace). */
+export function stopEntry(stop: Pick<StopAction, 'replica' | 'model'>, fleet: Fleet): StopEntry {
+  return { replica: stop.replica, graceSeconds: Math.ceil(stopTimings(fleet, stop.model).stopGraceMs / 1000) };
+}
+
 /** The StartRequest of every rank of one start action, rank 0 first. */
 export function startRequests(action: StartAction, config: Config, fleet: Fleet): NodeStart[] {
   const { model, engine } = lookup(config, action);
@@ -101,6 +117,9 @@ export function startRequests(action: StartAction, config: Config, fleet: Fleet)
         env: { CUDA_VISIBLE_DEVICES: p.gpus.join(',') },
         health: engine.health,
         startTimeoutSeconds: Math.ceil(engine.startTimeoutMs / 1000),
+        // Rank 0 serves the endpoint, so only it is asked for an answer; the
+        // other ranks are judged on health, and a replica is running only when all are.
+        ...(rank === 0 && model.check ? { check: wireCheck(model.check) } : {}),
       },
     };
   });

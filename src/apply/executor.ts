@@ -11,17 +11,23 @@
 // table without it, the stop of a replica it may still send requests to waits
 // for a later tick (a stop of one no router lists goes ahead). Every router
 // gets the whole table again at the next tick.
+//
+// A stop in phase `drain` (docs/safety.md#stopping-a-replica) calls no node: it takes the
+// replica out of every table (steps 0 and 3 leave it out, as every later tick's
+// tables do while it drains) and a later tick stops it. A stop in phase `stop`
+// tells the agent the model's stopGrace (SIGTERM, then SIGKILL).
 
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan, StartAction, StopAction } from '../types/plan.js';
 import type { RouterObservation } from '../types/snapshot.js';
 import type { Transport } from '../types/transport.js';
-import { startRequests, type NodeStart } from './agent-requests.js';
-import { applyOnNodes, batchesOf, resultKey, type NodeResults } from './node-calls.js';
+import { startRequests, stopEntry, type NodeStart } from './agent-requests.js';
+import { applyOnNodes, batchesOf, resultKey } from './node-calls.js';
 import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from './outcome.js';
+import { heldOut, heldOutOfTables } from './routed.js';
 import { currentTables, endpointTable, pushTables, serving } from './router-tables.js';
-import { scheduleApply } from './schedule.js';
+import { isDrain, scheduleApply } from './schedule.js';
 
 export interface ApplyContext {
   config: Config;
@@ -50,9 +56,14 @@ function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, no
   for (const e of errors) run.failures.push({ op, replica, model, host: e.node, error: e.error });
 }
 
-async function runStops(run: Run, stops: StopAction[]): Promise<void> {
+async function runStops(run: Run, all: StopAction[]): Promise<void> {
   const { fleet, config, transport } = run.ctx;
-  const calls: { node: string; replica: string }[] = [];
+  // A drain's part this tick is the table push: it has begun once the tables leave the replica out.
+  for (const s of all.filter(isDrain)) {
+    run.results.set(resultKey('stop', s.replica), { op: 'stop', replica: s.replica, model: s.model, status: 'ok', nodes: s.placement.map((p) => p.node), phase: 'drain' });
+  }
+  const stops = all.filter((s) => !isDrain(s));
+  const calls: { node: string; replica: string; entry: ReturnType<typeof stopEntry> }[] = [];
   const skipped = new Map<string, { node: string; error: string }[]>();
   for (const s of stops) {
     for (const p of s.placement) {
@@ -63,7 +74,7 @@ async function runStops(run: Run, stops: StopAction[]): Promise<void> {
         const list = skipped.get(s.replica) ?? [];
         list.push({ node: p.node, error: 'node is unreachable; stopped once it answers' });
         skipped.set(s.replica, list);
-      } else calls.push({ node: p.node, replica: s.replica });
+      } else calls.push({ node: p.node, replica: s.replica, entry: stopEntry(s, fleet) });
     }
   }
   const byNode = await applyOnNodes(batchesOf([], calls), config, transport);
@@ -92,7 +103,7 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
     }
   }
   const byNode = await applyOnNodes(batchesOf([...ranks.values()].flat(), []), config, transport);
-  const rollback: { node: string; replica: string }[] = [];
+  const rollback: { node: string; replica: string; entry: ReturnType<typeof stopEntry> }[] = [];
   for (const a of starts) {
     const list = ranks.get(a.replica);
     if (!list) continue;
@@ -106,7 +117,7 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
     fail(run, 'start', a.replica, a.model, nodes, errors);
     // Ranks that did start cannot serve without the others: take them down
     // so the next tick places the whole replica afresh.
-    for (const o of outcome) if (o.r?.ok) rollback.push({ node: o.node, replica: a.replica });
+    for (const o of outcome) if (o.r?.ok) rollback.push({ node: o.node, replica: a.replica, entry: stopEntry(a, fleet) });
   }
   if (rollback.length > 0) await applyOnNodes(batchesOf([], rollback), config, transport);
 }
@@ -133,29 +144,38 @@ function defer(run: Run, s: StopAction, why: { waitingFor: string[]; reason?: st
   });
 }
 
+/** Whether the routers may list it now: running, and not held out of the tables already (draining, failing its check). */
 function inTables(run: Run, s: StopAction): boolean {
   // The tables list the replica where it runs of record, never a duplicate's copy.
   if (s.duplicate) return false;
   const r = run.ctx.fleet.replicaById.get(s.replica);
-  return r !== undefined && serving(r);
+  return r !== undefined && serving(r) && !heldOut(r);
 }
 
-/** The stops that may go now; the others wait, as a router that did not take the table may still list them. */
+/**
+ * The stops that may go now; the others wait, as a router that did not take
+ * the table may still list them. A drain goes ahead all the same: it stops
+ * nothing, and its timeout must run while a router is silent (a silent router
+ * counts as still having requests in flight until then).
+ */
 function holdForRouters(run: Run, stops: StopAction[], refused: string[]): StopAction[] {
   if (refused.length === 0) return stops;
+  const held = (s: StopAction) => !isDrain(s) && inTables(run, s);
   const reason = `still in the table of router ${refused.join(', ')}, which did not take the new one`;
-  for (const s of stops) if (inTables(run, s)) defer(run, s, { waitingFor: [], reason });
-  return stops.filter((s) => !inTables(run, s));
+  for (const s of stops) if (held(s)) defer(run, s, { waitingFor: [], reason });
+  return stops.filter((s) => !held(s));
 }
 
 export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyOutcome> {
   const run: Run = { ctx, results: new Map(), failures: [], tables: new Map() };
   const { starts, freeing, ready, waiting } = scheduleApply(plan, ctx.fleet);
   const isRunning = (id: string) => ctx.fleet.replicaById.get(id)?.state === 'running';
-  // A duplicate's stop leaves the replica itself in the tables.
+  // A duplicate's stop leaves the replica itself in the tables; a draining
+  // replica, or one failing its answer check, is in none whatever this plan does.
   const leaving = new Set([...freeing, ...ready].filter((s) => !s.duplicate).map((s) => s.replica));
+  for (const id of heldOutOfTables(ctx.fleet)) leaving.add(id);
 
-  const refusedFirst = freeing.some((s) => inTables(run, s)) ? await pushAll(run, leaving) : [];
+  const refusedFirst = freeing.some((s) => !isDrain(s) && inTables(run, s)) ? await pushAll(run, leaving) : [];
   await runStops(run, holdForRouters(run, freeing, refusedFirst));
   await runStarts(run, starts);
   const refused = await pushAll(run, leaving);
@@ -165,12 +185,14 @@ export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyO
   const results = plan.actions.map((a) => run.results.get(resultKey(a.op, a.replica))!);
   const count = (op: 'start' | 'stop' | null, status: ActionResult['status']) =>
     results.filter((r) => (op === null || r.op === op) && r.status === status).length;
+  const drained = results.filter((r) => r.phase === 'drain' && r.status === 'ok').length;
   return {
     results,
     failures: run.failures,
     routerTables: [...run.tables.values()].sort((a, b) => (a.router < b.router ? -1 : 1)),
     started: count('start', 'ok'),
-    stopped: count('stop', 'ok'),
+    stopped: count('stop', 'ok') - drained,
+    ...(drained > 0 ? { drained } : {}),
     deferred: count(null, 'deferred'),
     failed: count(null, 'failed'),
   };

@@ -3,7 +3,7 @@
 // fails its own starts and stops and nothing else.
 
 import type { Config, NodeConfig } from '../types/config.js';
-import type { AgentApplyReply, AgentApplyRequest, StartRequest } from '../types/snapshot.js';
+import type { AgentApplyReply, AgentApplyRequest, StartRequest, StopEntry } from '../types/snapshot.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { callJson } from '../gather/call.js';
 import { crashPoint } from '../util/crash-point.js';
@@ -11,7 +11,11 @@ import { crashPoint } from '../util/crash-point.js';
 export interface NodeBatch {
   node: string;
   start: StartRequest[];
-  stop: string[];
+  stop: StopEntry[];
+}
+
+function stopId(e: StopEntry): string {
+  return typeof e === 'string' ? e : e.replica;
 }
 
 /** `op:replica` -> ok, or the error the node gave. */
@@ -33,7 +37,7 @@ async function applyOnNode(batch: NodeBatch, config: Config, transport: Transpor
   const results: NodeResults = new Map();
   const asked = [
     ...batch.start.map((s) => resultKey('start', s.replica)),
-    ...batch.stop.map((r) => resultKey('stop', r)),
+    ...batch.stop.map((r) => resultKey('stop', stopId(r))),
   ];
   const node = config.cluster.nodes.find((n) => n.name === batch.node);
   if (!node) {
@@ -67,7 +71,7 @@ export async function applyOnNodes(batches: NodeBatch[], config: Config, transpo
 }
 
 /** Group (node, item) pairs into one batch per node, nodes in name order. */
-export function batchesOf(starts: { node: string; request: StartRequest }[], stops: { node: string; replica: string }[]): NodeBatch[] {
+export function batchesOf(starts: { node: string; request: StartRequest }[], stops: { node: string; replica: string; entry?: StopEntry }[]): NodeBatch[] {
   const byNode = new Map<string, NodeBatch>();
   const get = (node: string) => {
     let b = byNode.get(node);
@@ -75,6 +79,6 @@ export function batchesOf(starts: { node: string; request: StartRequest }[], sto
     return b;
   };
   for (const s of starts) get(s.node).start.push(s.request);
-  for (const s of stops) get(s.node).stop.push(s.replica);
+  for (const s of stops) get(s.node).stop.push(s.entry ?? s.replica);
   return [...byNode.values()].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
 }

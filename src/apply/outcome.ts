@@ -22,6 +22,8 @@ export interface ActionResult {
   waitingFor?: string[];
   /** For a stop deferred for another reason than waitFor (a router that kept its old table). */
   reason?: string;
+  /** `drain`: a stop whose part this tick was taking the replica out of the tables. */
+  phase?: 'drain';
 }
 
 /** One failure on one host: an agent's start or stop, or a router's table. */
@@ -48,7 +50,10 @@ export interface ApplyOutcome {
   /** The last table push per router (a tick may push twice: before freeing stops, and after starts). */
   routerTables: RouterTableResult[];
   started: number;
+  /** Processes stopped (drains begun are not among them). */
   stopped: number;
+  /** Drains begun: out of the routers' tables, stopped by a later tick. Absent: none. */
+  drained?: number;
   deferred: number;
   failed: number;
 }

@@ -19,6 +19,11 @@ export interface ApplySchedule {
   waiting: StopAction[];
 }
 
+/** A stop whose part this tick is taking the replica out of the tables (src/plan/drain.ts). */
+export function isDrain(stop: StopAction): boolean {
+  return stop.phase === 'drain';
+}
+
 export function scheduleApply(plan: Plan, fleet: Fleet): ApplySchedule {
   const starts = plan.actions.filter((a): a is StartAction => a.op === 'start');
   const stops = plan.actions.filter((a): a is StopAction => a.op === 'stop');
@@ -40,15 +45,19 @@ export function scheduleApply(plan: Plan, fleet: Fleet): ApplySchedule {
 export function expectedEffects(plan: Plan, fleet: Fleet): Effects {
   const s = scheduleApply(plan, fleet);
   const reachable = (stop: StopAction) => stop.placement.every((p) => fleet.nodeByName.get(p.node)?.condition !== 'unreachable');
-  return { started: s.starts, stopped: [...s.freeing, ...s.ready].filter(reachable) };
+  const due = [...s.freeing, ...s.ready];
+  // A drain calls no node: it begins wherever its replica is.
+  return { started: s.starts, stopped: due.filter((x) => !isDrain(x)).filter(reachable), drained: due.filter(isDrain) };
 }
 
 /** What an apply actually did: the actions whose every node answered ok. */
 export function effectsOf(plan: Plan, outcome: ApplyOutcome): Effects {
   const done = new Set(outcome.results.filter((r) => r.status === 'ok').map((r) => `${r.op}:${r.replica}`));
   const took = plan.actions.filter((a) => done.has(`${a.op}:${a.replica}`));
+  const stops = took.filter((a): a is StopAction => a.op === 'stop');
   return {
     started: took.filter((a): a is StartAction => a.op === 'start'),
-    stopped: took.filter((a): a is StopAction => a.op === 'stop'),
+    stopped: stops.filter((a) => !isDrain(a)),
+    drained: stops.filter(isDrain),
   };
 }

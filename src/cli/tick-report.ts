@@ -10,7 +10,7 @@ export function tickSummary(r: TickResult): string {
   const plan = r.plan ? `${r.plan.actions.length} action(s) planned` : 'no plan';
   const applied = !r.applied
     ? `nothing applied${r.leaseLost ? ' (the lease ran out)' : ''}`
-    : `started ${o?.started ?? 0}, stopped ${o?.stopped ?? 0}, waiting ${o?.deferred ?? 0}, failed ${o?.failed ?? 0}`;
+    : `started ${o?.started ?? 0}, stopped ${o?.stopped ?? 0}${o?.drained ? `, draining ${o.drained}` : ''}, waiting ${o?.deferred ?? 0}, failed ${o?.failed ?? 0}`;
   const commit = r.commit
     ? `committed ${r.commit.slice(0, 12)}${r.pushed ? ' and pushed' : ''}`
     : r.leaseLost

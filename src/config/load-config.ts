@@ -170,7 +170,8 @@ function check(files: { cluster: FileInput; models: FileInput }, opts: LoadOptio
   if (all.length > 0 || !cluster || !models) {
     return { ok: false, errors: tidy(all, names), warnings: tidy(warnings, names) };
   }
-  return { ok: true, config: { cluster, models }, warnings: tidy(warnings, names) };
+  const stopDefaults = { drainTimeoutMs: defaults.drainTimeoutMs, stopGraceMs: defaults.stopGraceMs };
+  return { ok: true, config: { cluster: { ...cluster, stopDefaults }, models }, warnings: tidy(warnings, names) };
 }
 
 /** A bug in llmgw is still one line naming the file, never a crash of the caller. */

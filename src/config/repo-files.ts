@@ -9,6 +9,7 @@ import { nonFinitePath } from '../util/json-finite.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, readGeneratedFile } from './generated-paths.js';
 import { emptyState, type PlacementRecord, type State } from '../types/state.js';
+import { lifecycleJson, parseLifecycle } from './lifecycle-file.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 // Defined beside the rule that they are regular files (generated-paths.ts), which this reads with.
@@ -75,7 +76,13 @@ export function parseState(text: string, file: string): State {
     everRunning: raw.everRunning ?? empty.everRunning,
     placements: raw.placements ?? empty.placements,
     outbox: raw.outbox ?? empty.outbox,
+    ...lifecycleOf(raw.lifecycle),
   };
+}
+
+function lifecycleOf(raw: unknown): Pick<State, 'lifecycle'> {
+  const lifecycle = parseLifecycle(raw);
+  return lifecycle ? { lifecycle } : {};
 }
 
 /** The schema, then finiteness: one DataError naming the file and the first problem. */
@@ -106,6 +113,7 @@ export function serializeState(state: State): string {
     ),
     // Oldest first: the order they are sent in.
     outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event })),
+    ...(state.lifecycle ? { lifecycle: lifecycleJson(state.lifecycle) } : {}),
   });
 }
 

@@ -108,6 +108,7 @@ export function commitMessage(
   if (moved > 0) parts.push(`${moved} ${moved === 1 ? 'replica' : 'replicas'} moved`);
   if (o && o.started - moved > 0) parts.push(`started ${o.started - moved}`);
   if (o && o.stopped > 0) parts.push(`stopped ${o.stopped}`);
+  if (o && (o.drained ?? 0) > 0) parts.push(`draining ${o.drained}`);
   if (o && o.failed > 0) parts.push(`${o.failed} failed`);
   if (o && o.deferred > 0) parts.push(`${o.deferred} waiting`);
   if (parts.length > 0) return `llmgw: ${lead}${parts.join(', ')}${where}`;

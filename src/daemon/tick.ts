@@ -128,7 +128,7 @@ export async function runTick(opts: TickOptions): Promise<TickResult> {
   const applied: Applied = hold === null ? await applyTick(planned, transport) : { outcome: emptyOutcome(), effects: NO_EFFECTS };
   for (const f of applied.outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
 
-  const updated = stateAfter(planned, applied.outcome);
+  const updated = stateAfter(planned, hold === null ? applied : null);
   const detected = tickEvents(planned, updated, committed, applied.outcome);
   const state = queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying);
 

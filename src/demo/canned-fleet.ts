@@ -20,6 +20,8 @@ export interface CannedFleet {
   replicas: Map<string, ReplicaReport[]>;
   /** Every command run, `host command`, in order. */
   calls: string[];
+  /** What the router reports in flight per replica (`router usage`); nothing by default. */
+  inflight: Record<string, number>;
 }
 
 export function cannedFleet(opts: { nodes: string[]; gpus?: number; gpuName?: string; routerStartedAt?: string }): CannedFleet {
@@ -33,12 +35,13 @@ export function cannedFleet(opts: { nodes: string[]; gpus?: number; gpuName?: st
   }));
   const calls: string[] = [];
   const ok = (body: unknown): ExecResult => ({ stdout: JSON.stringify(body) + '\n', code: 0 });
-  return {
+  const fleet: CannedFleet = {
     replicas,
     calls,
+    inflight: {},
     async handler({ host, command, stdin }) {
       calls.push(`${host} ${command}`);
-      if (command.endsWith('router usage')) return ok({ version: 1, startedAt, lastUsed: {} });
+      if (command.endsWith('router usage')) return ok({ version: 1, startedAt, lastUsed: {}, inflight: { ...fleet.inflight }, served: {} });
       if (command.endsWith('router endpoints')) return ok({ version: 1 });
       const list = replicas.get(host);
       if (!list) return { stdout: '', stderr: 'no such node\n', code: 127 };
@@ -61,6 +64,7 @@ export function cannedFleet(opts: { nodes: string[]; gpus?: number; gpuName?: st
       return ok({ version: 1, gpus, replicas: list, storage, warnings: [] });
     },
   };
+  return fleet;
 }
 
 /** A Transport that runs the handler in-process: no SSH, for tests of what sits above the transport. */

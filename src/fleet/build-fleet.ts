@@ -4,12 +4,13 @@
 
 import { gpuClassOf } from '../config/gpu-class.js';
 import type { Config, NodeConfig } from '../types/config.js';
-import type { Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
-import type { NodeObservation, Snapshot } from '../types/snapshot.js';
+import type { DrainMark, Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
+import type { NodeObservation, RouterObservation, Snapshot } from '../types/snapshot.js';
 import type { PlacementRecord, State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
 import { forEachHolding } from './holdings.js';
 import { answeredRouters, idleness, type Idleness } from './idle.js';
+import { drainMarkOf } from './lifecycle.js';
 import { observedCondition, type ObservedCondition } from './node-condition.js';
 import { mergeReplicas, replicaPort } from './replicas.js';
 
@@ -71,6 +72,10 @@ export interface FleetFrame {
   idle: (r: FleetReplica) => Idleness | null;
   /** Placements of record (state.json): which copy of a duplicated id stays. */
   records?: Readonly<Record<string, PlacementRecord>>;
+  /** The routers as observed; absent: none. */
+  routers?: readonly RouterObservation[];
+  /** A replica's drain (state.json), or null; absent: none drains. */
+  draining?: (id: string) => DrainMark | null;
 }
 
 /** The fleet from its nodes (sorted by name): replicas merged across nodes, idleness filled in. */
@@ -81,6 +86,7 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     record: (id) => (Object.hasOwn(records, id) ? records[id] : undefined),
     expectedNodes: (model) => nodesOf.get(model),
   });
+  if (frame.draining) for (const r of replicas) r.draining = frame.draining(r.id);
   for (const r of replicas) {
     // Lost replicas count as gone: no idleness to report for what is not there.
     if (r.state !== 'running' || r.lost) continue;
@@ -102,6 +108,7 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     foreignReplicaIds: frame.foreignReplicaIds,
     duplicates,
     records,
+    routers: frame.routers ?? [],
   };
 }
 
@@ -131,5 +138,7 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     foreignReplicaIds: [...foreign].sort(),
     idle: (r) => idleness(r.id, r.startedAt, usages, nowMs),
     records: state.placements,
+    routers: snapshot.routers,
+    draining: drainMarkOf(state),
   });
 }

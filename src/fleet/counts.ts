@@ -1,6 +1,7 @@
 // The aggregate numbers status and the planner both read off the fleet model.
 
-import type { Fleet, GpuBucket } from '../types/fleet.js';
+import type { Fleet, FleetReplica, GpuBucket } from '../types/fleet.js';
+import type { ReplicaState } from '../types/snapshot.js';
 
 export type BucketCounts = Record<GpuBucket, number> & { total: number };
 
@@ -9,7 +10,7 @@ export interface ClassCapacity extends BucketCounts {
 }
 
 function emptyCounts(): BucketCounts {
-  return { total: 0, used: 0, free: 0, unhealthy: 0, unreachable: 0, cordoned: 0 };
+  return { total: 0, used: 0, free: 0, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0 };
 }
 
 /** GPUs per class and bucket, sorted by class. */
@@ -33,6 +34,13 @@ export interface ModelCounts {
   running: number;
   starting: number;
   failed: number;
+  /** Out of the routers and waiting to be stopped (not counted as running); absent when none. */
+  draining?: number;
+}
+
+/** What a replica counts as: `draining` once its stop began, unless it failed meanwhile (then it is stopped at once). */
+export function countedState(r: FleetReplica): ReplicaState | 'draining' {
+  return r.draining && r.state !== 'failed' ? 'draining' : r.state;
 }
 
 /**
@@ -47,7 +55,9 @@ export function modelCounts(fleet: Fleet): ModelCounts[] {
     if (r.lost) continue;
     let c = counts.get(r.model);
     if (!c) counts.set(r.model, (c = { name: r.model, desired: 0, running: 0, starting: 0, failed: 0 }));
-    c[r.state] += 1;
+    const state = countedState(r);
+    if (state === 'draining') c.draining = (c.draining ?? 0) + 1;
+    else c[state] += 1;
   }
   return [...counts.keys()].sort().map((k) => counts.get(k)!);
 }

@@ -2,6 +2,8 @@
 // bucket, decided in a fixed order, so the buckets always add up to the total.
 // Unhealthy comes before used and free: a broken card is never room, and a
 // replica sitting on one is counted where the problem is, not as capacity.
+// `other` (someone else's compute processes, no llmgw replica) comes before
+// used: it is neither free nor llmgw's, so placement never takes it.
 
 import type { FleetGpu, GpuBucket, NodeCondition } from '../types/fleet.js';
 import type { AgentReport } from '../types/snapshot.js';
@@ -13,9 +15,10 @@ export function gpuHolders(report: AgentReport): Map<number, string> {
   return holders;
 }
 
-export function bucketOf(condition: NodeCondition, healthy: boolean, replica: string | null, cordoned: boolean): GpuBucket {
+export function bucketOf(condition: NodeCondition, healthy: boolean, replica: string | null, cordoned: boolean, foreign = 0): GpuBucket {
   if (condition !== 'reachable') return 'unreachable';
   if (!healthy) return 'unhealthy';
+  if (replica === null && foreign > 0) return 'other';
   if (replica !== null) return 'used';
   if (cordoned) return 'cordoned';
   return 'free';
@@ -32,13 +35,17 @@ export function fleetGpus(
   const holders = gpuHolders(report);
   const gpus = report.gpus.map((g): FleetGpu => {
     const replica = holders.get(g.index) ?? null;
+    // An absent count is unknown (an older agent, or nvidia-smi could not list
+    // processes): read as none, or one failed query would empty a whole node.
+    const foreign = typeof g.foreign === 'number' && g.foreign > 0 ? g.foreign : 0;
     return {
       index: g.index,
       class: classOf(g.name),
       name: g.name,
       healthy: g.healthy,
-      bucket: bucketOf(condition, g.healthy, replica, cordoned),
+      bucket: bucketOf(condition, g.healthy, replica, cordoned, foreign),
       replica,
+      foreign,
     };
   });
   return gpus.sort((a, b) => a.index - b.index);
@@ -46,8 +53,9 @@ export function fleetGpus(
 
 /**
  * The class of a free whole node, or null: reachable, not cordoned, no replica,
- * at least one GPU, every GPU healthy and of one class. A node mixing classes is
- * a whole node of none, because a multi-node replica needs every card alike.
+ * at least one GPU, every GPU healthy, in no one else's hands and of one class.
+ * A node mixing classes is a whole node of none, because a multi-node replica
+ * needs every card alike.
  */
 export function freeWholeClassOf(
   condition: NodeCondition,
@@ -57,6 +65,6 @@ export function freeWholeClassOf(
 ): string | null {
   if (condition !== 'reachable' || cordoned || replicaCount > 0 || gpus.length === 0) return null;
   const cls = gpus[0].class;
-  for (const g of gpus) if (!g.healthy || g.class !== cls || g.replica !== null) return null;
+  for (const g of gpus) if (!g.healthy || g.class !== cls || g.replica !== null || (g.foreign ?? 0) > 0) return null;
   return cls;
 }

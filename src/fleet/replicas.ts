@@ -56,6 +56,10 @@ function merge(id: string, acc: Acc): FleetReplica {
     unreachable: parts.some((p) => p.node.condition === 'unreachable'),
     idleSeconds: null,
     idleSince: null,
+    // The head's check: it serves the endpoint, and only it is sent one (src/apply/agent-requests.ts).
+    check: head.rep.check ?? null,
+    error: parts.find((p) => p.rep.state === 'failed' && p.rep.error)?.rep.error ?? null,
+    draining: null,
   };
 }
 

@@ -10,6 +10,7 @@ import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { State } from '../types/state.js';
 import { escapeTerminal } from '../util/terminal-text.js';
+import { rolloutEvents } from './rollout-events.js';
 
 export interface NotifyEvent {
   event: EventName;
@@ -134,6 +135,8 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
     close('plan.blocked', cluster);
   }
 
+  if (input.plan) rolloutEvents(input.plan, open, close, openSubjects, esc);
+
   // apply.failed: one event per replica; a tick where it did not fail closes it.
   const byReplica = new Map<string, ApplyFailure[]>();
   for (const f of input.applyFailures) byReplica.set(f.replica, [...(byReplica.get(f.replica) ?? []), f]);
@@ -207,7 +210,8 @@ function modelEvents(
     if (model.replicas <= 0) continue;
     wanted.add(model.name);
     const replicas = fleet.replicas.filter((r) => r.model === model.name && !r.lost);
-    const running = replicas.filter((r) => r.state === 'running').length;
+    // A replica whose stop began, or whose answer check fails, serves no new request: not running here.
+    const running = replicas.filter((r) => r.state === 'running' && !r.draining && r.check?.ok !== false).length;
     if (running > 0) {
       ran.add(model.name);
       close('model.down', model.name, () => ({

@@ -68,7 +68,8 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacit
     if (node.condition !== 'reachable' || node.cordoned) return;
     const free = new Map<string, number[]>();
     for (const gpu of node.gpus) {
-      const released = gpu.replica !== null && freed.has(gpu.replica);
+      // A GPU this plan frees is room unless someone else's processes are on it too: then it becomes `other`.
+      const released = gpu.replica !== null && freed.has(gpu.replica) && (gpu.foreign ?? 0) === 0;
       if (!gpu.healthy || !(gpu.bucket === 'free' || released)) continue;
       const list = free.get(gpu.class);
       if (list) list.push(gpu.index);

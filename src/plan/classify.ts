@@ -4,9 +4,13 @@
 
 import type { ModelConfig } from '../types/config.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
-import type { StopAction } from '../types/plan.js';
+import type { StopAction, StopPhase } from '../types/plan.js';
+import { drainVerdict, needsDrain } from './drain.js';
 import { replicaSpec } from './spec.js';
 import { compareNames } from './replica-ids.js';
+
+/** The reason of a replica whose spec differs from the one it would be started with now. */
+export const SPEC_CHANGED = 'spec changed';
 
 /** A replica that is not kept for a reason a surge replacement answers. */
 export interface NotKept {
@@ -26,27 +30,39 @@ export interface ModelReplicas {
 
 export interface Classified {
   byModel: Map<string, ModelReplicas>;
-  /** Stops that do not wait (removed, failed, ranks of lost replicas), by replica id. */
+  /** Stops that do not wait (removed, failed, ranks of lost replicas, drains that are over), by replica id. */
   freeStops: StopAction[];
+  /** Replicas draining that stay this tick: out of the tables, GPUs still taken. */
+  draining: FleetReplica[];
 }
 
-export function stopAction(replica: FleetReplica, reason: string, waitFor: string[], fleet: Fleet): StopAction {
+/**
+ * A stop of `replica`. Its phase is `drain` when routers may be sending it
+ * requests (src/plan/drain.ts), unless `phase` says otherwise (the end of a drain).
+ */
+export function stopAction(replica: FleetReplica, reason: string, waitFor: string[], fleet: Fleet, phase?: StopPhase): StopAction {
   // Only ranks on reachable nodes can be stopped: a lost node's ranks are gone
   // with it, and an unreachable node cannot be told anything.
   const placement = replica.ranks
     .filter((r) => fleet.nodeByName.get(r.node)?.condition === 'reachable')
     .map((r) => ({ node: r.node, gpus: [...r.gpus] }));
-  return { op: 'stop', replica: replica.id, model: replica.model, placement, reason, waitFor };
+  const p = phase ?? (needsDrain(replica, fleet) ? 'drain' : 'stop');
+  return { op: 'stop', replica: replica.id, model: replica.model, placement, reason, waitFor, phase: p };
+}
+
+/** Whether a stop frees its GPUs this tick (a drain holds them until the stop that ends it). */
+export function freesNow(stop: StopAction): boolean {
+  return (stop.phase ?? 'stop') === 'stop';
 }
 
 /** Why a replica of a desired model cannot stay where it is, or null to keep it. */
 export function notKeptReason(replica: FleetReplica, model: ModelConfig, spec: string | null, fleet: Fleet): string | null {
   if (replica.spec !== null) {
-    if (spec !== null && replica.spec !== spec) return 'spec changed';
+    if (spec !== null && replica.spec !== spec) return SPEC_CHANGED;
   } else if (replica.ranks.length !== model.nodes || replica.ranks.some((r) => r.gpus.length !== model.gpus)) {
     // No spec (older agent, or started by hand): judge only what can be seen,
     // so such a replica is never rolled blindly.
-    return 'spec changed';
+    return SPEC_CHANGED;
   }
   let cordoned = false;
   let unhealthy = false;
@@ -76,8 +92,23 @@ export function classify(fleet: Fleet): Classified {
     byModel.set(model.name, { model, spec: engine ? replicaSpec(model, engine) : null, kept: [], notKept: [] });
   }
   const freeStops: StopAction[] = [];
+  const draining: FleetReplica[] = [];
   for (const replica of fleet.replicas) {
     const desired = byModel.get(replica.model);
+    if (replica.draining) {
+      // Its stop has begun: it counts for nothing, and is stopped once drained
+      // (or at once when it failed meanwhile: nothing is left to wait for).
+      const verdict = drainVerdict(replica, replica.draining, fleet);
+      if (replica.state === 'running' && !verdict.done) {
+        draining.push(replica);
+        continue;
+      }
+      const why = replica.state === 'running' ? verdict.text : replica.state;
+      const stop = stopAction(replica, `${replica.draining.reason}; ${why}`, [], fleet, 'stop');
+      if (stop.placement.length > 0) freeStops.push(stop);
+      else draining.push(replica);
+      continue;
+    }
     if (replica.lost) {
       // Counts as gone and is placed again; ranks left on reachable nodes cannot serve alone.
       const stop = stopAction(replica, desired ? 'node lost' : 'not in models.yaml', [], fleet);
@@ -101,5 +132,5 @@ export function classify(fleet: Fleet): Classified {
     else desired.notKept.push({ replica, reason });
   }
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
-  return { byModel, freeStops };
+  return { byModel, freeStops, draining };
 }

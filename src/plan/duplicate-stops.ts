@@ -24,6 +24,8 @@ export function withDuplicateStops(fleet: Fleet, actions: Action[]): Action[] {
       out[i] = { ...stop, placement: [...stop.placement, ...placement] };
       continue;
     }
+    // No `phase`: a duplicate's stop never drains. The routers' in-flight
+    // count for this id is the record copy's, which no table leaves.
     out.push({
       op: 'stop',
       replica: d.replica,

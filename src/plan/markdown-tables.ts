@@ -7,7 +7,7 @@
 import { compressHostlist } from '../config/compress-hostlist.js';
 import { md } from '../status/escape.js';
 import type { Action, StartAction, StopAction, Unplaceable, WeightsLocality } from '../types/plan.js';
-import { actionWhy, placementText } from './render-common.js';
+import { actionWhy, placementText, stopVerb } from './render-common.js';
 
 /** How much detail fits: render-markdown.ts tries the levels in order until the comment fits. */
 export interface Detail {
@@ -44,7 +44,7 @@ function byName(a: string, b: string): number {
 }
 
 function actionRow(a: Action, d: Detail): string {
-  const [verb, port, weights] = a.op === 'start' ? ['+ start', String(a.port), a.weights] : ['− stop', '', ''];
+  const [verb, port, weights] = a.op === 'start' ? ['+ start', String(a.port), a.weights] : [`− ${stopVerb(a)}`, '', ''];
   return `| ${verb} | ${md(clip(a.replica, d.cell))} | ${md(clip(a.model, d.cell))} | ${codeCell(clip(placementText(a.placement), d.cell))} | ${port} | ${weights} | ${md(clip(actionWhy(a), d.cell))} |`;
 }
 
@@ -72,13 +72,14 @@ function startGroups(starts: StartAction[], d: Detail): string[] {
 function stopGroups(stops: StopAction[], d: Detail): string[] {
   const groups = new Map<string, StopAction[]>();
   for (const s of stops) {
-    const key = `${s.model}\u0000${s.reason}\u0000${s.waitFor.length > 0}`;
+    const key = `${s.model}\u0000${s.reason}\u0000${s.waitFor.length > 0}\u0000${stopVerb(s)}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
   const rows = [...groups.keys()].sort(byName).map((key) => {
     const mine = groups.get(key)!;
     const first = mine[0]!;
-    const why = first.waitFor.length > 0 ? `${first.reason}; each once its replacement runs` : first.reason;
+    const drain = first.phase === 'drain' ? '; out of every router now, each stopped once drained' : '';
+    const why = (first.waitFor.length > 0 ? `${first.reason}; each once its replacement runs` : first.reason) + drain;
     const nodes = compressHostlist(mine.flatMap((s) => s.placement.map((p) => p.node)));
     const ids = compressHostlist(mine.map((s) => s.replica));
     return `| ${md(clip(first.model, d.cell))} | ${mine.length} | ${codeCell(clip(ids, d.ids))} | ${codeCell(clip(nodes, d.cell))} | ${md(clip(why, d.cell))} |`;

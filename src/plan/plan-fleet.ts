@@ -3,40 +3,63 @@
 // them in the contract's order and assembles the plan.
 
 import type { Fleet } from '../types/fleet.js';
-import type { Action, Plan, StartAction, StopAction, Unplaceable } from '../types/plan.js';
+import type { Action, Plan, RolloutPlan, StartAction, StopAction, Unplaceable } from '../types/plan.js';
 import type { State } from '../types/state.js';
 import { buildCapacity } from './capacity.js';
-import { classify, stopAction } from './classify.js';
+import { classify, freesNow, stopAction } from './classify.js';
+import { waitingForDrains, type Asked } from './drain-capacity.js';
 import { isDuplicateStop, withDuplicateStops } from './duplicate-stops.js';
 import type { PlaceContext } from './place-context.js';
-import { placeMultiNode } from './place-multi-node.js';
-import { placeOneNode } from './place-one-node.js';
+import { placeModel } from './place-model.js';
 import { placementOrder } from './placement-order.js';
 import { recentFailures } from './recent-failures.js';
 import { byReplicaNumber, compareNames, idAllocator } from './replica-ids.js';
+import { planRollout } from './rollout.js';
 import { blockedReason } from './safety.js';
 import { stopSurplus } from './surplus.js';
 
 export function planFleet(fleet: Fleet, state: State): Plan {
   // Steps 1, 2, 4, 5: what stays, what is freed now, what is replaced with surge.
-  const { byModel, freeStops } = classify(fleet);
-  for (const model of fleet.config.models) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet));
+  const { byModel, freeStops, draining } = classify(fleet);
+  // A model rolling out (models.yaml `rollout`) decides its own starts and stops.
+  const rollouts = new Map(
+    fleet.config.models.flatMap((m) => {
+      const d = planRollout(byModel.get(m.name)!, fleet, state);
+      return d ? [[m.name, d] as const] : [];
+    }),
+  );
+  for (const model of fleet.config.models) {
+    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet));
+  }
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
 
-  const ctx: PlaceContext = {
-    fleet,
-    capacity: buildCapacity(fleet, new Set(freeStops.map((s) => s.replica))),
-    recentFailures: recentFailures(state, fleet.now),
-  };
+  // A drain keeps its GPUs until the stop that ends it; only stops of this tick free theirs.
+  const freed = new Set(freeStops.filter(freesNow).map((s) => s.replica));
+  const ctx: PlaceContext = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now) };
   const newId = idAllocator([...fleet.replicas.map((r) => r.id), ...(fleet.foreignReplicaIds ?? [])]);
   const starts: StartAction[] = [];
   const replaceStops: StopAction[] = [];
   const unplaceable: Unplaceable[] = [];
+  const rolloutPlans: RolloutPlan[] = [];
+  const asked: Asked[] = [];
 
   // Step 3 (and the surge half of step 4): one model at a time, in placement order.
   for (const model of placementOrder(fleet.config.models)) {
     const group = byModel.get(model.name)!;
     const order = byReplicaNumber(model.name);
+    const rollout = rollouts.get(model.name);
+    if (rollout) {
+      rolloutPlans.push(rollout.plan);
+      for (const s of rollout.stops) replaceStops.push(stopAction(s.replica, s.reason, [], fleet));
+      if (rollout.place === 0) continue;
+      asked.push({ model, count: rollout.place });
+      const result = placeModel(model, rollout.place, ctx);
+      result.placed.forEach((p) => {
+        starts.push({ op: 'start', replica: newId(model.name), model: model.name, port: p.port, placement: p.placement, weights: p.weights, reason: rollout.startReason });
+      });
+      if (result.reason !== null) unplaceable.push({ model: model.name, missing: rollout.place - result.placed.length, reason: result.reason });
+      continue;
+    }
     const keptStarting = group.kept.filter((r) => r.state === 'starting').map((r) => r.id);
     const notKept = [...group.notKept].sort((a, b) => order(a.replica.id, b.replica.id));
     const missing = Math.max(0, model.replicas - group.kept.length);
@@ -46,8 +69,8 @@ export function planFleet(fleet: Fleet, state: State): Plan {
       for (const nk of notKept) replaceStops.push(stopAction(nk.replica, nk.reason, waitFor, fleet));
       continue;
     }
-    const place = model.nodes > 1 ? placeMultiNode : placeOneNode;
-    const result = place(model, missing, ctx);
+    asked.push({ model, count: missing });
+    const result = placeModel(model, missing, ctx);
     const ids = result.placed.map(() => newId(model.name));
     const replicasWord = model.replicas === 1 ? 'replica' : 'replicas';
     // A replacement's start reads like any missing replica's; the stop it
@@ -79,5 +102,11 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   // counts on them, and it stops nothing that serves (the replica stays).
   const planned: Action[] = [...freeStops, ...starts, ...replaceStops];
   const actions = withDuplicateStops(fleet, planned);
-  return { version: 1, changes: actions.length > 0, blocked: blockedReason(fleet, actions.filter((a) => !isDuplicateStop(a))), actions, unplaceable };
+  // What waits only for GPUs a drain still holds is not unplaceable: it lands once the drain ends.
+  const held = [...draining.map((r) => r.id), ...planned.filter((a): a is StopAction => a.op === 'stop' && !freesNow(a)).map((a) => a.replica)];
+  const reallyUnplaceable = unplaceable.length > 0 && held.length > 0 ? waitingForDrains(fleet, state, asked, unplaceable, new Set([...freed, ...held])) : unplaceable;
+  const blocked = blockedReason(fleet, actions.filter((a) => !isDuplicateStop(a)));
+  const plan: Plan = { version: 1, changes: actions.length > 0, blocked, actions, unplaceable: reallyUnplaceable };
+  if (rolloutPlans.length > 0) plan.rollouts = rolloutPlans.sort((a, b) => compareNames(a.model, b.model));
+  return plan;
 }

@@ -16,7 +16,10 @@ import { replicaUrl } from '../fleet/routes.js';
 /** The actions that took effect (or, for a preview, are expected to). */
 export interface Effects {
   started: readonly StartAction[];
+  /** Processes stopped: gone from the nodes that answered. */
   stopped: readonly StopAction[];
+  /** Drains begun (phase `drain`): the replicas stay where they are; state.json marks them draining. */
+  drained?: readonly StopAction[];
 }
 
 export const NO_EFFECTS: Effects = { started: [], stopped: [] };
@@ -82,6 +85,9 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     routersAnswered: fleet.routersAnswered,
     foreignReplicaIds: fleet.foreignReplicaIds ?? [],
     records: fleet.records,
+    routers: fleet.routers ?? [],
+    // A drain is the state's (src/fleet/lifecycle.ts): carried over; the tick marks the ones it began.
+    draining: (id) => fleet.replicaById.get(id)?.draining ?? null,
     // What a replica's idleness depends on (its id, start, the routers, now) is
     // unchanged by a projection, and a new replica is starting: carried over.
     idle: (r) => {

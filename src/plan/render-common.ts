@@ -83,11 +83,18 @@ export function causeLine(plan: Plan, base: string): string {
   return `${change.length} caused by this change, ${pending.length} already pending on ${base}.`;
 }
 
-/** The reason, with the wait spelled out for a replacement's stop. */
+/** The reason, with the wait spelled out for a replacement's stop, and the drain for a stop that drains first. */
 export function actionWhy(action: Action): string {
-  if (action.op === 'start' || action.waitFor.length === 0) return action.reason;
+  if (action.op === 'start') return action.reason;
+  const drain = action.phase === 'drain' ? '; out of every router now, stopped once drained' : '';
+  if (action.waitFor.length === 0) return `${action.reason}${drain}`;
   const list = action.waitFor.join(', ');
-  return `${action.reason}; after ${list} ${action.waitFor.length === 1 ? 'is' : 'are'} running`;
+  return `${action.reason}; after ${list} ${action.waitFor.length === 1 ? 'is' : 'are'} running${drain}`;
+}
+
+/** How a stop's row is headed: `drain` when this tick only takes it out of the routers. */
+export function stopVerb(action: Action): 'start' | 'stop' | 'drain' {
+  return action.op === 'start' ? 'start' : action.phase === 'drain' ? 'drain' : 'stop';
 }
 
 /** A sentence ends with one full stop. */

@@ -13,7 +13,9 @@ function actionJson(a: Action): Record<string, unknown> {
   if (a.op === 'start') {
     return { op: 'start', replica: a.replica, model: a.model, port: a.port, placement, weights: a.weights, reason: a.reason, cause: causeOf(a) };
   }
-  return { op: 'stop', replica: a.replica, model: a.model, placement, reason: a.reason, waitFor: [...a.waitFor], cause: causeOf(a) };
+  // `phase` only for a stop that drains first: a plain stop reads as it always did.
+  const phase = a.phase === 'drain' ? { phase: 'drain' } : {};
+  return { op: 'stop', replica: a.replica, model: a.model, placement, reason: a.reason, waitFor: [...a.waitFor], ...phase, cause: causeOf(a) };
 }
 
 export function planJson(plan: Plan, context?: Partial<PlanContext>): Record<string, unknown> {
@@ -27,6 +29,8 @@ export function planJson(plan: Plan, context?: Partial<PlanContext>): Record<str
     blocked: plan.blocked,
     actions: plan.actions.map(actionJson),
     unplaceable: plan.unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })),
+    // Only while a rollout is under way or failed: a plan without one reads as it always did.
+    ...((plan.rollouts ?? []).length > 0 ? { rollouts: plan.rollouts!.map((r) => ({ model: r.model, spec: r.spec, stage: r.stage, text: r.text })) } : {}),
     after: ctx.after,
   };
 }

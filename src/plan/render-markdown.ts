@@ -71,6 +71,9 @@ function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
     }
   }
   if (plan.unplaceable.length > 0) out.push('', '**Cannot be placed**', '', ...unplaceableTable(plan.unplaceable, d));
+  if ((plan.rollouts ?? []).length > 0) {
+    out.push('', '**Rollouts**', '', ...plan.rollouts!.map((r) => `- ${r.stage === 'failed' ? '**failed** ' : ''}${md(r.model)}: ${md(clip(r.text, d.cell * 2))}`));
+  }
   out.push(...specs(ctx, d));
   return out;
 }

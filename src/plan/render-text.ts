@@ -6,7 +6,7 @@
 
 import { plainText } from '../status/escape.js';
 import type { Action, Plan } from '../types/plan.js';
-import { actionWhy, byCause, causeLine, placementText, sentence, startsThenStops, summaryLine, withContext, type PlanContext } from './render-common.js';
+import { actionWhy, byCause, causeLine, placementText, sentence, startsThenStops, stopVerb, summaryLine, withContext, type PlanContext } from './render-common.js';
 
 export interface TextOptions extends Partial<PlanContext> {
   color: boolean;
@@ -28,7 +28,7 @@ interface Row {
 function row(a: Action): Row {
   return {
     color: a.op === 'start' ? 'green' : 'red',
-    verb: a.op === 'start' ? '+ start' : '- stop',
+    verb: a.op === 'start' ? '+ start' : `- ${stopVerb(a)}`,
     replica: plainText(a.replica),
     where: placementText(a.placement),
     port: a.op === 'start' ? `port ${a.port}` : '',
@@ -70,6 +70,7 @@ export function renderPlanText(plan: Plan, diff: string, options: TextOptions): 
     const what = `${plainText(u.model)} (${u.missing} ${u.missing === 1 ? 'replica' : 'replicas'})`;
     lines.push(paint('yellow', `  ! cannot place  ${what}: ${plainText(u.reason)}`));
   }
+  for (const r of plan.rollouts ?? []) lines.push(paint(r.stage === 'failed' ? 'red' : 'cyan', `  ~ rollout  ${plainText(r.model)}: ${plainText(r.text)}`));
   if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
   lines.push(paint('bold', summaryLine(plan)));
   if (ctx.base !== null && plan.actions.length > 0) lines.push(causeLine(plan, plainText(ctx.base)));

@@ -25,10 +25,11 @@ export function blockedReason(fleet: Fleet, actions: readonly Action[]): string 
     );
   }
   // A lost replica is already gone and a failed one serves nothing: neither is
-  // counted, on either side of the fraction.
+  // counted, on either side of the fraction. Nor is a draining one: its stop
+  // was counted when its drain began, and ending it takes nothing from service.
   const serving = (id: string) => {
     const r = fleet.replicaById.get(id);
-    return r !== undefined && !r.lost && (r.state === 'running' || r.state === 'starting');
+    return r !== undefined && !r.lost && !r.draining && (r.state === 'running' || r.state === 'starting');
   };
   const running = fleet.replicas.filter((r) => serving(r.id)).length;
   if (running === 0) return null;

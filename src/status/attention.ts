@@ -77,6 +77,16 @@ const failed: AttentionRule = (f) => {
   return item('replicas-failed', `${plural(bad.length, 'replica')} failed`, subjects);
 };
 
+// Running, but answering wrongly (docs/protocol.md#the-answer-check): out of every table
+// until a re-check passes. The detail is the check's own line, like a failed
+// replica's error: it names what came back, not when.
+const checksFailing: AttentionRule = (f) => {
+  const bad = f.replicas.filter((r) => r.check !== undefined && !r.check.ok);
+  if (bad.length === 0) return null;
+  const subjects = bad.map((r) => ({ name: r.id, detail: `on ${compressHostlist(r.nodes)}: ${clip(r.check!.error)}`, model: r.model }));
+  return item('checks-failing', `${plural(bad.length, 'replica')} failing ${bad.length === 1 ? 'its' : 'their'} answer check (not routed)`, subjects);
+};
+
 function runningOf(m: StatusFacts['models'][number]): string {
   return `${m.running} of ${m.desired} running${m.starting > 0 ? `, ${m.starting} starting` : ''}`;
 }
@@ -91,6 +101,23 @@ const short: AttentionRule = (f) => {
   return s.length === 0 ? null : item('models-short', `${plural(s.length, 'model')} with fewer replicas than desired`, s.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })));
 };
 
+// The old spec keeps serving; the spec is not tried again until models.yaml changes it.
+// The models section says why (`llmgw status`, STATUS.md: "rollout failed for spec …").
+const rolloutFailed: AttentionRule = (f) => {
+  const failed = f.models.filter((m) => m.rollout?.stage === 'failed');
+  if (failed.length === 0) return null;
+  return item('rollout-failed', `rollout failed for ${plural(failed.length, 'model')}`, failed.map((m) => ({ name: m.name, detail: null, model: m.name })));
+};
+
+// Someone else's processes, no llmgw replica: neither free nor llmgw's. Named
+// like unhealthy GPUs (`node:index`, nodes with the same indices grouped).
+const otherGpus: AttentionRule = (f) => {
+  const gpus = (f.nodes.other ?? []).flatMap((o) => o.gpus.map((index) => ({ node: o.node, index })));
+  if (gpus.length === 0) return null;
+  const subjects = gpuGroups(gpus).map((g) => (g.nodes.length === 1 ? { name: g.name, detail: null, node: g.nodes[0] } : { name: g.name, detail: null }));
+  return item('gpus-other', `${plural(gpus.length, 'GPU')} in use by someone else (placement leaves ${gpus.length === 1 ? 'it' : 'them'} alone)`, subjects);
+};
+
 // The subjects are replica ids (a node's text: every renderer escapes subjects); the
 // endpoint itself is never quoted here (status --json lists it, cut to 200 characters).
 const endpoints: AttentionRule = (f) => {
@@ -101,7 +128,9 @@ const endpoints: AttentionRule = (f) => {
 };
 
 /** Most urgent first. */
-export const RULES: readonly AttentionRule[] = [blocked, duplicates, lost, unreachable, unhealthyGpus, unplaceable, failed, down, short, endpoints];
+export const RULES: readonly AttentionRule[] = [
+  blocked, duplicates, lost, unreachable, unhealthyGpus, unplaceable, failed, checksFailing, down, short, rolloutFailed, otherGpus, endpoints,
+];
 
 export function attentionItems(facts: StatusFacts): AttentionItem[] {
   return RULES.map((rule) => rule(facts)).filter((i): i is AttentionItem => i !== null);

@@ -5,19 +5,19 @@
 
 import type { CapacityRow } from './types.js';
 
-export type BarBucket = 'used' | 'unhealthy' | 'unreachable' | 'cordoned' | 'free';
+export type BarBucket = 'used' | 'unhealthy' | 'other' | 'unreachable' | 'cordoned' | 'free';
 
 /** Drawing order: what is taken or broken first, free room last. */
-export const BAR_ORDER: readonly BarBucket[] = ['used', 'unhealthy', 'unreachable', 'cordoned', 'free'];
+export const BAR_ORDER: readonly BarBucket[] = ['used', 'unhealthy', 'other', 'unreachable', 'cordoned', 'free'];
 
 /** Distinct characters, so the bar reads without colour too. */
-export const BAR_CHARS: Record<BarBucket, string> = { used: '█', unhealthy: '×', unreachable: '?', cordoned: '▒', free: '░' };
+export const BAR_CHARS: Record<BarBucket, string> = { used: '█', unhealthy: '×', other: '▓', unreachable: '?', cordoned: '▒', free: '░' };
 
 export const BAR_WIDTH = 20;
 
 export function barCells(row: CapacityRow, width = BAR_WIDTH): Record<BarBucket, number> {
-  const cells: Record<BarBucket, number> = { used: 0, unhealthy: 0, unreachable: 0, cordoned: 0, free: 0 };
-  const present = BAR_ORDER.filter((b) => row[b] > 0);
+  const cells: Record<BarBucket, number> = { used: 0, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0, free: 0 };
+  const present = BAR_ORDER.filter((b) => (row[b] ?? 0) > 0);
   if (row.total <= 0 || present.length === 0) return cells;
   const exact = new Map(present.map((b) => [b, (row[b] * width) / row.total]));
   for (const b of present) cells[b] = Math.max(1, Math.floor(exact.get(b)!));

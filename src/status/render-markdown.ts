@@ -17,6 +17,7 @@ import { EVERY_ONE, MAX_FOLDED, attentionLine, details, foldedTable, table, type
 import { attentionNodes } from './node-rows.js';
 import { REASON_LABEL } from './reasons.js';
 import type { HoldingRow, StatusReport } from './types.js';
+import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 
 export { MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
 
@@ -54,13 +55,13 @@ function capacity(report: StatusReport): string[] {
   if (report.capacity.length === 0) return ['## Capacity', '', 'No GPUs observed.', ''];
   // In class order, not attention first: the bars read as one picture of the fleet.
   const rows = report.capacity.map((c) => [
-    md(c.class), `\`${barText(c)}\``, `${c.total}`, `${c.used}`, `${c.free}`, `${c.unhealthy}`, `${c.unreachable}`, `${c.cordoned}`,
+    md(c.class), `\`${barText(c)}\``, `${c.total}`, `${c.used}`, `${c.free}`, `${c.unhealthy}`, `${c.other ?? 0}`, `${c.unreachable}`, `${c.cordoned}`,
   ]);
   const legend = BAR_ORDER.map((b) => `\`${BAR_CHARS[b]}\` ${b}`).join(' · ');
   return [
     '## Capacity',
     '',
-    ...table(['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Unreachable', 'Cordoned'], ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'], rows),
+    ...table(['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Other', 'Unreachable', 'Cordoned'], ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], rows),
     '',
     legend,
     '',
@@ -81,7 +82,10 @@ function models(report: StatusReport): string[] {
     cells: [md(m.name), `${m.desired}`, `${m.running}`, `${m.starting}`, `${m.failed}`],
     attention: modelNeedsAttention(m),
   }));
-  const counts = (['running', 'starting', 'failed'] as const).map((s) => `${report.replicas.filter((r) => r.state === s).length} ${s}`);
+  const draining = report.replicas.filter((r) => r.state === 'draining').length;
+  const states = draining > 0 ? (['running', 'starting', 'failed', 'draining'] as const) : (['running', 'starting', 'failed'] as const);
+  const counts = states.map((s) => `${report.replicas.filter((r) => r.state === s).length} ${s}`);
+  const lifecycle = lifecycleModelLines(report, md, '- ');
   const head = ['Model', 'Desired', 'Running', 'Starting', 'Failed'];
   return [
     '## Models',
@@ -89,6 +93,7 @@ function models(report: StatusReport): string[] {
     `${plural(report.models.length, 'model')}, ${plural(report.replicas.length, 'replica')}: ${counts.join(', ')}.`,
     '',
     ...(rows.length ? [...foldedTable(head, ['l', 'r', 'r', 'r', 'r'], rows, (n, after) => `${plural(n, after ? 'more model' : 'model')}, all running as desired`), ''] : []),
+    ...(lifecycle.length ? [...lifecycle, ''] : []),
   ];
 }
 
@@ -170,9 +175,11 @@ function nodes(report: StatusReport): string[] {
     ],
     attention: n.condition !== 'cordoned' || n.gpus !== null,
   }));
-  if (rows.length === 0) return ['## Nodes', '', 'Every node is reachable and uncordoned; no GPU is unhealthy.', ''];
+  const other = otherGpusLine(report, md, '**GPUs in other hands**');
+  const otherPara = other.length ? [...other, ''] : [];
+  if (rows.length === 0) return ['## Nodes', '', 'Every node is reachable and uncordoned; no GPU is unhealthy.', '', ...otherPara];
   const head = ['Node', 'Condition', 'Reason', 'Since', 'Unhealthy GPUs'];
-  return ['## Nodes', '', ...foldedTable(head, ['l', 'l', 'l', 'l', 'l'], rows, (n, after) => plural(n, after ? 'more cordoned node' : 'cordoned node')), ''];
+  return ['## Nodes', '', ...foldedTable(head, ['l', 'l', 'l', 'l', 'l'], rows, (n, after) => plural(n, after ? 'more cordoned node' : 'cordoned node')), '', ...otherPara];
 }
 
 export function renderStatusMarkdown(report: StatusReport): string {

@@ -10,13 +10,14 @@ import { attentionNodes } from './node-rows.js';
 import { REASON_LABEL } from './reasons.js';
 import { modelNeedsAttention } from './attention.js';
 import type { AttentionItem, StatusReport } from './types.js';
+import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 
 export const MAX_TEXT_LIST = 20;
 const EVERY_ONE = '(llmgw status --json lists every one)';
 
 type Paint = (code: string, s: string) => string;
 
-const COLOR: Record<BarBucket, string> = { used: '36', unhealthy: '31', unreachable: '33', cordoned: '35', free: '2' };
+const COLOR: Record<BarBucket, string> = { used: '36', unhealthy: '31', other: '34', unreachable: '33', cordoned: '35', free: '2' };
 
 function painter(color: boolean): Paint {
   return color ? (code, s) => `\x1b[${code}m${s}\x1b[0m` : (_code, s) => s;
@@ -30,9 +31,9 @@ function pad(cells: string[][]): string[] {
 
 function capacity(report: StatusReport, paint: Paint): string[] {
   if (report.capacity.length === 0) return ['Capacity: no GPUs observed', ''];
-  const head = ['class', 'usage', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned'];
+  const head = ['class', 'usage', 'total', 'used', 'free', 'unhealthy', 'other', 'unreachable', 'cordoned'];
   const plainBars = report.capacity.map((c) => `[${barText(c)}]`);
-  const rows = report.capacity.map((c, i) => [t(c.class), plainBars[i], ...[c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned].map(String)]);
+  const rows = report.capacity.map((c, i) => [t(c.class), plainBars[i], ...[c.total, c.used, c.free, c.unhealthy, c.other ?? 0, c.unreachable, c.cordoned].map(String)]);
   const padded = pad([head, ...rows]);
   // Columns are measured on the plain bar; the coloured one replaces it after.
   const lines = report.capacity.map((c, i) => {
@@ -55,7 +56,8 @@ function models(report: StatusReport): string[] {
   if (report.models.length === 0) return ['Models: none', ''];
   const ordered = [...report.models.filter(modelNeedsAttention), ...report.models.filter((m) => !modelNeedsAttention(m))];
   const rows = ordered.map((m) => [t(m.name), ...[m.desired, m.running, m.starting, m.failed].map(String)]);
-  return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ''];
+  const lifecycle = lifecycleModelLines(report, t, '  ', (x) => x);
+  return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ...lifecycle, ''];
 }
 
 function unplaceable(report: StatusReport, paint: Paint): string[] {
@@ -84,7 +86,8 @@ function idle(report: StatusReport): string[] {
 
 function nodes(report: StatusReport): string[] {
   const rows = attentionNodes(report);
-  if (rows.length === 0) return [];
+  const other = otherGpusLine(report, t, '  GPUs in other hands');
+  if (rows.length === 0) return other.length ? ['Nodes', ...other, ''] : [];
   const { shown, more } = capList(rows, MAX_TEXT_LIST);
   const cells = shown.map((n) => [
     t(n.node),
@@ -95,7 +98,7 @@ function nodes(report: StatusReport): string[] {
     n.error === null ? '' : t(n.error),
   ]);
   const lines = pad([['node', 'condition', 'reason', 'since', 'unhealthy GPUs', 'error'], ...cells]).map((l) => `  ${l}`);
-  return ['Nodes', ...lines, ...(more ? [`  … and ${more} more ${EVERY_ONE}`] : []), ''];
+  return ['Nodes', ...lines, ...(more ? [`  … and ${more} more ${EVERY_ONE}`] : []), ...other, ''];
 }
 
 function attentionLine(item: AttentionItem, paint: Paint): string {

@@ -1,12 +1,12 @@
 // From the fleet model to the status report (docs/commands.md). Pure; every row list
 // sorted, so the same fleet always gives the same bytes.
 
-import { capacityByClass, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
+import { capacityByClass, countedState, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
 import { endpointWarnings } from '../fleet/routes.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
-import type { Unplaceable } from '../types/plan.js';
+import type { RolloutPlan, Unplaceable } from '../types/plan.js';
 import { attentionItems } from './attention.js';
-import type { FabricRow, HoldingRow, IdleRow, NodeSince, ReplicaRow, StatusFacts, StatusReport } from './types.js';
+import type { FabricRow, HoldingRow, IdleRow, ModelRow, NodeSince, OtherGpus, ReplicaRow, StatusFacts, StatusReport } from './types.js';
 import { replicaError, unhealthyGpus } from './where.js';
 
 export const NO_WEBHOOK_WARNING =
@@ -43,7 +43,29 @@ function holdingRows(fleet: Fleet, fabrics: string[]): HoldingRow[] {
 }
 
 function replicaRow(fleet: Fleet, r: FleetReplica): ReplicaRow {
-  return { id: r.id, model: r.model, nodes: r.nodes, state: r.state, idleSeconds: r.idleSeconds ?? -1, idleSince: r.idleSince, error: replicaError(fleet, r) };
+  const row: ReplicaRow = { id: r.id, model: r.model, nodes: r.nodes, state: countedState(r), idleSeconds: r.idleSeconds ?? -1, idleSince: r.idleSince, error: replicaError(fleet, r) };
+  // `at` is left out: a passing re-check every 30 s must not change the report.
+  if (r.state === 'running' && r.check?.ok === false) row.check = { ok: false, error: r.check.error ?? 'no answer matched' };
+  return row;
+}
+
+/** Each model's row, with its rollout when one is under way or failed. */
+function modelRows(fleet: Fleet, rollouts: readonly RolloutPlan[]): ModelRow[] {
+  const byModel = new Map(rollouts.map((r) => [r.model, r]));
+  return modelCounts(fleet).map((m) => {
+    const r = byModel.get(m.name);
+    return r ? { ...m, rollout: { spec: r.spec, stage: r.stage, text: r.text } } : m;
+  });
+}
+
+/** GPUs in the `other` bucket, per node in name order. */
+function otherGpus(fleet: Fleet): OtherGpus[] {
+  const out: OtherGpus[] = [];
+  for (const n of fleet.nodes) {
+    const gpus = n.gpus.filter((g) => g.bucket === 'other').map((g) => g.index);
+    if (gpus.length > 0) out.push({ node: n.name, gpus });
+  }
+  return out;
 }
 
 /** Known unused for at least idle.after; longest unused first. */
@@ -65,11 +87,12 @@ function nodeLists(fleet: Fleet): StatusReport['nodes'] {
     if (n.condition === 'lost') lost.push(down);
     if (n.cordoned) cordoned.push({ node: n.name });
   }
-  return { unreachable, lost, cordoned };
+  const other = otherGpus(fleet);
+  return other.length > 0 ? { unreachable, lost, cordoned, other } : { unreachable, lost, cordoned };
 }
 
 /** `blocked`: the fleet's own plan's (docs/safety.md), so STATUS.md cannot say nothing needs attention while nothing is applied. */
-export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: string | null = null): StatusReport {
+export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: string | null = null, rollouts: readonly RolloutPlan[] = []): StatusReport {
   // Lost replicas count as gone (docs/placement.md): the planner places them again.
   const present = fleet.replicas.filter((r) => !r.lost);
   const fabrics = fabricRows(fleet);
@@ -81,11 +104,12 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     capacity: capacityByClass(fleet),
     fabrics,
     holdings: holdingRows(fleet, fabrics.map((f) => f.name)),
-    models: modelCounts(fleet),
+    models: modelRows(fleet, rollouts),
     replicas: present.map((r) => replicaRow(fleet, r)),
     unplaceable: unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })).sort((a, b) => cmp(a.model, b.model)),
     blocked,
-    idle: idleRows(fleet, present),
+    // A replica whose stop has begun is going anyway: not listed as idle.
+    idle: idleRows(fleet, present.filter((r) => !r.draining)),
     nodes: nodeLists(fleet),
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
     // Beyond docs/commands.md's keys, so they come after them.

@@ -1,7 +1,7 @@
 // The status report: docs/commands.md status JSON, field for field. Every renderer
 // (text, JSON, STATUS.md) reads only this, so the three cannot disagree.
 
-import type { Unplaceable } from '../types/plan.js';
+import type { RolloutStage, Unplaceable } from '../types/plan.js';
 import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
 import type { EndpointWarning } from '../fleet/routes.js';
 
@@ -13,6 +13,8 @@ export interface CapacityRow {
   used: number;
   free: number;
   unhealthy: number;
+  /** Healthy, no llmgw replica, someone else's compute processes on it: neither free nor llmgw's. */
+  other: number;
   unreachable: number;
   cordoned: number;
 }
@@ -40,19 +42,33 @@ export interface ModelRow {
   running: number;
   starting: number;
   failed: number;
+  /** Out of the routers, waiting to be stopped (not counted as running); absent when none. */
+  draining?: number;
+  /** Its rollout (models.yaml `rollout`) while one is under way or failed; absent otherwise. */
+  rollout?: ModelRollout;
+}
+
+export interface ModelRollout {
+  spec: string;
+  stage: RolloutStage;
+  /** `canary 1 of 4 for spec 5f2c9a1e: starting`, `rollout failed for spec 5f2c9a1e: …`. */
+  text: string;
 }
 
 export interface ReplicaRow {
   id: string;
   model: string;
   nodes: string[];
-  state: ReplicaState;
+  /** `draining`: its stop has begun (out of every router's table), it is stopped once drained. */
+  state: ReplicaState | 'draining';
   /** -1 when unknown. */
   idleSeconds: number;
   /** null when unknown. */
   idleSince: string | null;
   /** Why it failed, as its agent reports it (untrusted text: escape before rendering); null unless failed with a reason. */
   error: string | null;
+  /** A running replica whose answer check fails now: not routed, counts as down (absent otherwise). */
+  check?: { ok: false; error: string };
 }
 
 export interface IdleRow {
@@ -118,6 +134,12 @@ export interface AttentionItem {
   subjects: AttentionSubject[];
 }
 
+/** GPUs of one node in the `other` bucket: someone else's processes, no llmgw replica. */
+export interface OtherGpus {
+  node: string;
+  gpus: number[];
+}
+
 export interface StatusReport {
   version: 1;
   cluster: string;
@@ -131,7 +153,7 @@ export interface StatusReport {
   /** The sentence naming the safety rule that blocks the fleet's plan, and its numbers (docs/safety.md); null when none does. */
   blocked: string | null;
   idle: IdleRow[];
-  nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[] };
+  nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[]; other?: OtherGpus[] };
   notify: { webhooks: number; warning: string | null };
   /** Every GPU in the unhealthy bucket, by node and index. */
   unhealthyGpus: UnhealthyGpu[];

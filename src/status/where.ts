@@ -6,6 +6,9 @@ import { expandHostlist } from '../config/hostlist.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { UnhealthyGpu } from './types.js';
 
+/** A GPU by node and index, with the agent's reason when it gave one (unhealthy GPUs; GPUs in other hands have none). */
+export type GpuAt = Pick<UnhealthyGpu, 'node' | 'index'> & { reason?: string | null };
+
 /** GPUs in the unhealthy bucket, by node then index (nodes are sorted, GPUs by index). */
 export function unhealthyGpus(fleet: Fleet): UnhealthyGpu[] {
   const out: UnhealthyGpu[] = [];
@@ -29,7 +32,7 @@ export function gpuList(node: string, indices: readonly number[]): string {
  * indices share one entry, their names a hostlist; in the order of each
  * group's first node. `nodes` is every node of the group.
  */
-export function gpuGroups(gpus: readonly UnhealthyGpu[]): { name: string; nodes: string[] }[] {
+export function gpuGroups(gpus: readonly GpuAt[]): { name: string; nodes: string[] }[] {
   const groups = new Map<string, string[]>();
   for (const g of gpusByNode(gpus)) groups.set(g.indices, [...(groups.get(g.indices) ?? []), g.node]);
   const out: { name: string; nodes: string[] }[] = [];
@@ -61,14 +64,14 @@ function topLevelPieces(list: string): string[] {
 }
 
 /** Unhealthy GPUs grouped by node, in node order: one `node:index` list each. */
-export function gpusByNode(gpus: readonly UnhealthyGpu[]): { node: string; indices: string; list: string; reasons: string[] }[] {
-  const byNode = new Map<string, UnhealthyGpu[]>();
+export function gpusByNode(gpus: readonly GpuAt[]): { node: string; indices: string; list: string; reasons: string[] }[] {
+  const byNode = new Map<string, GpuAt[]>();
   for (const g of gpus) byNode.set(g.node, [...(byNode.get(g.node) ?? []), g]);
   return [...byNode.entries()].map(([node, gs]) => ({
     node,
     indices: compressHostlist(gs.map((g) => String(g.index))),
     list: gpuList(node, gs.map((g) => g.index)),
-    reasons: [...new Set(gs.map((g) => g.reason).filter((r): r is string => r !== null && r !== ''))],
+    reasons: [...new Set(gs.map((g) => g.reason).filter((r): r is string => typeof r === 'string' && r !== ''))],
   }));
 }
 

@@ -7,12 +7,14 @@
 
 import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
 import { projectFleet, projectedSnapshot, type Effects } from '../plan/project-fleet.js';
+import { withDrainMarks } from '../fleet/lifecycle.js';
 import { renderStatusMarkdown, type StatusReport } from '../status/index.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import type { Planned } from './plan.js';
 import { statusOf } from './render.js';
+import { lifecycleAfter, withLifecycle } from './lifecycle-state.js';
 import { placementsOf, updateState } from './state.js';
 
 export interface After {
@@ -26,14 +28,34 @@ export interface After {
   status: string;
 }
 
-/** state.json as the tick leaves it, before notifications are recorded in it. */
-export function stateAfter(planned: Planned, outcome: ApplyOutcome = emptyOutcome()): State {
-  return updateState(planned.state, { snapshot: planned.snapshot, outcome, now: new Date(planned.now) });
+/** What a tick applied: its effects, and the outcome (absent for a preview: a tick that meets no error). */
+export interface AppliedEffects {
+  effects: Effects;
+  outcome?: ApplyOutcome;
 }
 
-/** `state` is what the tick commits as state.json (its start failures and unreachable times). */
+/**
+ * state.json as the tick leaves it, before notifications are recorded in it.
+ * `applied`: null when the plan was not applied (blocked, held back).
+ */
+export function stateAfter(planned: Planned, applied: AppliedEffects | null = null): State {
+  const outcome = applied?.outcome ?? emptyOutcome();
+  const base = updateState(planned.state, { snapshot: planned.snapshot, outcome, now: new Date(planned.now) });
+  const lifecycle = lifecycleAfter(planned.state.lifecycle, {
+    config: planned.config,
+    plan: planned.plan,
+    fleet: planned.fleet,
+    effects: applied?.effects ?? null,
+    ...(applied?.outcome ? { outcome: applied.outcome } : {}),
+    now: planned.now,
+  });
+  return withLifecycle(base, lifecycle);
+}
+
+/** `state` is what the tick commits as state.json (its start failures and unreachable times, its drains). */
 export function afterTick(planned: Planned, effects: Effects, state: State): After {
-  const fleet = projectFleet(planned.fleet, effects);
+  // The drains are state.json's: the fleet as the tick leaves it marks those it began.
+  const fleet = withDrainMarks(projectFleet(planned.fleet, effects), state);
   // Planned afresh even when nothing took effect: the committed state (a new
   // failed start) can steer placement, and `llmgw status` on the committed
   // files plans with exactly this state.

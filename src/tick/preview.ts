@@ -42,8 +42,9 @@ export interface Preview {
 }
 
 export function previewTick(planned: Planned, opts: PreviewOptions): Preview {
-  const effects = planned.plan.blocked === null || opts.force ? expectedEffects(planned.plan, planned.fleet) : NO_EFFECTS;
-  const after = afterTick(planned, effects, stateAfter(planned));
+  const applies = planned.plan.blocked === null || opts.force === true;
+  const effects = applies ? expectedEffects(planned.plan, planned.fleet) : NO_EFFECTS;
+  const after = afterTick(planned, effects, stateAfter(planned, applies ? { effects } : null));
   const before = opts.before ?? { text: statusMarkdown(planned.fleet, planned.state, planned.plan), label: OBSERVED_LABEL };
   return { planned, plan: attribute(planned.plan, opts.base, opts.respecced), after, diff: statusDiff(before.text, after.status, before.label) };
 }

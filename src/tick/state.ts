@@ -47,7 +47,9 @@ export function recordObservedFailures(prev: State, snapshot: Snapshot, now: Dat
     for (const r of n.report.replicas) {
       if (r.state !== 'failed' || known.has(`${r.id}@${n.name}`)) continue;
       known.add(`${r.id}@${n.name}`);
-      added.push({ model: r.model, node: n.name, replica: r.id, at: seconds(now), error: 'failed after it was started (the process exited, or no health before startTimeout)' });
+      // The agent's own words when it gives them (an answer check that failed, a process that exited).
+      const error = r.error ?? 'failed after it was started (the process exited, or no health before startTimeout)';
+      added.push({ model: r.model, node: n.name, replica: r.id, at: seconds(now), error });
     }
   }
   return added.length === 0 ? prev : { ...prev, startFailures: [...prev.startFailures, ...added] };

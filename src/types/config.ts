@@ -72,7 +72,8 @@ export type EventName =
   | 'model.unplaceable'
   | 'apply.failed'
   | 'config.invalid'
-  | 'plan.blocked';
+  | 'plan.blocked'
+  | 'rollout.failed';
 
 export const EVENT_NAMES: readonly EventName[] = [
   'node.lost',
@@ -83,6 +84,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'apply.failed',
   'config.invalid',
   'plan.blocked',
+  'rollout.failed',
 ];
 
 export interface WebhookConfig {
@@ -118,6 +120,11 @@ export interface ClusterConfig {
   safety: { maxStopFraction: number; minReachableFraction: number };
   /** Every git call is ended past this. */
   git: { timeoutMs: number };
+  /**
+   * cluster.yaml `defaults.drainTimeout` and `defaults.stopGrace`, resolved: how a
+   * replica of a model models.yaml no longer names is stopped. Absent: the built-in ones.
+   */
+  stopDefaults?: { drainTimeoutMs: number; stopGraceMs: number };
 }
 
 /** The answer check of a replica (docs/config.md): a chat completion whose answer must match. */

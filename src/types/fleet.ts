@@ -2,14 +2,17 @@
 // (config, snapshot, state, now) by src/fleet. Status, STATUS.md and the planner
 // all read this one model, so they cannot disagree.
 
-import type { AgentReport, ReplicaState, UnreachableReason } from './snapshot.js';
+import type { AgentReport, CheckResult, ReplicaState, RouterObservation, UnreachableReason } from './snapshot.js';
 import type { Config, NodeConfig } from './config.js';
 import type { PlacementRecord } from './state.js';
 
 export type NodeCondition = 'reachable' | 'unreachable' | 'lost';
 
-/** Each GPU is in exactly one bucket, decided in this order. */
-export type GpuBucket = 'unreachable' | 'unhealthy' | 'used' | 'cordoned' | 'free';
+/**
+ * Each GPU is in exactly one bucket, decided in this order. `other`: healthy,
+ * no llmgw replica on it, but compute processes llmgw did not start.
+ */
+export type GpuBucket = 'unreachable' | 'unhealthy' | 'other' | 'used' | 'cordoned' | 'free';
 
 export interface FleetGpu {
   index: number;
@@ -21,6 +24,8 @@ export interface FleetGpu {
   bucket: GpuBucket;
   /** The replica holding it, if any. */
   replica: string | null;
+  /** Compute processes on it that the agent did not start; 0 when the report does not say (an older agent, a failed query). */
+  foreign?: number;
 }
 
 export interface FleetNode {
@@ -78,6 +83,25 @@ export interface FleetReplica {
   idleSeconds: number | null;
   /** ISO time it has been unused since, or null when unknown. */
   idleSince: string | null;
+  /** Why it failed (the agent's `error`, rank 0's first), when it did and the agent said. */
+  error?: string | null;
+  /** Rank 0's last answer check (docs/protocol.md#the-answer-check); null/absent when it has none. */
+  check?: CheckResult | null;
+  /** Out of the routers' tables and waiting to be stopped (state.json); null/absent otherwise. */
+  draining?: DrainMark | null;
+}
+
+/** A replica whose stop has begun: out of every router's table, stopped once drained (src/plan/drain.ts). */
+export interface DrainMark {
+  /** When the drain began (the tick that took it out of the tables). */
+  since: string;
+  /** Why it is being stopped (the stop's reason when the drain began). */
+  reason: string;
+  /**
+   * The tick time at which every router had taken a table without it; null
+   * until then. Only router evidence gathered after this counts as drained.
+   */
+  outOfTablesAt: string | null;
 }
 
 /** Copies of a replica id beyond the one that is the replica (src/fleet/duplicates.ts): stopped by the plan. */
@@ -114,4 +138,9 @@ export interface Fleet {
   duplicates?: DuplicateCopy[];
   /** The placements of record (state.json) this fleet was judged with: a projection of it judges the same. */
   records?: Readonly<Record<string, PlacementRecord>>;
+  /**
+   * The routers as observed (router usage: in flight, served): what a drain and
+   * a rollout's hold are judged by. Absent: none observed.
+   */
+  routers?: readonly RouterObservation[];
 }

@@ -42,9 +42,17 @@ export interface StopAction {
    * its GPUs and its place in the routers' tables; absent on every other stop.
    */
   duplicate?: true;
+  /**
+   * `drain`: this tick takes the replica out of every router's table and a
+   * later tick stops it once drained (docs/safety.md#stopping-a-replica); `stop`: this
+   * tick stops the process (SIGTERM, SIGKILL after stopGrace). Absent: `stop`.
+   */
+  phase?: StopPhase;
   /** Set by `llmgw plan` (src/plan/cause.ts); the planner leaves it out. */
   cause?: Cause;
 }
+
+export type StopPhase = 'drain' | 'stop';
 
 export type Action = StartAction | StopAction;
 
@@ -61,4 +69,44 @@ export interface Plan {
   blocked: string | null;
   actions: Action[];
   unplaceable: Unplaceable[];
+  /** Models whose changed spec rolls out with canaries (models.yaml `rollout`), or whose rollout failed. Absent: none. */
+  rollouts?: RolloutPlan[];
+}
+
+/** Where a model's rollout stands (docs/safety.md#rollouts). `hold`: the canaries run and are being judged. */
+export type RolloutStage = 'canary' | 'hold' | 'rolling' | 'failed';
+
+/** A rollout as a plan shows it, and what state.json remembers of it after this tick. */
+export interface RolloutPlan {
+  model: string;
+  /** The spec being rolled out. */
+  spec: string;
+  stage: RolloutStage;
+  /** One sentence: `canary 1 of 4 for spec 5f2c9a1e`, `rollout failed for spec 5f2c9a1e: …`. */
+  text: string;
+  /** What state.json keeps for the model once a tick applied this plan. */
+  next: RolloutRecord;
+}
+
+/** state.json `lifecycle.rollouts.<model>`: what a rollout must remember across ticks. */
+export interface RolloutRecord {
+  spec: string;
+  /** `canary` (starting or holding), `rolling` (promoted), `failed` (rolled back: not tried again). */
+  stage: 'canary' | 'rolling' | 'failed';
+  /** When the hold began: the tick that saw every canary running (and routed them). */
+  holdSince?: string;
+  /** The canaries the hold judges, sorted. */
+  canaries?: string[];
+  /** Per router, the canaries' served counters when the hold began, and the router's start (a restart resets them). */
+  baseline?: Record<string, ServedBaseline>;
+  /** Why it failed (stage failed). */
+  reason?: string;
+  /** When it failed (stage failed). */
+  failedAt?: string;
+}
+
+export interface ServedBaseline {
+  startedAt: string;
+  requests: number;
+  errors: number;
 }

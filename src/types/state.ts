@@ -3,6 +3,7 @@
 
 import type { NotifyEvent } from '../notify/events.js';
 import type { ReplicaState } from './snapshot.js';
+import type { RolloutRecord } from './plan.js';
 
 export interface StartFailure {
   model: string;
@@ -63,6 +64,25 @@ export interface State {
   placements: Record<string, PlacementRecord>;
   /** Events committed but not yet taken by every hook that wants them, oldest first. */
   outbox: OutboxEntry[];
+  /** Drains and rollouts under way (docs/protocol.md#the-snapshot); absent when there are none. */
+  lifecycle?: LifecycleState;
+}
+
+/** What a stop that drains, and a rollout, must remember from one tick to the next. */
+export interface LifecycleState {
+  /** replica id -> its drain: out of the routers' tables, stopped once drained or past drainTimeout. */
+  draining: Record<string, DrainEntry>;
+  /** model -> its rollout. */
+  rollouts: Record<string, RolloutRecord>;
+}
+
+export interface DrainEntry {
+  /** When the drain began. */
+  since: string;
+  /** The stop's reason. */
+  reason: string;
+  /** When every router first took a table without it; null until then. */
+  outOfTablesAt: string | null;
 }
 
 export function emptyState(): State {

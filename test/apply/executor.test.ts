@@ -13,7 +13,7 @@ const stop = (replica: string, model: string, nodes: string[], waitFor: string[]
   op: 'stop', replica, model, reason: 'r', waitFor, placement: nodes.map((n) => ({ node: n, gpus: [0, 1] })),
 });
 const kind = (c: { host: string; command: string; input: any }) =>
-  c.command.endsWith('endpoints') ? `table@${c.host}` : `${c.host}:start=${c.input.start.map((s: any) => s.replica).join(',')};stop=${c.input.stop.join(',')}`;
+  c.command.endsWith('endpoints') ? `table@${c.host}` : `${c.host}:start=${c.input.start.map((s: any) => s.replica).join(',')};stop=${c.input.stop.map((s: any) => (typeof s === 'string' ? s : s.replica)).join(',')}`;
 
 test('order: table, freeing stops, starts (one call per node), table, ready stops', async () => {
   const cfg = config([node('g1'), node('g2'), node('g3')]);
@@ -151,7 +151,8 @@ test('a running replica is not stopped while a router that did not take the tabl
     { config: cfg, fleet: f, transport: t },
   );
   const stops = t.calls.filter((c) => c.command.endsWith('apply')).flatMap((c) => c.input.stop);
-  assert.equal(stops, ['bad-0']);
+  // A model models.yaml no longer names is stopped with the default stopGrace (30 s).
+  assert.equal(stops, [{ replica: 'bad-0', graceSeconds: 30 }]);
   assert.equal(out.results.map((r) => `${r.replica} ${r.status} ${r.reason ?? ''}`.trim()), [
     'old-0 deferred still in the table of router rt-2, which did not take the new one',
     'bad-0 ok',

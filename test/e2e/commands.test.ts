@@ -2,6 +2,7 @@
 // simulated fleet, as a user would type them.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { run as apply } from '../../src/cli/commands/apply.js';
@@ -94,7 +95,15 @@ test('apply refuses a blocked plan, and --force lets it through by hand', async 
   assert.equal((await e.replicasOnFleet()).map((r) => r.id), ['small-0']);
   const forced = captureIo({ cwd: e.workdir, env: env() });
   assert.is(await apply(['--yes', '--force'], forced.io), 0, forced.err());
-  assert.match(forced.out(), /stop small-0: ok/);
+  // A stop drains first (docs/safety.md#stopping-a-replica): out of the router now, stopped by the next apply.
+  assert.match(forced.out(), /drain small-0: ok\n/);
+  assert.match(forced.out(), /started 0, stopped 0, draining 1, waiting 0, failed 0/);
+  assert.equal((await e.replicasOnFleet()).map((r) => r.id), ['small-0']);
+  // Router evidence counts from a later second than the table change (observedAt is whole seconds).
+  await sleep(1010 - (Date.now() % 1000));
+  const next = captureIo({ cwd: e.workdir, env: env() });
+  assert.is(await apply(['--yes'], next.io), 0, next.err());
+  assert.match(next.out(), /stop small-0: ok\n/);
   assert.equal(await e.replicasOnFleet(), []);
 });
 

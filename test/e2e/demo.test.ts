@@ -66,7 +66,7 @@ test("llmgw demo --repo DIR runs one's own cluster.yaml and models.yaml on simul
     assert.match(stdout, /Plan: 3 to start, 0 to stop, 0 cannot be placed\./);
     assert.match(stdout, /\+ start +llama-70b-0 +(lab1\[0-7\],lab2\[0-7\]|lab3\[0-7\],lab4\[0-7\]) /, 'two whole nodes of one fabric');
     assert.match(stdout, /^# Fleet status: my-lab$/m);
-    assert.match(stdout, /^\| big \| `[^`]+` \| 32 \| 20 \| 12 \| 0 \| 0 \| 0 \|$/m, 'eight GPUs of class big per node, 2+2+16 used');
+    assert.match(stdout, /^\| big \| `[^`]+` \| 32 \| 20 \| 12 \| 0 \| 0 \| 0 \| 0 \|$/m, 'eight GPUs of class big per node, 2+2+16 used');
     assert.match(stdout, /2 models, 3 replicas: 3 running, 0 starting, 0 failed\./);
     assert.not.match(stdout, /A request through the router/, 'no router in this cluster.yaml');
     const dir = /the repo stays in (\S+) /.exec(stdout)?.[1];

@@ -44,19 +44,21 @@ export const MOMENTS = [
 ] as const;
 export type Moment = (typeof MOMENTS)[number];
 
+// drainTimeout 0s: a stop happens in the tick that plans it, so the kill at
+// apply:stop has a stop to interrupt (drains across ticks: test/e2e/drain-streams).
 const CONFIG_A = `apiVersion: llmgw/v1
 kind: Models
 models:
-  - { name: a, weights: org/a, engine: vllm, gpus: 8, replicas: 2 }
-  - { name: b, weights: org/b, engine: vllm, gpus: 4, replicas: 1 }
+  - { name: a, weights: org/a, engine: vllm, gpus: 8, replicas: 2, drainTimeout: 0s }
+  - { name: b, weights: org/b, engine: vllm, gpus: 4, replicas: 1, drainTimeout: 0s }
 `;
 // B adds a model no GPU class fits: model.unplaceable fires once each time it comes back.
 const CONFIG_B = `apiVersion: llmgw/v1
 kind: Models
 models:
-  - { name: a, weights: org/a, engine: vllm, gpus: 8, replicas: 1 }
-  - { name: b, weights: org/b, engine: vllm, gpus: 4, replicas: 2 }
-  - { name: ghost, weights: org/ghost, engine: vllm, gpuClass: NOPE, gpus: 1, replicas: 1 }
+  - { name: a, weights: org/a, engine: vllm, gpus: 8, replicas: 1, drainTimeout: 0s }
+  - { name: b, weights: org/b, engine: vllm, gpus: 4, replicas: 2, drainTimeout: 0s }
+  - { name: ghost, weights: org/ghost, engine: vllm, gpuClass: NOPE, gpus: 1, replicas: 1, drainTimeout: 0s }
 `;
 const DESIRED = { A: { a: 2, b: 1 }, B: { a: 1, b: 2 } } as const;
 

@@ -25,14 +25,14 @@ import { startE2E, type E2E } from './fleet-world.js';
 /** Today 01:00 UTC: scenarios advance the clock by minutes, never across midnight, so STATUS.md's date is one day. */
 export const DAY_START = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 1);
 
-export const MODELS = (parts: { m1?: number; m2?: number; m2args?: string; m3?: number | null; all?: number }) => {
+export const MODELS = (parts: { m1?: number; m2?: number; m2args?: string; m2rollout?: boolean; m3?: number | null; all?: number }) => {
   const n = (x: number | undefined, d: number) => parts.all ?? x ?? d;
   const lines = [
     'apiVersion: llmgw/v1',
     'kind: Models',
     'models:',
     `  - { name: m1, weights: org/m1, engine: vllm, gpus: 1, replicas: ${n(parts.m1, 2)} }`,
-    `  - { name: m2, weights: org/m2, engine: vllm, gpus: 4, replicas: ${n(parts.m2, 1)}${parts.m2args ? `, args: [${parts.m2args}]` : ''} }`,
+    `  - { name: m2, weights: org/m2, engine: vllm, gpus: 4, replicas: ${n(parts.m2, 1)}${parts.m2args ? `, args: [${parts.m2args}]` : ''}${parts.m2rollout ? ', rollout: {}' : ''} }`,
   ];
   if (parts.m3 !== null) lines.push(`  - { name: m3, weights: org/m3, engine: vllm, gpus: 2, replicas: ${n(parts.m3 ?? undefined, 1)} }`);
   return lines.join('\n') + '\n';
@@ -59,12 +59,12 @@ async function cli(cwd: string, args: string[]): Promise<{ code: number; out: st
   return { code, out: c.out(), err: c.err() };
 }
 
-/** Ticks until a tick plans nothing and every replica runs; the clock moves a minute a tick. */
+/** Ticks until a tick plans nothing and every replica runs (none starting or draining); the clock moves a minute a tick. */
 export async function settle(w: World): Promise<void> {
   for (let i = 0; i < 12; i++) {
     w.t += 60_000;
     const r = await w.e.tick({ now: () => w.at() });
-    const starting = r.report?.replicas.some((x) => x.state === 'starting') ?? false;
+    const starting = r.report?.replicas.some((x) => x.state === 'starting' || x.state === 'draining') ?? false;
     if (r.plan && r.plan.actions.length === 0 && !starting) return;
     const running = (await w.e.replicasOnFleet()).length;
     await w.e.waitRunning(running);
@@ -74,6 +74,8 @@ export async function settle(w: World): Promise<void> {
 }
 
 export interface PlanOut {
+  /** The text format, as printed. */
+  text: string;
   json: { actions: { op: string; cause: string }[]; blocked: string | null; after: StatusReport; warnings: string[] };
   /** REF:STATUS.md with the plan's diff applied: the after-side of its STATUS.md diff. */
   afterSide: string;
@@ -91,7 +93,7 @@ export async function planPr(w: World, extra: string[] = []): Promise<PlanOut> {
   const at = text.out.indexOf('--- STATUS.md (origin/main)\n');
   const afterSide = at < 0 ? before : applyPatch(before, text.out.slice(at));
   if (afterSide === false) throw new Error(`the plan's diff does not apply to origin/main:STATUS.md:\n${text.out}`);
-  return { json: JSON.parse(json.out), afterSide };
+  return { text: text.out, json: JSON.parse(json.out), afterSide };
 }
 
 /** A pull request: a branch off origin/main in the people's checkout with these files. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, stringify } from 'yaml';
-import { MODELS, mergePr, nodeOf, openPr, planPr, reconcileAndCompare, settle, startWorld, type World } from './plan-commit-world.js';
+import { MODELS, mergePr, nodeOf, observeNow, openPr, planPr, reconcileAndCompare, settle, startWorld, type World } from './plan-commit-world.js';
 
 let w: World;
 test.before(async () => {
@@ -27,6 +27,15 @@ async function scenario(files: Record<string, string>, check: (plan: Awaited<Ret
   await settle(w);
 }
 
+/** The same, for the last scenario: its rollout holds for want of traffic, so the fleet does not settle. */
+async function scenarioNoSettle(files: Record<string, string>, check: (plan: Awaited<ReturnType<typeof planPr>>) => void): Promise<void> {
+  await openPr(w, files);
+  const plan = await planPr(w);
+  check(plan);
+  await mergePr(w);
+  await reconcileAndCompare(w, plan);
+}
+
 const ops = (p: Awaited<ReturnType<typeof planPr>>) => p.json.actions.map((a) => `${a.op} ${a.cause}`);
 
 test('scale up: the new replica starting, as planned and as committed', async () => {
@@ -36,11 +45,27 @@ test('scale up: the new replica starting, as planned and as committed', async ()
   });
 });
 
-test('scale down: the surplus gone, as planned and as committed', async () => {
-  await scenario({ 'models.yaml': MODELS({ m1: 1 }) }, (p) => {
-    assert.equal(ops(p), ['stop change', 'stop change']);
-    assert.equal(p.json.after.models.find((m) => m.name === 'm1')!.running, 1);
-  });
+const phases = (p: Awaited<ReturnType<typeof planPr>>) => p.json.actions.map((a) => (a as unknown as { phase?: string }).phase ?? 'stop');
+
+test('scale down: the surplus drains first — out of the router, draining in STATUS.md — as planned and as committed', async () => {
+  await openPr(w, { 'models.yaml': MODELS({ m1: 1 }) });
+  const plan = await planPr(w);
+  assert.equal(ops(plan), ['stop change', 'stop change']);
+  assert.equal(phases(plan), ['drain', 'drain']);
+  assert.equal(plan.json.after.models.find((m) => m.name === 'm1'), { name: 'm1', desired: 1, running: 1, starting: 0, failed: 0, draining: 2 });
+  assert.equal(plan.json.after.replicas.filter((r) => r.state === 'draining').length, 2);
+  assert.ok(plan.afterSide.includes('- Draining before a stop'), plan.afterSide);
+  await mergePr(w);
+  await reconcileAndCompare(w, plan);
+  // The next tick sees no request in flight for them on the router (gathered after the table change): it stops them.
+  w.t += 60_000;
+  const next = await planPr(w, ['--observed', await observeNow(w)]);
+  assert.equal(ops(next), ['stop pending', 'stop pending']);
+  assert.equal(phases(next), ['stop', 'stop']);
+  assert.ok(next.json.actions.every((a) => (a as unknown as { reason: string }).reason.endsWith('; drained')), JSON.stringify(next.json.actions));
+  assert.not.ok(next.json.after.replicas.some((r) => r.state === 'draining'));
+  await reconcileAndCompare(w, next);
+  await settle(w);
 });
 
 test('a spec roll: new replicas starting, and the stops that wait for them still running', async () => {
@@ -66,10 +91,25 @@ test('a cordon: the replica replaced elsewhere, the old one kept until the new o
   });
 });
 
-test('a removed model: its replica stopped at once', async () => {
+test('a removed model: its replica drains, then stops', async () => {
   await scenario({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "4096"', m3: null }) }, (p) => {
     assert.equal(ops(p), ['stop change']);
-    assert.not.ok(p.json.after.replicas.some((r) => r.model === 'm3'));
+    assert.equal(phases(p), ['drain']);
+    assert.equal(p.json.after.replicas.filter((r) => r.model === 'm3').map((r) => r.state), ['draining']);
+    assert.equal(p.json.after.models.find((m) => m.name === 'm3'), { name: 'm3', desired: 0, running: 0, starting: 0, failed: 0, draining: 1 });
+  });
+  assert.not.ok((await w.e.replicasOnFleet()).some((r) => r.id.startsWith('m3-')), 'settled: stopped');
+});
+
+test('a spec change with rollout: the plan shows the canary it starts, as planned and as committed', async () => {
+  await scenarioNoSettle({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "8192"', m2rollout: true, m3: null }) }, (p) => {
+    assert.equal(ops(p), ['start change'], 'the canary only: nothing of the old spec stops');
+    const rollouts = (p.json as unknown as { rollouts: { model: string; stage: string; text: string }[] }).rollouts;
+    assert.equal(rollouts.map((r) => [r.model, r.stage]), [['m2', 'canary']]);
+    assert.match(rollouts[0]!.text, /^canary 1 of 1 for spec [0-9a-f]{8}: starting$/);
+    assert.match(p.text, /~ rollout {2}m2: canary 1 of 1 for spec [0-9a-f]{8}: starting/);
+    assert.equal(p.json.after.models.find((m) => m.name === 'm2')!.rollout!.stage, 'canary');
+    assert.match(p.afterSide, /- Rollout of m2: canary 1 of 1 for spec [0-9a-f]{8}: starting/);
   });
 });
 

@@ -19,7 +19,7 @@ test('an unhealthy GPU is neither used nor free, even when a replica holds it', 
   const f = buildFleet(c, snapshot([up('n1', report(gpus(4, undefined, [0, 3]), [replica('m-0', [0, 1])]))]), emptyState(), NOW);
   assert.equal(bucketsOf(f, 'n1'), ['unhealthy', 'used', 'free', 'unhealthy']);
   const [h100] = capacityByClass(f);
-  assert.equal(h100, { class: 'H100', total: 4, used: 1, free: 1, unhealthy: 2, unreachable: 0, cordoned: 0 });
+  assert.equal(h100, { class: 'H100', total: 4, used: 1, free: 1, unhealthy: 2, other: 0, unreachable: 0, cordoned: 0 });
 });
 
 test('a GPU a replica holds is used whatever the replica state', () => {
@@ -45,8 +45,8 @@ test('total is the sum of the buckets, per class', () => {
     down('n4', '2026-11-29T07:59:00Z', report(gpus(8))),
   ]), emptyState(), NOW);
   assert.equal(capacityByClass(f), [
-    { class: 'A100', total: 8, used: 0, free: 8, unhealthy: 0, unreachable: 0, cordoned: 0 },
-    { class: 'H100', total: 24, used: 4, free: 3, unhealthy: 1, unreachable: 8, cordoned: 8 },
+    { class: 'A100', total: 8, used: 0, free: 8, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0 },
+    { class: 'H100', total: 24, used: 4, free: 3, unhealthy: 1, other: 0, unreachable: 8, cordoned: 8 },
   ]);
 });
 

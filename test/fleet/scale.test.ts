@@ -20,7 +20,7 @@ test('2000 nodes x 8 GPUs: every GPU, replica, free whole node and holding is co
   const f = buildFleet(c, snap, emptyState(), NOW);
   assert.is(f.nodes.length, 2000);
   // Nodes i % 3 != 0 run one 4-GPU replica: 1333 replicas, 5332 GPUs used.
-  assert.equal(capacityByClass(f), [{ class: 'H100', total: 16000, used: 5332, free: 10668, unhealthy: 0, unreachable: 0, cordoned: 0 }]);
+  assert.equal(capacityByClass(f), [{ class: 'H100', total: 16000, used: 5332, free: 10668, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0 }]);
   assert.is(f.replicas.length, 1333);
   // The idle nodes (i % 3 == 0) are whole and free: even ones on ib-a, odd ones on ib-b.
   assert.equal([...freeWholeNodes(f)].map(([fabric, byClass]) => [fabric, [...byClass]]), [

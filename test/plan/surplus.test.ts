@@ -23,7 +23,7 @@ test('a surplus replica on an unreachable node is never the one stopped: the rea
     version: 1,
     changes: true,
     blocked: null,
-    actions: [{ op: 'stop', replica: 'm-0', model: 'm', placement: [{ node: 'a1', gpus: [0] }], reason: 'surplus (2 of 1)', waitFor: [] }],
+    actions: [{ op: 'stop', replica: 'm-0', model: 'm', placement: [{ node: 'a1', gpus: [0] }], reason: 'surplus (2 of 1)', waitFor: [], phase: 'stop' }],
     unplaceable: [],
   });
 });

@@ -24,7 +24,7 @@ for (const example of ['demo', 'large']) {
     const md = (await exampleStatus(example, '--format', 'markdown')).out;
 
     const capacity = tableRows(md, 'Capacity').map(([cls, , ...n]) => [cls, ...n.map(Number)]);
-    assert.equal(capacity, json.capacity.map((c) => [c.class, c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned]));
+    assert.equal(capacity, json.capacity.map((c) => [c.class, c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned]));
 
     const fabrics = tableRows(md, 'Fabrics').map(([name, nodes, reachable, whole]) => [name, Number(nodes), Number(reachable), whole]);
     assert.equal(fabrics, json.fabrics.map((f) => [f.name, f.nodes, f.reachable, Object.entries(f.freeWholeNodes).map(([c, n]) => `${c} ${n}`).join(', ') || '—']));

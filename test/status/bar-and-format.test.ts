@@ -9,8 +9,8 @@ import { duration } from '../../src/status/format.js';
 import type { CapacityRow } from '../../src/status/types.js';
 
 const row = (counts: Partial<Omit<CapacityRow, 'class' | 'total'>>): CapacityRow => {
-  const full = { used: 0, unhealthy: 0, unreachable: 0, cordoned: 0, free: 0, ...counts };
-  return { class: 'H100', total: full.used + full.unhealthy + full.unreachable + full.cordoned + full.free, ...full };
+  const full = { used: 0, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0, free: 0, ...counts };
+  return { class: 'H100', total: full.used + full.unhealthy + full.other + full.unreachable + full.cordoned + full.free, ...full };
 };
 
 test('the bar always fills its 20 cells: leftover cells go by largest remainder, ties in drawing order', () => {

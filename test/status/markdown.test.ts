@@ -24,7 +24,7 @@ test('the capacity bar renders as one code span per table cell on a GFM renderer
   const capacity = out.slice(out.indexOf('<h2>Capacity</h2>'), out.indexOf('<h2>Fabrics</h2>'));
   assert.match(capacity, /<td><code>███×\?{5}▒{5}░{6}<\/code><\/td>/);
   const firstRow = capacity.slice(capacity.indexOf('<tbody>'), capacity.indexOf('</tr>', capacity.indexOf('<tbody>')));
-  assert.is(firstRow.match(/<td/g)!.length, 8);
+  assert.is(firstRow.match(/<td/g)!.length, 9);
 });
 
 test('a GPU name with <script>, | and Markdown renders inert, in a single cell', () => {
@@ -34,7 +34,7 @@ test('a GPU name with <script>, | and Markdown renders inert, in a single cell',
   assert.not.match(out, /<a /);
   assert.not.match(out, /<em>|<strong>x|<code>c<\/code>/);
   const row = out.slice(out.indexOf('<tbody>'), out.indexOf('</tr>', out.indexOf('<tbody>')));
-  assert.is(row.match(/<td/g)!.length, 8, 'the pipe did not split the cell');
+  assert.is(row.match(/<td/g)!.length, 9, 'the pipe did not split the cell');
   assert.ok(row.includes('&lt;script&gt;'), 'the tag is shown as text');
 });
 

@@ -8,8 +8,8 @@ const unplaceable = [{ model: 'llama-70b', missing: 1, reason: 'needs 4 free H10
 test('capacity per class: each GPU in exactly one bucket, total their sum', () => {
   const r = summarize(sampleFleet(), []);
   assert.equal(r.capacity, [
-    { class: 'H100', total: 32, used: 5, free: 10, unhealthy: 1, unreachable: 8, cordoned: 8 },
-    { class: 'H200', total: 8, used: 1, free: 7, unhealthy: 0, unreachable: 0, cordoned: 0 },
+    { class: 'H100', total: 32, used: 5, free: 10, unhealthy: 1, other: 0, unreachable: 8, cordoned: 8 },
+    { class: 'H200', total: 8, used: 1, free: 7, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0 },
   ]);
 });
 
@@ -66,7 +66,7 @@ test('the status JSON has docs/commands.md keys in order', () => {
   const r = summarize(sampleFleet(), unplaceable);
   // The keys of docs/commands.md first, in their order; what docs/status.md adds after them.
   assert.equal(Object.keys(r), ['version', 'cluster', 'observedAt', 'capacity', 'fabrics', 'holdings', 'models', 'replicas', 'unplaceable', 'blocked', 'idle', 'nodes', 'notify', 'unhealthyGpus', 'duplicates', 'attention', 'endpointWarnings']);
-  assert.equal(Object.keys(r.capacity[0]), ['class', 'total', 'used', 'free', 'unhealthy', 'unreachable', 'cordoned']);
+  assert.equal(Object.keys(r.capacity[0]), ['class', 'total', 'used', 'free', 'unhealthy', 'other', 'unreachable', 'cordoned']);
   assert.equal(Object.keys(r.replicas[0]), ['id', 'model', 'nodes', 'state', 'idleSeconds', 'idleSince', 'error']);
   assert.equal(Object.keys(r.nodes.unreachable[0]), ['node', 'since', 'reason', 'error']);
 });

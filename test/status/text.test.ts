@@ -9,10 +9,10 @@ test('plain text has no escape sequences; colour only when asked', () => {
   assert.ok(renderStatusText(report, { color: true }).includes('\x1b[31m×\x1b[0m'));
 });
 
-test('text bars draw used, unhealthy, unreachable, cordoned and free in distinct characters', () => {
+test('text bars draw used, unhealthy, other, unreachable, cordoned and free in distinct characters', () => {
   const out = renderStatusText(summarize(sampleFleet(), []), { color: false });
-  assert.match(out, /H100 +\[███×\?{5}▒{5}░{6}\] +32 +5 +10 +1 +8 +8\n/);
-  assert.ok(out.includes('█ used  × unhealthy  ? unreachable  ▒ cordoned  ░ free'));
+  assert.match(out, /H100 +\[███×\?{5}▒{5}░{6}\] +32 +5 +10 +1 +0 +8 +8\n/);
+  assert.ok(out.includes('█ used  × unhealthy  ▓ other  ? unreachable  ▒ cordoned  ░ free'));
 });
 
 test('a node cannot put terminal escape sequences on the operator screen', () => {
