@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 
 const CSS = `:root{--fg:#1d2329;--muted:#5b6670;--bg:#fff;--line:#dde2e7;--tint:#fff6e0;--accent:#0b5cad;
---used:#2b6cb0;--unhealthy:#c53030;--unreachable:#d69e2e;--cordoned:#805ad5;--free:#cbd5e0;--warn:#fffaf0;--warnline:#dd6b20}
+--used:#2b6cb0;--unhealthy:#c53030;--unreachable:#d69e2e;--cordoned:#805ad5;--other:#2c7a7b;--free:#cbd5e0;--warn:#fffaf0;--warnline:#dd6b20}
 @media (prefers-color-scheme:dark){:root{--fg:#e6e9ec;--muted:#a0aab4;--bg:#15191d;--line:#2d353d;--tint:#2a2516;--accent:#7cb7ff;--free:#3a4654;--warn:#2b2218}}
 *{box-sizing:border-box}
 html{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
@@ -46,10 +46,10 @@ tr.attention td:first-child{box-shadow:inset 3px 0 var(--warnline)}
 td.error{color:var(--muted);max-width:36rem;overflow-wrap:anywhere}
 td.barcell{min-width:10rem;width:30%}
 svg.bar{display:block;width:100%;height:1rem;background:var(--free);border-radius:2px}
-.b-used{fill:var(--used)}.b-unhealthy{fill:var(--unhealthy)}.b-unreachable{fill:var(--unreachable)}.b-cordoned{fill:var(--cordoned)}.b-free{fill:var(--free)}
+.b-used{fill:var(--used)}.b-unhealthy{fill:var(--unhealthy)}.b-unreachable{fill:var(--unreachable)}.b-cordoned{fill:var(--cordoned)}.b-other{fill:var(--other)}.b-free{fill:var(--free)}
 .legend{color:var(--muted);font-size:.9rem}
 .key::before{content:"";display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em;border-radius:2px;background:var(--free)}
-.key.b-used::before{background:var(--used)}.key.b-unhealthy::before{background:var(--unhealthy)}.key.b-unreachable::before{background:var(--unreachable)}.key.b-cordoned::before{background:var(--cordoned)}
+.key.b-used::before{background:var(--used)}.key.b-unhealthy::before{background:var(--unhealthy)}.key.b-unreachable::before{background:var(--unreachable)}.key.b-cordoned::before{background:var(--cordoned)}.key.b-other::before{background:var(--other)}
 details{margin:.4rem 0}
 summary{cursor:pointer;color:var(--accent)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}

@@ -69,7 +69,7 @@ function cellsOf(page: Page, selector: string): Promise<Record<string, string[]>
 /** The Overview's numbers against the status JSON: capacity, fabrics, every model (folded ones too), attention, idle. */
 async function checkNumbers(page: Page, report: StatusReport): Promise<void> {
   const capacity = await cellsOf(page, '#capacity tbody tr');
-  for (const c of report.capacity) assert.equal(capacity[c.class]!.slice(2).map(Number), [c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned], c.class);
+  for (const c of report.capacity) assert.equal(capacity[c.class]!.slice(2).map(Number), [c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned], c.class);
   const fabrics = await cellsOf(page, '#fabrics tbody tr');
   for (const f of report.fabrics) {
     const whole = Object.entries(f.freeWholeNodes).map(([k, n]) => `${k} ${n}`).join(', ') || '—';

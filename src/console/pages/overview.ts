@@ -56,9 +56,9 @@ function capacity(report: StatusReport): Html {
   if (report.capacity.length === 0) return html`<section id="capacity"><h2>Capacity</h2><p>No GPUs observed.</p></section>`;
   const rows: TableRow[] = report.capacity.map((c) => ({
     key: c.class,
-    cells: [c.class, { value: bar(c), cls: 'barcell' }, ...[c.total, c.used, c.free, c.unhealthy, c.unreachable, c.cordoned].map((n) => ({ value: n, num: true }))],
+    cells: [c.class, { value: bar(c), cls: 'barcell' }, ...[c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned].map((n) => ({ value: n, num: true }))],
   }));
-  const head = ['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Unreachable', 'Cordoned'];
+  const head = ['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Other', 'Unreachable', 'Cordoned'];
   return html`<section id="capacity"><h2>Capacity</h2>${table(null, head, rows)}${legend}</section>`;
 }
 
