@@ -55,6 +55,7 @@ export const FOLDERS = {
       'test/plan/freed-capacity',
       'test/plan/heap',
       'test/plan/recent-failures',
+      'test/plan/placement-order',
       'test/plan/golden',
       'test/plan/markdown-plan',
       'test/plan/render',

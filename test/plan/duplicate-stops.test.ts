@@ -73,6 +73,15 @@ test("when the plan stops the replica anyway, the duplicate's nodes join that on
   assert.equal(stop.placement, [{ node: 'a1', gpus: [0] }]);
 });
 
+test("the replica's own stop first in the plan takes the duplicate's nodes; another replica's stop is left as it is", () => {
+  const fleet = withCopies(WORLD, [copy([['a2', [5]]])]);
+  const own: StopAction = { op: 'stop', replica: 'm-0', model: 'm', placement: [{ node: 'a1', gpus: [0] }], reason: 'failed', waitFor: [] };
+  const other: StopAction = { op: 'stop', replica: 'x-0', model: 'x', placement: [{ node: 'a1', gpus: [1] }], reason: 'not in models.yaml', waitFor: [] };
+  assert.equal(withDuplicateStops(fleet, [own, other]), [{ ...own, placement: [{ node: 'a1', gpus: [0] }, { node: 'a2', gpus: [5] }] }, other]);
+  const alone = withDuplicateStops(fleet, [other]);
+  assert.equal(alone.map((a) => [a.replica, a.placement.map((p) => p.node), isDuplicateStop(a)]), [['x-0', ['a1'], false], ['m-0', ['a2'], true]]);
+});
+
 test("a start of the same id is not a stop: the duplicate's stop is added beside it", () => {
   const fleet = withCopies(WORLD, [copy([['a2', [5]]])]);
   const start = { op: 'start', replica: 'm-0', model: 'm', port: 8000, placement: [], weights: null, reason: 'x' } as unknown as Action;

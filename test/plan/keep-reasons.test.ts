@@ -86,4 +86,30 @@ test('free stops are in replica-id order (compareNames: plain code units) whatev
   assert.equal(classify(f).freeStops.map((s) => s.replica), ['m-0', 'x-10', 'x-9']);
 });
 
+test('a replica reporting no spec with one rank of the wrong size is judged changed (every rank must fit)', () => {
+  const full = [0, 1, 2, 3, 4, 5, 6, 7];
+  const f = makeFleet({
+    nodes: ['a1', 'a2', 'a3', 'a4'].map((name) => ({ name })),
+    replicas: [{ id: 'ds-0', model: 'ds', spec: null, ranks: [{ node: 'a1', gpus: full }, { node: 'a2', gpus: [0, 1, 2, 3] }] }],
+    models: [{ name: 'ds', gpus: 8, nodes: 2 }],
+  });
+  assert.equal(brief(f), ['start ds-1 a3:0,1,2,3,4,5,6,7+a4:0,1,2,3,4,5,6,7', 'stop ds-0 (spec changed) a1:0,1,2,3,4,5,6,7+a2:0,1,2,3']);
+});
+
+test('a rank on a node the fleet does not know, or on a GPU its node does not report, is no reason to move and is never stopped', () => {
+  const f = makeFleet({
+    nodes: [{ name: 'a1' }, { name: 'a2' }],
+    replicas: [
+      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] },
+      { id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0] }] },
+    ],
+    models: [{ name: 'm' }],
+  });
+  f.replicas[0]!.ranks = [{ node: 'a1', rank: 0, gpus: [9] }];
+  f.replicas[1]!.ranks = [{ node: 'a2', rank: 0, gpus: [0] }, { node: 'gone', rank: 1, gpus: [0] }];
+  assert.equal(brief(f), ['stop x-0 (not in models.yaml) a2:0']);
+  f.replicas[0]!.ranks = [{ node: 'gone', rank: 0, gpus: [0] }];
+  assert.equal(brief(f), ['stop x-0 (not in models.yaml) a2:0']);
+});
+
 test.run();

@@ -28,6 +28,8 @@ test('replicaNumber: the n of <model>-<n>, -1 for any other form', () => {
     ['m-1.5', 'm', -1],
     ['mm-1', 'm', -1],
     ['m1', 'm', -1],
+    ['mx1', 'm', -1],
+    ['m_7', 'm', -1],
     ['m', 'm', -1],
     ['n-1', 'm', -1],
   ];

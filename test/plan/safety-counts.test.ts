@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
+import { blockedReason } from '../../src/plan/safety.js';
 import { emptyState } from '../../src/types/state.js';
 import { makeFleet, type ReplicaSpecIn } from './fleet-fixture.js';
 
@@ -50,6 +51,13 @@ test('a fleet of no nodes is never blocked for answering too few', () => {
   const plan = planFleet(fleet, emptyState());
   assert.is(plan.blocked, null);
   assert.equal(plan.unplaceable.map((u) => u.model), ['m']);
+});
+
+test('a stop naming a replica the fleet does not know counts for nothing (never an error)', () => {
+  const fleet = makeFleet({ nodes: [{ name: 'a1' }], replicas: [r('m-0', 'a1', 0)], models: [{ name: 'm' }], safety: { maxStopFraction: 0, minReachableFraction: 0 } });
+  const ghost = { op: 'stop' as const, replica: 'ghost-0', model: 'ghost', placement: [{ node: 'a1', gpus: [3] }], reason: 'x', waitFor: [] };
+  assert.is(blockedReason(fleet, [ghost]), null);
+  assert.is(blockedReason(fleet, [{ ...ghost, replica: 'm-0' }]), 'would stop 1 of 1 running and starting replicas (100%) without a replacement; safety.maxStopFraction is 0%');
 });
 
 test.run();
