@@ -40,7 +40,29 @@ export const FOLDERS = {
   },
   plan: {
     mutate: ['src/plan/**/*.ts'],
-    tests: ['test/plan/', 'test/apply/agent-requests', 'test/status/golden'],
+    // The planner's own unit tests first and plan/base (git repos, ~7 s) last:
+    // a mutant is killed by the first failing file.
+    tests: [
+      'test/plan/keep-',
+      'test/plan/one-node',
+      'test/plan/multi-node',
+      'test/plan/replace',
+      'test/plan/safety',
+      'test/plan/surplus',
+      'test/plan/replica-ids',
+      'test/plan/duplicate-stops',
+      'test/plan/unplaceable',
+      'test/plan/freed-capacity',
+      'test/plan/heap',
+      'test/plan/recent-failures',
+      'test/plan/placement-order',
+      'test/plan/golden',
+      'test/plan/markdown-plan',
+      'test/plan/render',
+      'test/plan/',
+      'test/apply/agent-requests',
+      'test/status/golden',
+    ],
   },
 };
 
