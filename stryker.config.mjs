@@ -1,7 +1,7 @@
 // Mutation testing (StrykerJS) of the pure core and the parts whose mistakes are
 // silent: `npm run mutate [-- folder ...]` (scripts/mutate.mjs) runs one Stryker
 // run per folder below, each with only the tests that cover that folder. See
-// docs/notes/mutation.md.
+// docs/testing.md.
 //
 // How it stays affordable on a small machine: Stryker writes every mutant of a
 // folder into one copy of the sources at once ("mutant schemata"), tsc builds
