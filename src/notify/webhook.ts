@@ -74,6 +74,16 @@ export function requestHeaders(hook: WebhookConfig, id: string, body: string, no
   return headers;
 }
 
+/**
+ * Whether a network error's code means no connection was made, so the
+ * receiver surely did not get the event (refused, no such host, DNS not
+ * answering, no route). Any other error (a reset, no code at all) may have
+ * reached it.
+ */
+export function unsentCode(code: string | undefined): boolean {
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
+}
+
 export async function postEvent(hook: WebhookConfig, id: string, e: NotifyEvent, opts: PostOptions): Promise<PostResult> {
   const body = eventBody(e);
   const headers = requestHeaders(hook, id, body, opts.nowSeconds);
@@ -92,7 +102,6 @@ export async function postEvent(hook: WebhookConfig, id: string, e: NotifyEvent,
     if (e.name === 'TimeoutError' || e.name === 'AbortError') return { outcome: 'again', why: `no answer within ${opts.timeoutMs} ms`, sent: true, timedOut: true };
     const code = e.cause?.code;
     // Never the error's message: fetch puts the URL into some of them.
-    const unsent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
-    return { outcome: 'again', why: code ?? 'request failed', sent: !unsent, timedOut: false };
+    return { outcome: 'again', why: code ?? 'request failed', sent: !unsentCode(code), timedOut: false };
   }
 }
