@@ -16,7 +16,12 @@
 export const FOLDERS = {
   fleet: {
     mutate: ['src/fleet/**/*.ts'],
-    tests: ['test/fleet/', 'test/status/', 'test/plan/through-fleet', 'test/plan/from-reports', 'test/notify/events-fleet'],
+    // The lifecycle's and the routes' parts of the fleet model are held by the
+    // planner's, the apply's and the tick's tests of drains and tables.
+    tests: [
+      'test/fleet/', 'test/status/', 'test/plan/through-fleet', 'test/plan/from-reports', 'test/notify/events-fleet',
+      'test/plan/drain', 'test/plan/rollout', 'test/plan/other-gpus', 'test/apply/router-tables', 'test/apply/lifecycle-requests', 'test/tick/lifecycle-state',
+    ],
   },
   notify: {
     mutate: ['src/notify/**/*.ts'],
