@@ -10,8 +10,8 @@
 // scripts/mutate.mjs: a mutant is killed by the first failure, the rest is waste).
 
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -34,6 +34,47 @@ function walk(dir) {
 let files = walk(testDir).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 // Bailing, the files of the first filter run first: name the closest tests first.
 if (bail) files = filters.flatMap((x, i) => files.filter((f) => f.includes(x) && filters.findIndex((y) => f.includes(y)) === i));
+// Under Stryker, the test files closest to the source file that holds the active
+// mutant go first: those named like it (src/config/duration.ts:
+// test/config/duration*.test.ts), then those that import it, then those that
+// import a module that imports it, and so on. The same files run, so the same
+// mutants are killed; a killed one is found sooner.
+const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
+if (bail && mutant) files = closestFirst(files, mutant);
+
+function jsFiles(dir) {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? jsFiles(join(dir, n)) : n.endsWith('.js') ? [join(dir, n)] : []));
+}
+
+/** The relative imports of a compiled file, resolved to paths. */
+function importsOf(file, text) {
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+\.js)'/g)].map((m) => join(dirname(file), m[1]));
+}
+
+function closestFirst(list, id) {
+  const needle = `stryMutAct_9fa48("${id}")`;
+  const sources = new Map(jsFiles(join(root, 'dist', 'src')).map((f) => [f, readFileSync(f, 'utf8')]));
+  const mutated = [...sources].find(([, text]) => text.includes(needle))?.[0];
+  if (mutated === undefined) return list;
+  // Distance of every source module from the mutated one, through who imports whom.
+  const importers = new Map();
+  for (const [f, text] of sources) for (const dep of importsOf(f, text)) importers.set(dep, [...(importers.get(dep) ?? []), f]);
+  const depth = new Map([[mutated, 0]]);
+  for (const queue = [mutated]; queue.length > 0; ) {
+    const f = queue.shift();
+    for (const user of importers.get(f) ?? []) if (!depth.has(user)) depth.set(user, depth.get(f) + 1), queue.push(user);
+  }
+  const base = basename(mutated, '.js');
+  const rank = (test) => {
+    const t = basename(test, '.test.js');
+    if (t === base || t.startsWith(`${base}-`)) return 0;
+    const ds = importsOf(test, readFileSync(test, 'utf8')).map((d) => depth.get(d)).filter((d) => d !== undefined);
+    return ds.length > 0 ? 1 + Math.min(...ds) : Infinity;
+  };
+  const ranked = list.map((f, i) => ({ f, i, r: rank(f) }));
+  return ranked.sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.f);
+}
+
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 function runFile(file) {
