@@ -8,31 +8,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lifecycleModelLines, nodeGpus, otherGpusLine } from '../../src/status/lifecycle-sections.js';
 import type { ModelRow, OtherGpus, ReplicaRow, StatusReport } from '../../src/status/types.js';
+import { blankReport } from './blank-report.js';
 
 /** Marks every escaped string, so a test sees which strings went through the escaper. */
 const esc = (s: string): string => `<${s}>`;
 const plain = (s: string): string => s;
 
 function reportOf(parts: { replicas?: ReplicaRow[]; models?: ModelRow[]; other?: OtherGpus[] }): StatusReport {
-  return {
-    version: 1,
-    cluster: 'c',
-    observedAt: '2026-11-29T08:00:00Z',
-    capacity: [],
-    fabrics: [],
-    holdings: [],
+  return blankReport({
     models: parts.models ?? [],
     replicas: parts.replicas ?? [],
-    unplaceable: [],
-    blocked: null,
-    idle: [],
     nodes: { unreachable: [], lost: [], cordoned: [], ...(parts.other ? { other: parts.other } : {}) },
-    notify: { webhooks: 0, warning: null },
-    unhealthyGpus: [],
-    duplicates: [],
-    attention: [],
-    endpointWarnings: [],
-  };
+  });
 }
 
 function replica(id: string, state: ReplicaRow['state']): ReplicaRow {

@@ -8,27 +8,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { attentionNodes, type NodeRow } from '../../src/status/node-rows.js';
 import type { NodeSince, StatusReport, UnhealthyGpu } from '../../src/status/types.js';
+import { blankReport } from './blank-report.js';
 
 function reportOf(parts: { lost?: NodeSince[]; unreachable?: NodeSince[]; cordoned?: string[]; unhealthy?: UnhealthyGpu[] }): StatusReport {
-  return {
-    version: 1,
-    cluster: 'c',
-    observedAt: '2026-11-29T08:00:00Z',
-    capacity: [],
-    fabrics: [],
-    holdings: [],
-    models: [],
-    replicas: [],
-    unplaceable: [],
-    blocked: null,
-    idle: [],
+  return blankReport({
     nodes: { unreachable: parts.unreachable ?? [], lost: parts.lost ?? [], cordoned: (parts.cordoned ?? []).map((node) => ({ node })) },
-    notify: { webhooks: 0, warning: null },
     unhealthyGpus: parts.unhealthy ?? [],
-    duplicates: [],
-    attention: [],
-    endpointWarnings: [],
-  };
+  });
 }
 
 const gpu = (node: string, index: number, reason: string | null = null): UnhealthyGpu => ({ node, index, class: 'h100', reason });
