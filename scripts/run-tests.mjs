@@ -21,17 +21,18 @@ const timeoutMs = Number(process.env.LLMGW_TEST_TIMEOUT_MS ?? 180_000);
 const jobs = Number(process.env.LLMGW_TEST_JOBS ?? Math.min(2, availableParallelism()));
 const bail = process.env.LLMGW_TEST_BAIL === '1';
 
-function walk(dir) {
+/** Files under `dir` whose names end in `suffix`, in path order. */
+function walk(dir, suffix) {
   const out = [];
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (name.endsWith('.test.js')) out.push(p);
+    if (statSync(p).isDirectory()) out.push(...walk(p, suffix));
+    else if (name.endsWith(suffix)) out.push(p);
   }
   return out;
 }
 
-let files = walk(testDir).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+let files = walk(testDir, '.test.js').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 // Bailing, the files of the first filter run first: name the closest tests first.
 if (bail) files = filters.flatMap((x, i) => files.filter((f) => f.includes(x) && filters.findIndex((y) => f.includes(y)) === i));
 // Under Stryker, the test files closest to the source file that holds the active
@@ -42,10 +43,6 @@ if (bail) files = filters.flatMap((x, i) => files.filter((f) => f.includes(x) &&
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
 if (bail && mutant) files = closestFirst(files, mutant);
 
-function jsFiles(dir) {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? jsFiles(join(dir, n)) : n.endsWith('.js') ? [join(dir, n)] : []));
-}
-
 /** The relative imports of a compiled file, resolved to paths. */
 function importsOf(file, text) {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+\.js)'/g)].map((m) => join(dirname(file), m[1]));
@@ -53,7 +50,7 @@ function importsOf(file, text) {
 
 function closestFirst(list, id) {
   const needle = `stryMutAct_9fa48("${id}")`;
-  const sources = new Map(jsFiles(join(root, 'dist', 'src')).map((f) => [f, readFileSync(f, 'utf8')]));
+  const sources = new Map(walk(join(root, 'dist', 'src'), '.js').map((f) => [f, readFileSync(f, 'utf8')]));
   const mutated = [...sources].find(([, text]) => text.includes(needle))?.[0];
   if (mutated === undefined) return list;
   // Distance of every source module from the mutated one, through who imports whom.
