@@ -14,7 +14,7 @@ import { mergeReplicas, type ReportedNode } from '../../src/fleet/replicas.js';
 import type { FleetGpu, FleetReplica } from '../../src/types/fleet.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { emptyState, type PlacementRecord, type State } from '../../src/types/state.js';
-import { NOW, config, gpus, model, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, foreignGpu, gpus, model, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
 
 const running = (ranks: [string, number][]): PlacementRecord => ({ model: 'm', state: 'running', ranks: ranks.map(([node, rank]) => ({ node, rank, gpus: [0] })) });
 const withPlacements = (placements: State['placements']): State => ({ ...emptyState(), placements });
@@ -128,8 +128,8 @@ test('countedState: a draining replica counts as draining, unless it failed mean
 
 test('foreign GPU processes: a negative or non-numeric count from a node counts as none; a positive one keeps the GPU', () => {
   const classOf = () => 'H100-80G';
-  const g = (foreign: unknown) => ({ index: 0, name: 'NVIDIA H100 80GB HBM3', healthy: true, foreign: foreign as number });
-  const gs = fleetGpus(report([g(-3), { ...g('2'), index: 1 }, { ...g(2), index: 2 }, { ...g(0), index: 3 }]), 'reachable', false, classOf);
+  const notANumber = '2' as unknown as number;
+  const gs = fleetGpus(report([foreignGpu(0, -3), foreignGpu(1, notANumber), foreignGpu(2, 2), foreignGpu(3, 0)]), 'reachable', false, classOf);
   assert.equal(gs.map((x) => [x.index, x.foreign, x.bucket]), [[0, 0, 'free'], [1, 0, 'free'], [2, 2, 'other'], [3, 0, 'free']]);
 });
 

@@ -38,6 +38,11 @@ export function gpus(n: number, name = 'NVIDIA H100 80GB HBM3', unhealthy: numbe
   return Array.from({ length: n }, (_, index) => ({ index, name, healthy: !unhealthy.includes(index) }));
 }
 
+/** GPU `index` with `foreign` compute processes llmgw did not start (0: none). */
+export function foreignGpu(index: number, foreign: number, name = 'NVIDIA H100 80GB HBM3'): GpuReport {
+  return { index, name, healthy: true, foreign };
+}
+
 export function replica(id: string, gpuIdx: number[], extra: Partial<ReplicaReport> = {}): ReplicaReport {
   const model = id.replace(/-\d+$/, '');
   return { id, model, gpus: gpuIdx, state: 'running', startedAt: '2026-11-28T00:00:00Z', port: 8000, rank: 0, ...extra };

@@ -9,12 +9,9 @@ import { buildFleet } from '../../src/fleet/index.js';
 import { renderStatusText, summarize } from '../../src/status/index.js';
 import { barCells } from '../../src/status/bar.js';
 import { REASON_LABEL } from '../../src/status/reasons.js';
-import type { GpuReport, NodeObservation } from '../../src/types/snapshot.js';
+import type { NodeObservation } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, nodeConfig, report, snapshot, up } from '../fleet/fixtures.js';
-
-const H100 = 'NVIDIA H100 80GB HBM3';
-const foreign = (index: number, n: number): GpuReport => ({ index, name: H100, healthy: true, foreign: n });
+import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../fleet/fixtures.js';
 
 function text(obs: NodeObservation[], cordon: string[] = []): string {
   const c = config(obs.map((o) => nodeConfig(o.name, { cordon: cordon.includes(o.name) })), { notify: { webhooks: [{ url: 'https://hooks.example/x' }] } as never });

@@ -9,7 +9,7 @@ import { summarize } from '../../src/status/index.js';
 import { gpuGroups, gpusByNode, replicaError } from '../../src/status/where.js';
 import type { NodeObservation } from '../../src/types/snapshot.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { NOW, config, gpus, model, nodeConfig, replica, report, routerUp, snapshot, up } from '../fleet/fixtures.js';
+import { NOW, config, foreignGpu as foreign, gpus, model, nodeConfig, replica, report, routerUp, snapshot, up } from '../fleet/fixtures.js';
 
 const CHECK_AT = '2026-11-29T07:59:30Z';
 
@@ -38,7 +38,6 @@ test('a starting replica\'s failed check is not shown: it is still within its ti
 });
 
 test('GPUs in other hands are listed per node in name order with their indices; the key is absent when there are none', () => {
-  const foreign = (index: number, n: number) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true, foreign: n });
   const f = fleetOf([
     up('n1', report([foreign(0, 0), foreign(1, 2), foreign(2, 0), foreign(3, 1)])),
     up('n2', report(gpus(2))),
