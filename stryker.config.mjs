@@ -85,7 +85,11 @@ const name = requested ? requested.replace(/\//g, '-') : 'all';
 // mutants side by side, which is the machine's two cores. A file that hangs
 // (a mutant that loops) is killed by run-tests' own timeout, well before
 // Stryker's, and counts as a failure, so no orphan keeps a core busy.
-const command = ['LLMGW_TEST_BAIL=1', 'LLMGW_TEST_JOBS=1', 'LLMGW_TEST_TIMEOUT_MS=60000', 'node scripts/run-tests.mjs', ...tests].join(' ');
+//
+// Stryker's run without a mutant records which test files reach each mutant
+// (LLMGW_MUTATION_COVERAGE, scripts/run-tests.mjs); a mutant then runs only the
+// files that reach it, and one that no file reaches survives without a run.
+const command = ['LLMGW_MUTATION_COVERAGE=1', 'LLMGW_TEST_BAIL=1', 'LLMGW_TEST_JOBS=1', 'LLMGW_TEST_TIMEOUT_MS=60000', 'node scripts/run-tests.mjs', ...tests].join(' ');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

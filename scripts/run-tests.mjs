@@ -8,9 +8,16 @@
 //
 // LLMGW_TEST_BAIL=1 starts no new file once one has failed (mutation testing,
 // scripts/mutate.mjs: a mutant is killed by the first failure, the rest is waste).
+//
+// LLMGW_MUTATION_COVERAGE=1 (mutation testing, in Stryker's sandbox): the run
+// without an active mutant (Stryker's dry run) records which mutants each test
+// file reaches, in its own process and in every node process it starts, into
+// .mutation-coverage.json; a run with an active mutant then runs only the files
+// that reach it. A file that never reaches the mutated code cannot tell the
+// mutant from the code, so skipping it changes no verdict, only the time.
 
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 
@@ -41,7 +48,25 @@ if (bail) files = filters.flatMap((x, i) => files.filter((f) => f.includes(x) &&
 // import a module that imports it, and so on. The same files run, so the same
 // mutants are killed; a killed one is found sooner.
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
+const coverage = process.env.LLMGW_MUTATION_COVERAGE === '1';
+const coverageFile = join(root, '.mutation-coverage.json');
+const coverageDir = join(root, '.mutation-coverage');
+if (coverage && mutant) files = reaching(files, mutant);
 if (bail && mutant) files = closestFirst(files, mutant);
+if (coverage && !mutant) {
+  rmSync(coverageDir, { recursive: true, force: true });
+  mkdirSync(coverageDir, { recursive: true });
+}
+
+/** The files that reached mutant `id` in the recorded run; a file the record does not know is kept. */
+function reaching(list, id) {
+  if (!existsSync(coverageFile)) return list;
+  const reached = JSON.parse(readFileSync(coverageFile, 'utf8'));
+  return list.filter((f) => {
+    const ids = reached[relative(testDir, f)];
+    return ids === undefined || ids.includes(id);
+  });
+}
 
 /** The relative imports of a compiled file, resolved to paths. */
 function importsOf(file, text) {
@@ -77,9 +102,17 @@ const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 function runFile(file) {
   return new Promise((resolve) => {
     const started = Date.now();
+    const record = coverage && !mutant
+      ? {
+          // NODE_OPTIONS, so that node processes the test starts record too.
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${join(root, 'scripts', 'mutation-coverage-hook.mjs')}`.trim(),
+          LLMGW_COVERAGE_DIR: coverageDir,
+          LLMGW_COVERAGE_TAG: relative(testDir, file),
+        }
+      : {};
     const child = spawn(process.execPath, ['--enable-source-maps', file], {
       cwd: root,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...record },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -126,6 +159,20 @@ async function worker() {
   }
 }
 await Promise.all(Array.from({ length: jobs }, worker));
-if (files.length === 0) { process.stdout.write('no test files found\n'); failed += 1; }
+if (coverage && mutant && files.length === 0) process.stdout.write(`no test file reaches mutant ${mutant}\n`);
+else if (files.length === 0) { process.stdout.write('no test files found\n'); failed += 1; }
+if (coverage && !mutant && failed === 0) writeCoverage();
+
+/** Merges what each test process recorded into one map: test file -> mutant ids it reached. */
+function writeCoverage() {
+  const reached = Object.fromEntries(files.map((f) => [relative(testDir, f), new Set()]));
+  for (const name of readdirSync(coverageDir)) {
+    const { tag, ids } = JSON.parse(readFileSync(join(coverageDir, name), 'utf8'));
+    for (const id of ids) reached[tag]?.add(id);
+  }
+  const out = Object.fromEntries(Object.entries(reached).map(([t, ids]) => [t, [...ids].sort((a, b) => a - b)]));
+  writeFileSync(coverageFile, JSON.stringify(out));
+  rmSync(coverageDir, { recursive: true, force: true });
+}
 process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exitCode = failed ? 1 : 0;
