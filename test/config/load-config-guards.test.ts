@@ -47,6 +47,15 @@ test('a ${VAR} set to the empty string is checked as the empty value it gives, n
   ]);
 });
 
+test('a problem names a ${VAR} only for the value that came from it: header "a~b" and "c/d" are not "ab" and "cd"', () => {
+  const cluster = CLUSTER + 'notify:\n  webhooks:\n    - url: https://h.example/x\n      headers: { "a~b": "${V}", "c/d": "${V}", ab: 5, cd: 6 }\n';
+  assert.equal(errorsOf(load(cluster, MODELS, { env: { HOME: '/h', USER: 'u', V: 'v' } })), [
+    "cluster.yaml:12:33: notify.webhooks[0].headers[\"c/d\"]: name 'c/d' must be an HTTP header name: letters, digits and !#$%&'*+.^_`|~-",
+    'cluster.yaml:12:52: notify.webhooks[0].headers.ab: must be string',
+    'cluster.yaml:12:59: notify.webhooks[0].headers.cd: must be string',
+  ]);
+});
+
 test('models.yaml reads no ${VAR}, not even at a path that is a secret place in cluster.yaml', () => {
   const models = MODELS + 'ssh:\n  identityFile: ${KEY}\n';
   assert.equal(errorsOf(load(CLUSTER, models, { env: { HOME: '/h', USER: 'u', KEY: '/k' } })), [
