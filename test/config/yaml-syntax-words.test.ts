@@ -25,6 +25,11 @@ test("a quote escaped inside its string does not close it: \\\" in \"…\", '' i
   assert.is(problem("a: 'it''\n"), "1:4: unclosed quote: the ' that starts here is never closed");
 });
 
+test('a quote or bracket left open where a key starts is found as well as one in a value', () => {
+  assert.is(problem('a: 1\n"b: 2\nc: 3\n'), '2:1: unclosed quote: the " that starts here is never closed');
+  assert.is(problem('x: 1\n[a, b: 1\n'), '2:1: unclosed bracket: the list that starts with [ here has no closing ]');
+});
+
 test('a bracket closed by the wrong kind of bracket is unclosed, even alone on its line', () => {
   assert.is(problem('a: [b}\n'), '1:4: unclosed bracket: the list that starts with [ here has no closing ]');
   assert.is(problem('a: {b]\n'), '1:4: unclosed bracket: the mapping that starts with { here has no closing }');
