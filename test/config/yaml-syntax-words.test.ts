@@ -30,6 +30,12 @@ test('a quote or bracket left open where a key starts is found as well as one in
   assert.is(problem('x: 1\n[a, b: 1\n'), '2:1: unclosed bracket: the list that starts with [ here has no closing ]');
 });
 
+test('unclosed quotes are looked for only behind the errors they cause: text after a value, not a duplicate key', () => {
+  // A string left open on the last line, with no newline after it, is one yaml itself lets through.
+  assert.is(problem('a: "x" y\nb: "z\\"'), '2:4: unclosed quote: the " that starts here is never closed');
+  assert.is(problem('a: 1\na: "x\\"'), "2:1: duplicate key 'a': a key may appear once in a mapping");
+});
+
 test('a bracket closed by the wrong kind of bracket is unclosed, even alone on its line', () => {
   assert.is(problem('a: [b}\n'), '1:4: unclosed bracket: the list that starts with [ here has no closing ]');
   assert.is(problem('a: {b]\n'), '1:4: unclosed bracket: the mapping that starts with { here has no closing }');
