@@ -1,0 +1,81 @@
+// resolveModels on plain data the schema has already judged: missing keys
+// resolve to empty values and wrong-typed args are left out (the schema
+// reports them); routing is carried only when it is one the routers know.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseConfig } from '../../src/config/load-config.js';
+import { resolveModels } from '../../src/config/resolve-models.js';
+import { BUILT_IN_DEFAULTS } from '../../src/config/resolve-lifecycle.js';
+import { parseYamlSource } from '../../src/config/yaml-source.js';
+import { formatProblem } from '../../src/errors.js';
+import type { Raw } from '../../src/config/raw.js';
+import type { Config } from '../../src/types/config.js';
+
+const CLUSTER = `apiVersion: llmgw/v1
+kind: Cluster
+name: test
+fabrics: [ib-a]
+nodes:
+  - name: gpu-a[01-02]
+    fabric: ib-a
+engines:
+  vllm:
+    command: [vllm, serve]
+`;
+
+const MODELS = `apiVersion: llmgw/v1
+kind: Models
+models:
+  - name: m
+    weights: org/m
+    engine: vllm
+    gpus: 1
+`;
+
+function resolved(text: string) {
+  const p = parseYamlSource('models.yaml', text, 'models');
+  if (!p.ok) throw new Error(p.error.message);
+  const ctx = { src: p.source, errors: [], engines: ['vllm'], argRules: undefined, defaults: BUILT_IN_DEFAULTS };
+  const models = resolveModels(ctx, p.source.value as Raw);
+  return { models, errors: ctx.errors.map(formatProblem) };
+}
+
+function parse(cluster: string, models: string) {
+  return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env: { HOME: '/home/op' } });
+}
+function configOf(models: string): Config {
+  const r = parse(CLUSTER, models);
+  if (!r.ok) throw new Error(r.errors.map(formatProblem).join('\n'));
+  return r.config;
+}
+
+test('a model missing name, weights and engine resolves them to "" (the schema reports them), not to a made-up value', () => {
+  const { models } = resolved('apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - gpus: 2\n');
+  assert.equal([models[0]!.name, models[0]!.weights, models[0]!.engine, models[0]!.gpus], ['', '', '', 2]);
+  const named = resolved(MODELS).models[0]!;
+  assert.equal([named.name, named.weights, named.engine], ['m', 'org/m', 'vllm']);
+});
+
+test('args keep only their string entries, in order', () => {
+  const { models } = resolved(`${MODELS}    args: [--a, 5, --b]\n`);
+  assert.equal(models[0]!.args, ['--a', '--b']);
+});
+
+test('routing: prefix and least-inflight are carried as written; absent or unknown leaves the routers\' default (no key)', () => {
+  assert.is(configOf(`${MODELS}    routing: prefix\n`).models[0]!.routing, 'prefix');
+  assert.is(configOf(`${MODELS}    routing: least-inflight\n`).models[0]!.routing, 'least-inflight');
+  assert.not.ok('routing' in configOf(MODELS).models[0]!);
+  assert.not.ok('routing' in resolved(`${MODELS}    routing: random\n`).models[0]!);
+});
+
+test('an arg the engine does not allow, on a model without a name, names the model as \'\'', () => {
+  const cluster = CLUSTER.replace('command: [vllm, serve]', 'command: [vllm, serve]\n    allowArgs: ["--dtype=*"]');
+  const r = parse(cluster, 'apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - weights: org/m\n    engine: vllm\n    gpus: 1\n    args: [--trust-remote-code]\n');
+  assert.equal(r.ok ? [] : r.errors.map(formatProblem), [
+    "models.yaml:4:5: models[0]: missing required key 'name'",
+    "models.yaml:7:12: models[0].args[0]: model '': arg '--trust-remote-code' is not allowed by engine 'vllm' (no glob of its allowArgs matches)",
+  ]);
+});
+
+test.run();

@@ -1,0 +1,112 @@
+// cluster.yaml's ssh: the timeouts Node's timers can hold, the user when
+// nothing names one, `~`, the bastion's grammar, and key paths that come
+// from the environment.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import os from 'node:os';
+import { syncBuiltinESMExports } from 'node:module';
+import { parseConfig } from '../../src/config/load-config.js';
+import { resolveSsh, timeoutAt } from '../../src/config/resolve-ssh.js';
+import type { ResolveContext } from '../../src/config/resolve-cluster.js';
+import { parseYamlSource } from '../../src/config/yaml-source.js';
+import { formatProblem } from '../../src/errors.js';
+import type { Raw } from '../../src/config/raw.js';
+import type { Config } from '../../src/types/config.js';
+
+const CLUSTER = `apiVersion: llmgw/v1
+kind: Cluster
+name: test
+fabrics: [ib-a]
+nodes:
+  - name: gpu-a[01-02]
+    fabric: ib-a
+engines:
+  vllm:
+    command: [vllm, serve]
+`;
+
+const MODELS = `apiVersion: llmgw/v1
+kind: Models
+models:
+  - name: m
+    weights: org/m
+    engine: vllm
+    gpus: 1
+`;
+
+function ctxOf(text: string, env: Record<string, string | undefined> = { HOME: '/home/op', USER: 'op' }): { ctx: ResolveContext; ssh: Raw } {
+  const p = parseYamlSource('cluster.yaml', text, 'cluster');
+  if (!p.ok) throw new Error(p.error.message);
+  const ssh = ((p.source.value as Raw).ssh ?? {}) as Raw;
+  return { ctx: { src: p.source, env, errors: [], warnings: [], substituted: [] }, ssh };
+}
+function parse(cluster: string, env: Record<string, string> = {}, repoDir?: string) {
+  return parseConfig(
+    { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: MODELS } },
+    { env: { HOME: '/home/op', ...env }, ...(repoDir !== undefined ? { repoDir } : {}) },
+  );
+}
+function errorsOf(cluster: string, env: Record<string, string> = {}, repoDir?: string): string[] {
+  const r = parse(cluster, env, repoDir);
+  return r.ok ? [] : r.errors.map(formatProblem);
+}
+function configOf(cluster: string, env: Record<string, string> = {}): Config {
+  const r = parse(cluster, env);
+  if (!r.ok) throw new Error(r.errors.map(formatProblem).join('\n'));
+  return r.config;
+}
+
+test('a timeout past what a Node timer holds is reported, and used as the largest timer (2^31-1 ms), never as more', () => {
+  const { ctx, ssh } = ctxOf(`${CLUSTER}ssh:\n  connectTimeout: 25d\n`);
+  assert.is(timeoutAt(ctx, ssh.connectTimeout, '10s', ['ssh', 'connectTimeout']), 2_147_483_647);
+  assert.equal(ctx.errors.map(formatProblem), ['cluster.yaml:12:19: ssh.connectTimeout: must be at most 24d']);
+  const ok = ctxOf(`${CLUSTER}ssh:\n  connectTimeout: 24d\n`);
+  assert.is(timeoutAt(ok.ctx, ok.ssh.connectTimeout, '10s', ['ssh', 'connectTimeout']), 24 * 86_400_000);
+  assert.is(timeoutAt(ok.ctx, undefined, '10s', ['ssh', 'commandTimeout']), 10_000);
+  assert.equal(ok.ctx.errors, []);
+});
+
+test('with no ssh.user, $USER or $LOGNAME and no password-database entry, llmgw connects as root', () => {
+  const real = os.userInfo;
+  os.userInfo = (() => {
+    throw new Error('uv_os_get_passwd returned ENOENT');
+  }) as typeof os.userInfo;
+  syncBuiltinESMExports();
+  try {
+    const { ctx, ssh } = ctxOf(CLUSTER, { HOME: '/home/op' });
+    assert.is(resolveSsh(ctx, ssh).user, 'root');
+  } finally {
+    os.userInfo = real;
+    syncBuiltinESMExports();
+  }
+});
+
+test('a bare ~ as a path is $HOME itself', () => {
+  const { ctx, ssh } = ctxOf(`${CLUSTER}ssh:\n  knownHosts: "~"\n`);
+  assert.is(resolveSsh(ctx, ssh).knownHosts, '/home/op');
+});
+
+test('a proxyJump with text before or after user@host:port is only the schema problem: no bastion is read out of part of it', () => {
+  for (const jump of ['a/bastion:0', 'bastion:0/x']) {
+    assert.equal(errorsOf(`${CLUSTER}ssh:\n  proxyJump: ${jump}\n`), ['cluster.yaml:12:14: ssh.proxyJump: must be user@host:port (user and port optional)'], jump);
+    const { ctx, ssh } = ctxOf(`${CLUSTER}ssh:\n  proxyJump: ${jump}\n`);
+    assert.is(resolveSsh(ctx, ssh).proxyJump, undefined, jump);
+    assert.equal(ctx.errors, [], jump);
+  }
+});
+
+test('an identityFile from ${VAR} must come out absolute or ~/…: a relative result names the variable', () => {
+  const cluster = `${CLUSTER}ssh:\n  identityFile: "\${KEYDIR}id_ed25519"\n`;
+  assert.equal(errorsOf(cluster), ['cluster.yaml:12:17: ssh.identityFile: must be an absolute path or start with ~/ (after substituting ${KEYDIR})']);
+  assert.is(configOf(cluster, { KEYDIR: '/keys/' }).cluster.ssh.identityFile, '/keys/id_ed25519');
+  assert.is(configOf(cluster, { KEYDIR: '~/.ssh/' }).cluster.ssh.identityFile, '/home/op/.ssh/id_ed25519');
+});
+
+test('a relative key path is the schema\'s problem only: it is not judged against the repo', () => {
+  assert.equal(errorsOf(`${CLUSTER}ssh:\n  knownHosts: known_hosts\n`, {}, process.cwd()), [
+    'cluster.yaml:12:15: ssh.knownHosts: must be an absolute path or start with ~/',
+  ]);
+});
+
+test.run();
