@@ -3,38 +3,15 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
 import { resolveCluster, type ResolveContext } from '../../src/config/resolve-cluster.js';
-import { parseYamlSource } from '../../src/config/yaml-source.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
-
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - name: gpu-a[01-02]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve]
-`;
-
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - name: m
-    weights: org/m
-    engine: vllm
-    gpus: 1
-`;
+import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
 
 function resolved(text: string) {
-  const p = parseYamlSource('cluster.yaml', text, 'cluster');
-  if (!p.ok) throw new Error(p.error.message);
-  const ctx: ResolveContext = { src: p.source, env: { HOME: '/home/op', USER: 'op' }, errors: [], warnings: [], substituted: [] };
-  const { cluster } = resolveCluster(ctx, p.source.value as Raw);
+  const src = yamlOf('cluster.yaml', text);
+  const ctx: ResolveContext = { src, env: { HOME: '/home/op', USER: 'op' }, errors: [], warnings: [], substituted: [] };
+  const { cluster } = resolveCluster(ctx, src.value as Raw);
   return { cluster, errors: ctx.errors.map(formatProblem) };
 }
 
@@ -48,7 +25,7 @@ test('a router without a name is left out, and two of them are not a duplicate',
   const { cluster, errors } = resolved(text);
   assert.equal(cluster.routers, [{ name: 'edge', host: 'edge', port: 22 }]);
   assert.equal(errors, []);
-  const r = parseConfig({ cluster: { name: 'cluster.yaml', text }, models: { name: 'models.yaml', text: MODELS } }, { env: { HOME: '/home/op' } });
+  const r = parsePair(text, MODELS);
   assert.equal(r.ok ? [] : r.errors.map(formatProblem), [
     "cluster.yaml:12:5: routers[0]: missing required key 'name'",
     "cluster.yaml:13:5: routers[1]: missing required key 'name'",

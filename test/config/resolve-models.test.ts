@@ -4,46 +4,21 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
 import { resolveModels } from '../../src/config/resolve-models.js';
 import { BUILT_IN_DEFAULTS } from '../../src/config/resolve-lifecycle.js';
-import { parseYamlSource } from '../../src/config/yaml-source.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
 import type { Config } from '../../src/types/config.js';
-
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - name: gpu-a[01-02]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve]
-`;
-
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - name: m
-    weights: org/m
-    engine: vllm
-    gpus: 1
-`;
+import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
 
 function resolved(text: string) {
-  const p = parseYamlSource('models.yaml', text, 'models');
-  if (!p.ok) throw new Error(p.error.message);
-  const ctx = { src: p.source, errors: [], engines: ['vllm'], argRules: undefined, defaults: BUILT_IN_DEFAULTS };
-  const models = resolveModels(ctx, p.source.value as Raw);
+  const src = yamlOf('models.yaml', text);
+  const ctx = { src, errors: [], engines: ['vllm'], argRules: undefined, defaults: BUILT_IN_DEFAULTS };
+  const models = resolveModels(ctx, src.value as Raw);
   return { models, errors: ctx.errors.map(formatProblem) };
 }
 
-function parse(cluster: string, models: string) {
-  return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env: { HOME: '/home/op' } });
-}
+const parse = (cluster: string, models: string) => parsePair(cluster, models);
 function configOf(models: string): Config {
   const r = parse(CLUSTER, models);
   if (!r.ok) throw new Error(r.errors.map(formatProblem).join('\n'));

@@ -6,46 +6,20 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import os from 'node:os';
 import { syncBuiltinESMExports } from 'node:module';
-import { parseConfig } from '../../src/config/load-config.js';
 import { resolveSsh, timeoutAt } from '../../src/config/resolve-ssh.js';
 import type { ResolveContext } from '../../src/config/resolve-cluster.js';
-import { parseYamlSource } from '../../src/config/yaml-source.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
 import type { Config } from '../../src/types/config.js';
-
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - name: gpu-a[01-02]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve]
-`;
-
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - name: m
-    weights: org/m
-    engine: vllm
-    gpus: 1
-`;
+import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
 
 function ctxOf(text: string, env: Record<string, string | undefined> = { HOME: '/home/op', USER: 'op' }): { ctx: ResolveContext; ssh: Raw } {
-  const p = parseYamlSource('cluster.yaml', text, 'cluster');
-  if (!p.ok) throw new Error(p.error.message);
-  const ssh = ((p.source.value as Raw).ssh ?? {}) as Raw;
-  return { ctx: { src: p.source, env, errors: [], warnings: [], substituted: [] }, ssh };
+  const src = yamlOf('cluster.yaml', text);
+  const ssh = ((src.value as Raw).ssh ?? {}) as Raw;
+  return { ctx: { src, env, errors: [], warnings: [], substituted: [] }, ssh };
 }
 function parse(cluster: string, env: Record<string, string> = {}, repoDir?: string) {
-  return parseConfig(
-    { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: MODELS } },
-    { env: { HOME: '/home/op', ...env }, ...(repoDir !== undefined ? { repoDir } : {}) },
-  );
+  return parsePair(cluster, MODELS, { env, ...(repoDir !== undefined ? { repoDir } : {}) });
 }
 function errorsOf(cluster: string, env: Record<string, string> = {}, repoDir?: string): string[] {
   const r = parse(cluster, env, repoDir);
