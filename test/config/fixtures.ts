@@ -26,6 +26,23 @@ models:
     gpus: 1
 `;
 
+/** The same in flow style, with two nodes and a model of two GPUs: what parseConfig's own tests read. */
+export const TINY_CLUSTER = `apiVersion: llmgw/v1
+kind: Cluster
+name: tiny
+fabrics: [ib-a]
+nodes:
+  - { name: "n[1-2]", fabric: ib-a }
+engines:
+  vllm: { command: [vllm, serve] }
+`;
+
+export const TINY_MODELS = `apiVersion: llmgw/v1
+kind: Models
+models:
+  - { name: m, weights: org/m, engine: vllm, gpus: 2 }
+`;
+
 /** One file read by the YAML reader, for a resolver to be called on; a YAML mistake is the test's own. */
 export function yamlOf(name: 'cluster.yaml' | 'models.yaml', text: string): YamlSource {
   const p = parseYamlSource(name, text, name === 'cluster.yaml' ? 'cluster' : 'models');

@@ -8,21 +8,7 @@ import * as assert from 'uvu/assert';
 import { parseConfig, withRepoProblems, type LoadOptions } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
 import type { ConfigProblem } from '../../src/types/config.js';
-
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: tiny
-fabrics: [ib-a]
-nodes:
-  - { name: "n[1-2]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve] }
-`;
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: m, weights: org/m, engine: vllm, gpus: 2 }
-`;
+import { TINY_CLUSTER as CLUSTER, TINY_MODELS as MODELS } from './fixtures.js';
 
 function load(cluster: string, models = MODELS, opts: LoadOptions = {}) {
   return parseConfig(

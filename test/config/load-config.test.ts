@@ -5,21 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
-
-const MINIMAL_CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: tiny
-fabrics: [ib-a]
-nodes:
-  - { name: "n[1-2]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve] }
-`;
-const MINIMAL_MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: m, weights: org/m, engine: vllm, gpus: 2 }
-`;
+import { TINY_CLUSTER as MINIMAL_CLUSTER, TINY_MODELS as MINIMAL_MODELS } from './fixtures.js';
 
 function load(cluster: string, models = MINIMAL_MODELS, env: Record<string, string> = { HOME: '/home/op', USER: 'op' }) {
   return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env });
