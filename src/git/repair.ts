@@ -9,8 +9,8 @@
 // started it (its marker names a process that is gone) or the checkout is
 // llmgw's own --workdir. A person's git in a --repo checkout is never touched.
 
-import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { rm, unlink, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { GitError } from '../errors.js';
 import type { GitRunner } from './runner.js';
@@ -208,14 +208,19 @@ async function undoInterrupted(ctx: RepairContext): Promise<void> {
   await rm(join(ctx.gitDir, OP_MARKER), { force: true });
 }
 
+/** A file cut short larger than this is left alone: its blob is not read to compare (a config repo's files are small). */
+const MAX_PREFIX_CHECK = 16 * 1024 * 1024;
+
 /**
  * Files a killed checkout of `onto` wrote before it could record them in the
- * index: untracked now, at a path `onto` has, with exactly its content. The
- * undo leaves them (it only restores what the index knows), and the next
- * rebase would stop at them ("untracked working tree files would be
- * overwritten"), which in llmgw's own workdir means a fresh clone and its
- * unpushed commits lost. Each is a copy of what git holds: removing it loses
- * nothing. Any other untracked file is left alone.
+ * index: untracked now, at a path `onto` has, with exactly its content or,
+ * for the one file whose write the kill cut short, the start of it (empty,
+ * or a few blocks). The undo leaves them (it only restores what the index
+ * knows), and the next rebase would stop at them ("untracked working tree
+ * files would be overwritten"), which in llmgw's own workdir means a fresh
+ * clone and its unpushed commits lost. Each is a copy of what git holds, or
+ * of its start: removing it loses nothing. Any other untracked file is left
+ * alone.
  */
 async function removeCheckoutLeftovers(ctx: RepairContext, onto: string | null): Promise<void> {
   if (onto === null || !/^[0-9a-f]{40,64}$/.test(onto)) return;
@@ -223,20 +228,34 @@ async function removeCheckoutLeftovers(ctx: RepairContext, onto: string | null):
   const others = await ctx.git.tryRun(['ls-files', '-z', '--others', '--full-name', '--', ':/'], { raw: true });
   if (!others.ok || others.out === '') return;
   const untracked = new Set(others.out.split('\0').filter((p) => p !== ''));
-  const listed = await ctx.git.tryRun(['ls-tree', '-r', '-z', '--full-tree', onto], { raw: true });
+  // -l: each blob's size, so a file cut short is told by its length before any content is read.
+  const listed = await ctx.git.tryRun(['ls-tree', '-r', '-z', '-l', '--full-tree', onto], { raw: true });
   if (!listed.ok) return;
-  const blobs = new Map<string, string>();
+  const whole = new Map<string, string>();
+  const cut: { path: string; sha: string; size: number }[] = [];
   for (const line of listed.out.split('\0')) {
-    // `<mode> blob <sha>\t<path>`
-    const m = /^100[0-7]{3} blob ([0-9a-f]+)\t(.+)$/s.exec(line);
-    if (m && untracked.has(m[2]!)) blobs.set(m[2]!, m[1]!);
+    // `<mode> blob <sha> <size, padded>\t<path>`
+    const m = /^100[0-7]{3} blob ([0-9a-f]+) +(\d+)\t(.+)$/s.exec(line);
+    if (!m || !untracked.has(m[3]!)) continue;
+    const [sha, size, path] = [m[1]!, Number(m[2]), m[3]!];
+    const st = lstatSync(join(ctx.top, path), { throwIfNoEntry: false });
+    if (!st?.isFile()) continue;
+    if (st.size === size) whole.set(path, sha);
+    else if (st.size < size && size <= MAX_PREFIX_CHECK) cut.push({ path, sha, size: st.size });
   }
-  if (blobs.size === 0) return;
-  const files = [...blobs.keys()];
-  const hashed = await ctx.git.tryRun(['hash-object', '--', ...files.map((f) => join(ctx.top, f))]);
-  if (!hashed.ok) return;
-  const shas = hashed.out.split('\n');
-  for (const [i, f] of files.entries()) if (shas[i] === blobs.get(f)) await unlink(join(ctx.top, f)).catch(() => undefined);
+  const gone: string[] = [];
+  if (whole.size > 0) {
+    const files = [...whole.keys()];
+    const hashed = await ctx.git.tryRun(['hash-object', '--', ...files.map((f) => join(ctx.top, f))]);
+    const shas = hashed.ok ? hashed.out.split('\n') : [];
+    for (const [i, f] of files.entries()) if (shas[i] === whole.get(f)) gone.push(f);
+  }
+  for (const c of cut) {
+    const blob = await ctx.git.bytes(['cat-file', 'blob', c.sha]);
+    const have = await readFile(join(ctx.top, c.path)).catch(() => null);
+    if (blob !== null && have !== null && have.length === c.size && blob.subarray(0, have.length).equals(have)) gone.push(c.path);
+  }
+  for (const f of gone) await unlink(join(ctx.top, f)).catch(() => undefined);
 }
 
 /**

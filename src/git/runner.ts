@@ -60,6 +60,8 @@ export interface GitRunner {
   tryRun(args: string[], opts?: { raw?: boolean; moment?: string }): Promise<{ ok: true; out: string } | { ok: false; detail: string }>;
   /** `git status` parsed (porcelain v1, NUL-separated: a path with spaces or quotes is one path); `args` are extra options and pathspecs. */
   status(args: string[]): Promise<GitStatus>;
+  /** stdout byte for byte (a blob's content, which need not be text), or null when git failed. */
+  bytes(args: string[]): Promise<Buffer | null>;
 }
 
 /** A git call that was killed: past its timeout, or cut short by a shutdown. */
@@ -130,6 +132,7 @@ function seconds(ms: number): string {
 interface Exec {
   code: number | null;
   stdout: string;
+  stdoutBytes: Buffer;
   stderr: string;
   /** Why it was killed, when it was. */
   killed: string | null;
@@ -177,7 +180,8 @@ function exec(dir: string, env: Record<string, string>, args: string[], limits: 
       limits.stopping?.removeEventListener('abort', onStop);
       limits.halted?.removeEventListener('abort', onHalt);
       if (child.pid !== undefined) live.delete(child.pid);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: err, killed });
+      const bytes = Buffer.concat(out);
+      resolve({ code, stdout: bytes.toString('utf8'), stdoutBytes: bytes, stderr: err, killed });
     };
     child.on('error', (e) => {
       err += e.message;
@@ -207,10 +211,14 @@ export function parseStatus(text: string): GitStatus {
 
 export function createGitRunner(dir: string, env: Record<string, string | undefined>, limits: GitLimits = { timeoutMs: DEFAULT_GIT_TIMEOUT_MS }): GitRunner {
   const childEnv = gitEnv(env);
-  async function tryRun(args: string[], opts: { raw?: boolean; moment?: string } = {}): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {
+  async function execChecked(args: string[], moment?: string): Promise<Exec> {
     if (limits.halted?.aborted) throw new GitTimeoutError(`git ${args[0]}: not started: llmgw was told to stop now`);
-    const r = await exec(dir, childEnv, args, limits, opts.moment);
+    const r = await exec(dir, childEnv, args, limits, moment);
     if (r.killed !== null) throw new GitTimeoutError(`git ${args[0]}: ${r.killed}`);
+    return r;
+  }
+  async function tryRun(args: string[], opts: { raw?: boolean; moment?: string } = {}): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {
+    const r = await execChecked(args, opts.moment);
     if (r.code === 0) return { ok: true, out: opts.raw ? r.stdout : r.stdout.trim() };
     return { ok: false, detail: firstLine(r.stderr || r.stdout || `exit code ${r.code}`) };
   }
@@ -221,6 +229,10 @@ export function createGitRunner(dir: string, env: Record<string, string | undefi
       const r = await tryRun(['status', '--porcelain=v1', '-z', '--untracked-files=all', ...args], { raw: true });
       if (!r.ok) throw new GitError(`git status failed: ${r.detail}`);
       return parseStatus(r.out);
+    },
+    async bytes(args) {
+      const r = await execChecked(args);
+      return r.code === 0 ? r.stdoutBytes : null;
     },
     async run(args, what, opts = {}) {
       const r = await tryRun(args, opts).catch((err: unknown) => {

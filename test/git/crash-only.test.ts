@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openConfigRepo } from '../../src/git/config-repo.js';
-import { gitRunsIn } from '../../src/git/repair.js';
-import { GitTimeoutError } from '../../src/git/runner.js';
+import { gitRunsIn, repairCheckout } from '../../src/git/repair.js';
+import { GitTimeoutError, createGitRunner } from '../../src/git/runner.js';
 import { GitError } from '../../src/errors.js';
 import { sandbox, type Sandbox } from './fixtures.js';
 
@@ -218,6 +218,68 @@ test('what a killed rebase left in llmgw’s own workdir — a lock however youn
   assert.is(sb.git(dir, 'rev-parse', 'HEAD^'), sb.git(dir, 'rev-parse', 'origin/main'));
   assert.is(readFileSync(join(dir, 'notes.md'), 'utf8'), 'a note\n');
   assert.is(readFileSync(join(dir, 'mine.txt'), 'utf8'), 'a file of someone’s\n', 'an untracked file of another content is left alone');
+});
+
+test('a file whose write a killed rebase cut short (empty, or the first bytes of what git holds) goes with the undo; a longer or different untracked file at such a path stays', async () => {
+  const dir = join(sb.root, 'work');
+  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
+  sb.write(dir, '.llmgw/state.json', '{}\n');
+  assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
+  const other = sb.clone('other');
+  const long = 'a line of a long note\n'.repeat(2000);
+  for (const f of ['empty.md', 'start.md', 'differs.md', 'longer.md']) sb.write(other, `notes/${f}`, long);
+  sb.git(other, 'add', 'notes');
+  sb.git(other, 'commit', '--quiet', '-m', 'notes');
+  sb.git(other, 'push', '--quiet');
+  sb.git(dir, 'fetch', '--quiet');
+  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  // Killed inside the checkout of the remote's commit: one file created and not yet written, one
+  // cut at a block, none recorded in the index. The other two are not what a cut write leaves.
+  sb.git(dir, 'rm', '--cached', '--quiet', '-r', 'notes');
+  writeFileSync(join(dir, 'notes/empty.md'), '');
+  writeFileSync(join(dir, 'notes/start.md'), long.slice(0, 4096));
+  writeFileSync(join(dir, 'notes/differs.md'), `${long.slice(0, 4095)}X`);
+  writeFileSync(join(dir, 'notes/longer.md'), `${long}more\n`);
+  writeFileSync(join(dir, '.git', 'llmgw-op'), JSON.stringify({ pid: 999_999_999, op: 'rebase' }));
+
+  // The repair alone (a sync would go on to rebase, stop at the two left, and clone afresh).
+  const lines: string[] = [];
+  await repairCheckout({ git: createGitRunner(dir, sb.env), top: dir, gitDir: join(dir, '.git'), staleAfterMs: 60_000, managed: true, branch: 'main', log: (l) => lines.push(l) });
+  assert.equal(lines, [`undid a rebase an llmgw process left half done in ${dir}`]);
+  assert.equal(
+    ['empty.md', 'start.md', 'differs.md', 'longer.md'].map((f) => [f, existsSync(join(dir, 'notes', f)) ? readFileSync(join(dir, 'notes', f), 'utf8').length : null]),
+    [
+      ['empty.md', null],
+      ['start.md', null],
+      ['differs.md', 4096],
+      ['longer.md', long.length + 5],
+    ],
+  );
+});
+
+test('with only the cut-short file in the way, the next sync rebases llmgw’s unpushed commit onto the person’s: no fresh clone', async () => {
+  const dir = join(sb.root, 'work');
+  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
+  sb.write(dir, '.llmgw/state.json', '{}\n');
+  assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
+  const other = sb.clone('other');
+  sb.write(other, 'notes.md', 'a note\n'.repeat(3000));
+  sb.git(other, 'add', 'notes.md');
+  sb.git(other, 'commit', '--quiet', '-m', 'a note');
+  sb.git(other, 'push', '--quiet');
+  sb.git(dir, 'fetch', '--quiet');
+  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  sb.git(dir, 'rm', '--cached', '--quiet', 'notes.md');
+  writeFileSync(join(dir, 'notes.md'), 'a note\n'.repeat(100).slice(0, 512));
+  writeFileSync(join(dir, '.git', 'llmgw-op'), JSON.stringify({ pid: 999_999_999, op: 'rebase' }));
+
+  const lines: string[] = [];
+  await repo.sync((l) => lines.push(l));
+  assert.equal(lines, [`undid a rebase an llmgw process left half done in ${dir}`]);
+  assert.not.ok(existsSync(join(sb.root, 'work.llmgw-broken')), 'not cloned afresh');
+  assert.is(sb.git(dir, 'log', '-1', '--format=%s'), 'llmgw: state');
+  assert.is(sb.git(dir, 'rev-parse', 'HEAD^'), sb.git(dir, 'rev-parse', 'origin/main'));
+  assert.is(readFileSync(join(dir, 'notes.md'), 'utf8'), 'a note\n'.repeat(3000));
 });
 
 test('llmgw’s own --workdir that git cannot read any more is cloned afresh, the old one kept aside', async () => {
