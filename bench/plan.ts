@@ -22,6 +22,9 @@ import { buildFleet } from '../src/fleet/build-fleet.js';
 import { newSpecs } from '../src/plan/new-specs.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
 import { renderPlanText } from '../src/plan/render-text.js';
+import { MAX_CHARS, renderPlanMarkdown } from '../src/plan/render-markdown.js';
+import { statusDiff } from '../src/plan/status-diff.js';
+import type { Plan, StartAction } from '../src/types/plan.js';
 import { planTick } from '../src/tick/plan.js';
 import { previewTick } from '../src/tick/preview.js';
 import { replicaSpec } from '../src/plan/spec.js';
@@ -281,3 +284,28 @@ console.log(`targets at 2000 nodes: whole plan < 500 ms: ${last.whole.toFixed(0)
   `>= 10,000 placements/s: ${Math.round(last.rate).toLocaleString('en-US')} ${last.rate >= 10_000 ? 'ok' : 'MISSED'}; ` +
   `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}; ` +
   `plan --base < 2x a plain plan: ${(last.base / last.whole).toFixed(2)}x ${last.base < 2 * last.whole ? 'ok' : 'MISSED'}`);
+
+// The PR comment at its worst: 3,000 starts of distinct 300-character models with
+// 5,000-character reasons, 400 unplaceable models, a 100,000-character warning and
+// a 200,000-character diff. Past every level of detail, so the rows per table are
+// bisected (test/plan/render holds the same rule on a smaller plan).
+{
+  const long = 'm'.repeat(300);
+  const start: StartAction = { op: 'start', replica: 'x', model: 'x', port: 8000, placement: [{ node: 'gpu-a02', gpus: [0, 1, 2, 3] }], weights: 'node', reason: '' };
+  const huge: Plan = {
+    version: 1,
+    changes: true,
+    blocked: 'b'.repeat(10_000),
+    actions: Array.from({ length: 3000 }, (_, i) => ({ ...start, replica: `${long}${i}-${i}`, model: `${long}${i}`, reason: 'r'.repeat(5_000) })),
+    unplaceable: Array.from({ length: 400 }, (_, i) => ({ model: `${long}${i}`, missing: 1, reason: 'ib-x 0, '.repeat(2_000) })),
+  };
+  const diff = statusDiff('', 'x'.repeat(200_000) + '\n');
+  const times: number[] = [];
+  let chars = 0;
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    chars = renderPlanMarkdown(huge, diff, { warnings: ['w'.repeat(100_000)], base: 'origin/main' }).length;
+    times.push(performance.now() - t0);
+  }
+  console.log(`PR comment of a 3,000-row plan: median ${median(times).toFixed(0)} ms of 5; ${chars.toLocaleString('en-US')} chars (limit ${MAX_CHARS.toLocaleString('en-US')}: ${chars <= MAX_CHARS ? 'ok' : 'MISSED'})`);
+}

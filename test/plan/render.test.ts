@@ -116,8 +116,10 @@ test('markdown: however many and however long the rows, the comment stays under 
   const huge: Plan = {
     ...plan,
     blocked: 'b'.repeat(10_000),
-    actions: Array.from({ length: 3000 }, (_, i) => ({ ...start, replica: `${long}${i}-${i}`, model: `${long}${i}`, reason: 'r'.repeat(5_000) })),
-    unplaceable: Array.from({ length: 400 }, (_, i) => ({ model: `${long}${i}`, missing: 1, reason: 'ib-x 0, '.repeat(2_000) })),
+    // Past the limit at every level of detail, capped lists included (a row per model is
+    // still over 100 characters), so the rows per table are bisected. Bigger only takes longer.
+    actions: Array.from({ length: 600 }, (_, i) => ({ ...start, replica: `${long}${i}-${i}`, model: `${long}${i}`, reason: 'r'.repeat(1_500) })),
+    unplaceable: Array.from({ length: 100 }, (_, i) => ({ model: `${long}${i}`, missing: 1, reason: 'ib-x 0, '.repeat(300) })),
   };
   const out = renderPlanMarkdown(huge, statusDiff('', 'x'.repeat(200_000) + '\n'), { warnings: ['w'.repeat(100_000)], base: 'origin/main' });
   assert.ok(out.length <= MAX_CHARS, `${out.length} chars`);
