@@ -5,7 +5,9 @@
 // STATUS.md diff folded away. When it does not fit, detail goes before any
 // row does: long cells are cut, starts are grouped per model (past 30 rows
 // they always are), stops are grouped per model with every id in a compressed
-// list — and only past all that are rows left out, saying how many.
+// list — and only past all that are rows left out, saying how many. Warnings
+// go last of all: only when they alone overflow (dozens of long ones) are the
+// later ones left out, with how many.
 
 import { codeFence, md, plainText } from '../status/escape.js';
 import type { Plan } from '../types/plan.js';
@@ -16,6 +18,8 @@ import { argvText, byCause, causeLine, sentence, startsThenStops, summaryLine, w
 export const MAX_CHARS = 65_000;
 /** Past this many starts in one group, they are shown one row per model. */
 export const GROUP_STARTS_PAST = 30;
+/** A notice (the whole comment when there is no plan) is cut here: the limit holds with every warning beside it. */
+const MAX_NOTICE = 20_000;
 /** Room the diff's frame takes beyond its lines. */
 const DIFF_FRAME = 400;
 
@@ -54,7 +58,7 @@ function specs(ctx: PlanContext, d: Detail): string[] {
 function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
   const out: string[] = ['### llmgw plan', ''];
   for (const w of ctx.warnings) out.push(`> **Warning:** ${md(clip(sentence(w), 2_000))}`, '');
-  if (ctx.notice !== null) return [...out, withCode(ctx.notice)];
+  if (ctx.notice !== null) return [...out, withCode(clip(ctx.notice, MAX_NOTICE))];
   out.push(`**${summaryLine(plan)}**`);
   if (ctx.base !== null && plan.actions.length > 0) out.push(md(causeLine(plan, ctx.base)));
   if (plan.blocked !== null) out.push('', `> **Blocked:** ${md(clip(sentence(plan.blocked), 2_000))}`);
@@ -71,8 +75,11 @@ function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
     }
   }
   if (plan.unplaceable.length > 0) out.push('', '**Cannot be placed**', '', ...unplaceableTable(plan.unplaceable, d));
-  if ((plan.rollouts ?? []).length > 0) {
-    out.push('', '**Rollouts**', '', ...plan.rollouts!.map((r) => `- ${r.stage === 'failed' ? '**failed** ' : ''}${md(r.model)}: ${md(clip(r.text, d.cell * 2))}`));
+  const rollouts = plan.rollouts ?? [];
+  if (rollouts.length > 0) {
+    const shown = Number.isFinite(d.rows) ? rollouts.slice(0, d.rows) : rollouts;
+    out.push('', '**Rollouts**', '', ...shown.map((r) => `- ${r.stage === 'failed' ? '**failed** ' : ''}${md(r.model)}: ${md(clip(r.text, d.cell * 2))}`));
+    if (shown.length < rollouts.length) out.push(`- … and ${rollouts.length - shown.length} more (llmgw plan --format json lists every one)`);
   }
   out.push(...specs(ctx, d));
   return out;
@@ -94,7 +101,8 @@ function diffBlock(diff: string, budget: number): string[] {
   const text = kept.join('\n');
   const fence = codeFence(text);
   const out = ['<details>', `<summary>STATUS.md diff (+${added} −${removed})</summary>`, '', `${fence}diff`, text, fence];
-  if (kept.length < lines.length) out.push('', `… and ${lines.length - kept.length} more lines of the diff.`);
+  const left = lines.length - kept.length;
+  if (left > 0) out.push('', `… and ${left} more line${left === 1 ? '' : 's'} of the diff.`);
   out.push('', '</details>');
   return out;
 }
@@ -110,13 +118,36 @@ function fitting(plan: Plan, ctx: PlanContext): string[] {
   }
   // The most rows per table that still fits, by bisection (0 rows always fits: counts and headers).
   let lo = 0;
-  let hi = Math.max(plan.actions.length, plan.unplaceable.length, ctx.specs.length);
+  let hi = Math.max(plan.actions.length, plan.unplaceable.length, ctx.specs.length, (plan.rollouts ?? []).length);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (size(body(plan, ctx, { ...LAST, rows: mid })) <= room) lo = mid;
     else hi = mid - 1;
   }
-  return body(plan, ctx, { ...LAST, rows: lo });
+  const last = body(plan, ctx, { ...LAST, rows: lo });
+  return size(last) <= room || ctx.warnings.length === 0 ? last : fewerWarnings(plan, ctx, room);
+}
+
+/**
+ * Warnings are cut to 2,000 characters each but not in number, and every level
+ * shows them all; when they alone leave no room (dozens of long ones), the
+ * comment keeps the first that fit, then one line saying how many more, with
+ * tables of 0 rows (their counts) below.
+ */
+function fewerWarnings(plan: Plan, ctx: PlanContext, room: number): string[] {
+  const n = ctx.warnings.length;
+  const first = (k: number): PlanContext => ({
+    ...ctx,
+    warnings: [...ctx.warnings.slice(0, k), `… and ${n - k} more warning${n - k === 1 ? '' : 's'}: llmgw plan prints every one`],
+  });
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (size(body(plan, first(mid), { ...LAST, rows: 0 })) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return body(plan, first(lo), { ...LAST, rows: 0 });
 }
 
 export function renderPlanMarkdown(plan: Plan, diff: string, context?: Partial<PlanContext>): string {

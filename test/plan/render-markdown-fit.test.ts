@@ -205,7 +205,7 @@ test('a diff one character longer than what is left loses its last line, and say
   const lines = diffLines(BUDGET + 1);
   assert.is(size(lines), BUDGET + 1);
   const md = renderPlanMarkdown(plan({ changes: false }), lines.join('\n') + '\n');
-  assert.is(md, diffComment(lines, lines.slice(0, -1), ['', '… and 1 more lines of the diff.']));
+  assert.is(md, diffComment(lines, lines.slice(0, -1), ['', '… and 1 more line of the diff.']));
 });
 
 test('a diff three lines too long says "… and 3 more lines"', () => {
