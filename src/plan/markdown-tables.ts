@@ -1,7 +1,8 @@
 // The tables of the markdown plan (render-markdown.ts): one row per action
 // while that fits, else one row per model — starts with their count, nodes as
 // a compressed hostlist and weights tiers; stops with every replica id as a
-// compressed list, so no stop is ever left out. Text from nodes and configs is
+// compressed list, so no stop is left out until the last level caps the rows
+// (and each id list at 2,000 characters), saying how many more. Text from nodes and configs is
 // escaped; node lists and ids sit in code spans, where brackets read as they are.
 
 import { compressHostlist } from '../config/compress-hostlist.js';
