@@ -44,4 +44,46 @@ test('a notice of 100,000 characters is cut to 20,000, under the limit', () => {
   assert.is(md, `### llmgw plan\n\n${'n'.repeat(19_999)}…\n`);
 });
 
+// Exactly at the edge: the body may take 64,400 characters (65,000 less the diff's frame and 200 to spare).
+const ROOM = 64_400;
+const TAIL = '\n_STATUS.md would not change._\n';
+const prose = (n: number) => `${'a'.repeat(n - 1)}.`;
+const three: Plan = { ...empty, changes: true, unplaceable: ['a', 'b', 'c'].map((m) => ({ model: `model-${m}`, missing: 1, reason: 'needs 8 GPUs' })) };
+const moreLine = (m: number) => `> **Warning:** … and ${m} more warning${m === 1 ? '' : 's'}: llmgw plan prints every one.`;
+
+/** `total` warnings whose first `k` and the "more" line fill the body to exactly ROOM, the rest 2,000 characters each. */
+function edgeWarnings(total: number, k: number): string[] {
+  // What the body takes besides its warnings, read off a render with all of them too long to fit.
+  const probe = Array.from({ length: total }, () => prose(2_000));
+  const md = renderPlanMarkdown(three, '', { warnings: probe });
+  const shown = warningLines(md).length - 1;
+  const rest = md.length - TAIL.length - shown * 2_017 - (moreLine(total - shown).length + 2);
+  const budget = ROOM - rest - (moreLine(total - k).length + 2) - k * 17;
+  const each = Math.floor(budget / k);
+  assert.ok(each <= 2_000 && each > 1_000, `${each}`);
+  return Array.from({ length: total }, (_, i) => prose(i >= k ? 2_000 : i === 0 ? budget - each * (k - 1) : each));
+}
+
+test('warnings and the "more" line filling the body to exactly its room all stay; one character more and one warning less is shown', () => {
+  const warnings = edgeWarnings(40, 33);
+  const md = renderPlanMarkdown(three, '', { warnings });
+  assert.is(md.length - TAIL.length, ROOM);
+  assert.is(warningLines(md).length, 34);
+  assert.is(warningLines(md)[33], moreLine(7));
+  // The tables keep their counts, no rows: the last resort's 0 rows.
+  assert.ok(md.includes('| … and 3 more (llmgw plan --format json lists every one) | | |'), md.slice(-600));
+  assert.not.match(md, /model-a/);
+
+  const over = [`a${warnings[0]}`, ...warnings.slice(1)];
+  const cut = renderPlanMarkdown(three, '', { warnings: over });
+  assert.is(warningLines(cut).length, 33);
+  assert.is(warningLines(cut)[32], moreLine(8));
+});
+
+test('one warning left out says "1 more warning"', () => {
+  const md = renderPlanMarkdown(three, '', { warnings: edgeWarnings(34, 33) });
+  assert.is(warningLines(md).length, 34);
+  assert.is(warningLines(md)[33], '> **Warning:** … and 1 more warning: llmgw plan prints every one.');
+});
+
 test.run();
