@@ -158,20 +158,29 @@ test('a rebase llmgw left half done (its marker names a dead process) is undone;
   assert.not.ok(existsSync(join(dir, '.git', 'llmgw-op')));
 });
 
-test('a rebase in llmgw’s own workdir that a young lock (not its own killed git’s) keeps from being undone stays recorded until the lock is stale, then the workdir goes back to its branch with its unpushed commit', async () => {
+/**
+ * llmgw's own workdir with an unpushed commit of its state, a person's commit of `files` on the
+ * remote, and a rebase onto it stopped at its first step (HEAD detached on the remote's commit).
+ */
+async function rebaseUnderWay(files: Record<string, string>) {
   const dir = join(sb.root, 'work');
   const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
   sb.write(dir, '.llmgw/state.json', '{}\n');
   assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
   const other = sb.clone('other');
-  sb.write(other, 'notes.md', 'a note\n');
-  sb.git(other, 'add', 'notes.md');
+  for (const [f, text] of Object.entries(files)) sb.write(other, f, text);
+  sb.git(other, 'add', ...Object.keys(files));
   sb.git(other, 'commit', '--quiet', '-m', 'a note');
   sb.git(other, 'push', '--quiet');
   sb.git(dir, 'fetch', '--quiet');
+  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  return { dir, repo };
+}
+
+test('a rebase in llmgw’s own workdir that a young lock (not its own killed git’s) keeps from being undone stays recorded until the lock is stale, then the workdir goes back to its branch with its unpushed commit', async () => {
+  const { dir, repo } = await rebaseUnderWay({ 'notes.md': 'a note\n' });
   // HEAD detached on the remote's commit, the rebase recorded, and an index.lock no marker explains
   // (another machine's or pid namespace's git may hold it): only a lock's age says it is stale.
-  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
   assert.is(sb.git(dir, 'rev-parse', '--abbrev-ref', 'HEAD'), 'HEAD');
   writeFileSync(join(dir, '.git', 'index.lock'), '');
 
@@ -190,17 +199,7 @@ test('a rebase in llmgw’s own workdir that a young lock (not its own killed gi
 });
 
 test('what a killed rebase left in llmgw’s own workdir — a lock however young, files checked out but never recorded — goes with the rebase undone: the next rebase keeps llmgw’s unpushed commit, no fresh clone', async () => {
-  const dir = join(sb.root, 'work');
-  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
-  sb.write(dir, '.llmgw/state.json', '{}\n');
-  assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
-  const other = sb.clone('other');
-  sb.write(other, 'notes.md', 'a note\n');
-  sb.git(other, 'add', 'notes.md');
-  sb.git(other, 'commit', '--quiet', '-m', 'a note');
-  sb.git(other, 'push', '--quiet');
-  sb.git(dir, 'fetch', '--quiet');
-  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  const { dir, repo } = await rebaseUnderWay({ 'notes.md': 'a note\n' });
   // Killed while checking out the remote's commit: notes.md written, the index never updated, a lock left a moment ago.
   sb.git(dir, 'rm', '--cached', '--quiet', 'notes.md');
   sb.write(dir, 'mine.txt', 'a file of someone’s\n');
@@ -221,18 +220,8 @@ test('what a killed rebase left in llmgw’s own workdir — a lock however youn
 });
 
 test('a file whose write a killed rebase cut short (empty, or the first bytes of what git holds) goes with the undo; a longer or different untracked file at such a path stays', async () => {
-  const dir = join(sb.root, 'work');
-  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
-  sb.write(dir, '.llmgw/state.json', '{}\n');
-  assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
-  const other = sb.clone('other');
   const long = 'a line of a long note\n'.repeat(2000);
-  for (const f of ['empty.md', 'start.md', 'differs.md', 'longer.md']) sb.write(other, `notes/${f}`, long);
-  sb.git(other, 'add', 'notes');
-  sb.git(other, 'commit', '--quiet', '-m', 'notes');
-  sb.git(other, 'push', '--quiet');
-  sb.git(dir, 'fetch', '--quiet');
-  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  const { dir } = await rebaseUnderWay(Object.fromEntries(['empty.md', 'start.md', 'differs.md', 'longer.md'].map((f) => [`notes/${f}`, long])));
   // Killed inside the checkout of the remote's commit: one file created and not yet written, one
   // cut at a block, none recorded in the index. The other two are not what a cut write leaves.
   sb.git(dir, 'rm', '--cached', '--quiet', '-r', 'notes');
@@ -258,17 +247,7 @@ test('a file whose write a killed rebase cut short (empty, or the first bytes of
 });
 
 test('with only the cut-short file in the way, the next sync rebases llmgw’s unpushed commit onto the person’s: no fresh clone', async () => {
-  const dir = join(sb.root, 'work');
-  const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env });
-  sb.write(dir, '.llmgw/state.json', '{}\n');
-  assert.ok(await repo.commit(['.llmgw/state.json'], 'llmgw: state'));
-  const other = sb.clone('other');
-  sb.write(other, 'notes.md', 'a note\n'.repeat(3000));
-  sb.git(other, 'add', 'notes.md');
-  sb.git(other, 'commit', '--quiet', '-m', 'a note');
-  sb.git(other, 'push', '--quiet');
-  sb.git(dir, 'fetch', '--quiet');
-  sb.git(dir, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '--interactive', 'origin/main');
+  const { dir, repo } = await rebaseUnderWay({ 'notes.md': 'a note\n'.repeat(3000) });
   sb.git(dir, 'rm', '--cached', '--quiet', 'notes.md');
   writeFileSync(join(dir, 'notes.md'), 'a note\n'.repeat(100).slice(0, 512));
   writeFileSync(join(dir, '.git', 'llmgw-op'), JSON.stringify({ pid: 999_999_999, op: 'rebase' }));
