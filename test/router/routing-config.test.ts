@@ -5,23 +5,15 @@ import { parseConfig } from '../../src/config/load-config.js';
 import { endpointTable } from '../../src/apply/router-tables.js';
 import { checkEndpoints } from '../../src/router/endpoints.js';
 import { fleet, replica } from '../apply/fixtures.js';
+import { TINY_CLUSTER } from '../config/fixtures.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: tiny
-fabrics: [ib-a]
-nodes:
-  - { name: "n[1-2]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve] }
-`;
 const models = (extra: string) => `apiVersion: llmgw/v1
 kind: Models
 models:
   - { name: chat, weights: org/chat, engine: vllm, gpus: 1${extra} }
   - { name: embed, weights: org/embed, engine: vllm, gpus: 1, routing: least-inflight }
 `;
-const load = (m: string) => parseConfig({ cluster: { name: 'cluster.yaml', text: CLUSTER }, models: { name: 'models.yaml', text: m } }, { env: { HOME: '/h', USER: 'op' } });
+const load = (m: string) => parseConfig({ cluster: { name: 'cluster.yaml', text: TINY_CLUSTER }, models: { name: 'models.yaml', text: m } }, { env: { HOME: '/h', USER: 'op' } });
 
 test('routing is resolved only where models.yaml names it; the table lists those modes and the router accepts it', () => {
   const r = load(models(''));
