@@ -116,16 +116,23 @@ function fitting(plan: Plan, ctx: PlanContext): string[] {
     const lines = body(plan, ctx, d);
     if (size(lines) <= room) return lines;
   }
-  // The most rows per table that still fits, by bisection (0 rows always fits: counts and headers).
+  // The most rows per table that still fits (0 rows, counts and headers, does unless the warnings alone overflow).
+  const most = Math.max(plan.actions.length, plan.unplaceable.length, ctx.specs.length, (plan.rollouts ?? []).length);
+  const rows = mostThatFit(most, (k) => size(body(plan, ctx, { ...LAST, rows: k })) <= room);
+  const last = body(plan, ctx, { ...LAST, rows });
+  return size(last) <= room || ctx.warnings.length === 0 ? last : fewerWarnings(plan, ctx, room);
+}
+
+/** The largest k from 0 to `most` for which `fits(k)`, by bisection: `fits` only turns false as k grows; 0 when none does. */
+function mostThatFit(most: number, fits: (k: number) => boolean): number {
   let lo = 0;
-  let hi = Math.max(plan.actions.length, plan.unplaceable.length, ctx.specs.length, (plan.rollouts ?? []).length);
+  let hi = most;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (size(body(plan, ctx, { ...LAST, rows: mid })) <= room) lo = mid;
+    if (fits(mid)) lo = mid;
     else hi = mid - 1;
   }
-  const last = body(plan, ctx, { ...LAST, rows: lo });
-  return size(last) <= room || ctx.warnings.length === 0 ? last : fewerWarnings(plan, ctx, room);
+  return lo;
 }
 
 /**
@@ -140,14 +147,8 @@ function fewerWarnings(plan: Plan, ctx: PlanContext, room: number): string[] {
     ...ctx,
     warnings: [...ctx.warnings.slice(0, k), `… and ${n - k} more warning${n - k === 1 ? '' : 's'}: llmgw plan prints every one`],
   });
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (size(body(plan, first(mid), { ...LAST, rows: 0 })) <= room) lo = mid;
-    else hi = mid - 1;
-  }
-  return body(plan, first(lo), { ...LAST, rows: 0 });
+  const shown = mostThatFit(n - 1, (k) => size(body(plan, first(k), { ...LAST, rows: 0 })) <= room);
+  return body(plan, first(shown), { ...LAST, rows: 0 });
 }
 
 export function renderPlanMarkdown(plan: Plan, diff: string, context?: Partial<PlanContext>): string {
