@@ -19,8 +19,17 @@ export const FOLDERS = {
     // The lifecycle's and the routes' parts of the fleet model are held by the
     // planner's, the apply's and the tick's tests of drains and tables.
     tests: [
-      'test/fleet/', 'test/status/', 'test/plan/through-fleet', 'test/plan/from-reports', 'test/notify/events-fleet',
-      'test/plan/drain', 'test/plan/rollout', 'test/plan/other-gpus', 'test/apply/router-tables', 'test/apply/lifecycle-requests', 'test/tick/lifecycle-state',
+      'test/fleet/',
+      'test/status/',
+      'test/plan/through-fleet',
+      'test/plan/from-reports',
+      'test/notify/events-fleet',
+      'test/plan/drain',
+      'test/plan/rollout',
+      'test/plan/other-gpus',
+      'test/apply/router-tables',
+      'test/apply/lifecycle-requests',
+      'test/tick/lifecycle-state',
     ],
   },
   notify: {
@@ -89,7 +98,14 @@ const name = requested ? requested.replace(/\//g, '-') : 'all';
 // Stryker's run without a mutant records which test files reach each mutant
 // (LLMGW_MUTATION_COVERAGE, scripts/run-tests.mjs); a mutant then runs only the
 // files that reach it, and one that no file reaches survives without a run.
-const command = ['LLMGW_MUTATION_COVERAGE=1', 'LLMGW_TEST_BAIL=1', 'LLMGW_TEST_JOBS=1', 'LLMGW_TEST_TIMEOUT_MS=60000', 'node scripts/run-tests.mjs', ...tests].join(' ');
+const command = [
+  'LLMGW_MUTATION_COVERAGE=1',
+  'LLMGW_TEST_BAIL=1',
+  'LLMGW_TEST_JOBS=1',
+  'LLMGW_TEST_TIMEOUT_MS=60000',
+  'node scripts/run-tests.mjs',
+  ...tests,
+].join(' ');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -22,7 +22,10 @@ import { report } from '../src/agent/report.js';
 import { fakeGpuEnv, writeFakeGpus } from '../src/sim/fake-nvidia-smi.js';
 import type { StartRequest } from '../src/types/snapshot.js';
 
-const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const SIZES = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 
 async function engine(answers: boolean): Promise<{ url: string; server: Server; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
@@ -42,8 +45,20 @@ async function engine(answers: boolean): Promise<{ url: string; server: Server; 
 
 function start(id: string, endpoint: string): StartRequest {
   return {
-    replica: id, model: 'bench', spec: 's', weights: 'w', weightsPath: '/w', gpus: [0], port: Number(new URL(endpoint).port), endpoint,
-    rank: 0, peers: ['n1'], command: ['sleep', '600'], env: {}, health: '/health', startTimeoutSeconds: 3600,
+    replica: id,
+    model: 'bench',
+    spec: 's',
+    weights: 'w',
+    weightsPath: '/w',
+    gpus: [0],
+    port: Number(new URL(endpoint).port),
+    endpoint,
+    rank: 0,
+    peers: ['n1'],
+    command: ['sleep', '600'],
+    env: {},
+    health: '/health',
+    startTimeoutSeconds: 3600,
     check: { prompt: 'Reply with the word ready.', expect: 'ready', flags: 'i', timeoutSeconds: 3600 },
   };
 }
@@ -56,8 +71,16 @@ async function timed(env: AgentEnv, now: Date): Promise<number> {
 
 async function run(n: number): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'llmgw-bench-agent-'));
-  await writeFakeGpus(join(dir, 'gpus.csv'), Array.from({ length: 8 }, () => ({ name: 'NVIDIA H100 80GB HBM3' })));
-  const env: AgentEnv = { PATH: process.env.PATH, LLMGW_STATE_DIR: join(dir, 'state'), LLMGW_AGENT_SUPERVISOR: 'process', ...fakeGpuEnv(join(dir, 'gpus.csv')) };
+  await writeFakeGpus(
+    join(dir, 'gpus.csv'),
+    Array.from({ length: 8 }, () => ({ name: 'NVIDIA H100 80GB HBM3' })),
+  );
+  const env: AgentEnv = {
+    PATH: process.env.PATH,
+    LLMGW_STATE_DIR: join(dir, 'state'),
+    LLMGW_AGENT_SUPERVISOR: 'process',
+    ...fakeGpuEnv(join(dir, 'gpus.csv')),
+  };
   const good = await engine(true);
   const mute = await engine(false);
   try {
@@ -69,9 +92,7 @@ async function run(n: number): Promise<string[]> {
     await stopAllReplicas(env);
     await apply({ version: 1, node: 'n1', start: Array.from({ length: n }, (_, i) => start(`mute-${i}`, mute.url)), stop: [] }, env);
     const silent = await timed(env, new Date());
-    return [
-      `${String(n).padStart(8)}  ${cached.toFixed(2).padStart(18)} s  ${due.toFixed(2).padStart(15)} s  ${silent.toFixed(2).padStart(16)} s`,
-    ];
+    return [`${String(n).padStart(8)}  ${cached.toFixed(2).padStart(18)} s  ${due.toFixed(2).padStart(15)} s  ${silent.toFixed(2).padStart(16)} s`];
   } finally {
     await stopAllReplicas(env);
     for (const e of [good, mute]) {

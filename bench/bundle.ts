@@ -77,7 +77,10 @@ async function main(): Promise<void> {
     const file = join(opt, 'llmgw-node.mjs');
     copyFileSync(BUNDLE, file);
     const gpus = join(dir, 'gpus.csv');
-    await writeFakeGpus(gpus, Array.from({ length: 8 }, () => ({ name: 'NVIDIA H100 80GB HBM3' })));
+    await writeFakeGpus(
+      gpus,
+      Array.from({ length: 8 }, () => ({ name: 'NVIDIA H100 80GB HBM3' })),
+    );
     for (const p of ['models/org/a', 'lustre/org/b']) {
       mkdirSync(join(dir, p), { recursive: true });
       writeFileSync(join(dir, p, 'model.safetensors'), 'w');
@@ -85,7 +88,10 @@ async function main(): Promise<void> {
     const request = JSON.stringify({
       version: 1,
       node: 'bench',
-      storage: [{ path: join(dir, 'models'), kind: 'local' }, { path: join(dir, 'lustre'), kind: 'shared', filer: 'lustre-a' }],
+      storage: [
+        { path: join(dir, 'models'), kind: 'local' },
+        { path: join(dir, 'lustre'), kind: 'shared', filer: 'lustre-a' },
+      ],
       weights: ['org/a', 'org/b', 'org/c'],
     });
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LLMGW_STATE_DIR: join(dir, 'state'), ...fakeGpuEnv(gpus) };
@@ -93,7 +99,11 @@ async function main(): Promise<void> {
     const bytes = statSync(BUNDLE).size;
     const gz = gzipSync(readFileSync(BUNDLE)).length;
     process.stdout.write(`dist/llmgw-node.mjs: ${(bytes / 1024).toFixed(0)} KiB (${(gz / 1024).toFixed(0)} KiB gzipped)\n`);
-    process.stdout.write(`${RUNS} rounds of each in turn, after 2 warm-up rounds; ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n\n`);
+    process.stdout.write(
+      `${RUNS} rounds of each in turn, after 2 warm-up rounds; ${availableParallelism()} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n\n`,
+    );
     process.stdout.write(`${'ms'.padEnd(40)}${'median'.padStart(7)}${'p90'.padStart(7)}${'min'.padStart(7)}${'cpu'.padStart(7)}\n`);
     const variant = (label: string, argv: string[], input = ''): Variant => ({ label, argv, input, wall: [], cpu: [] });
     const bundle = variant('bundle: agent report', [file, 'agent', 'report'], request);

@@ -63,7 +63,9 @@ try {
     console.log(`${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(2)}, ${RUNS} requests per case\n`);
     console.log(`${'start (reads, builds, listens)'.padEnd(30)} ${startMs.toFixed(1)} ms wall, imports and schema compiles included`);
     for (const [name, xs] of rows) {
-      console.log(`${name.padEnd(30)} total ${stats(xs.map((x) => x.total))}   (load ${stats(xs.map((x) => x.load))}; render ${stats(xs.map((x) => x.render))})`);
+      console.log(
+        `${name.padEnd(30)} total ${stats(xs.map((x) => x.total))}   (load ${stats(xs.map((x) => x.load))}; render ${stats(xs.map((x) => x.render))})`,
+      );
     }
     const worst = Math.max(...rows.flatMap(([, xs]) => xs.map((x) => x.total)));
     console.log(`\nworst server time ${worst.toFixed(1)} ms: ${worst < TARGET_MS ? 'under' : 'OVER'} the ${TARGET_MS} ms target`);

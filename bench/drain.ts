@@ -54,7 +54,8 @@ function traffic(w: DrainWorld, n: number, rate: number): Traffic {
       let done = false;
       for (const line of body.split('\n')) {
         if (line === 'data: [DONE]') done = true;
-        else if (line.startsWith('data: ')) text += (JSON.parse(line.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '';
+        else if (line.startsWith('data: '))
+          text += (JSON.parse(line.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '';
       }
       return done && (text === ANSWER || text === FAST_ANSWER) ? 'intact' : 'cut';
     } catch {
@@ -63,13 +64,18 @@ function traffic(w: DrainWorld, n: number, rate: number): Traffic {
   };
   const all = Promise.all(Array.from({ length: n }, (_, i) => one(i)));
   return {
-    done: all.then((r) => ({ intact: r.filter((x) => x === 'intact').length, cut: r.filter((x) => x === 'cut').length, refused: r.filter((x) => x === 'refused').length })),
+    done: all.then((r) => ({
+      intact: r.filter((x) => x === 'intact').length,
+      cut: r.filter((x) => x === 'cut').length,
+      refused: r.filter((x) => x === 'refused').length,
+    })),
   };
 }
 
 async function slow(w: DrainWorld): Promise<void> {
   for (const r of await w.replicas()) {
-    if (r.state === 'running' && r.endpoint) await fetch(`${r.endpoint}/stub/config`, { method: 'PUT', body: JSON.stringify({ tokenDelayMs: 100, answer: ANSWER }) });
+    if (r.state === 'running' && r.endpoint)
+      await fetch(`${r.endpoint}/stub/config`, { method: 'PUT', body: JSON.stringify({ tokenDelayMs: 100, answer: ANSWER }) });
   }
 }
 
@@ -175,15 +181,19 @@ function counterCost(iterations: number): { withCounters: number; lastUseOnly: n
   };
   const results = { withCounters: [] as number[], lastUseOnly: [] as number[] };
   for (let round = 0; round < 5; round++) {
-    results.withCounters.push(time(() => {
-      for (let i = 0; i < iterations; i++) {
-        acquire(state, u);
-        release(u, (i & 31) === 0);
-      }
-    }));
-    results.lastUseOnly.push(time(() => {
-      for (let i = 0; i < iterations; i++) cell.lastUsedMs = state.nowMs();
-    }));
+    results.withCounters.push(
+      time(() => {
+        for (let i = 0; i < iterations; i++) {
+          acquire(state, u);
+          release(u, (i & 31) === 0);
+        }
+      }),
+    );
+    results.lastUseOnly.push(
+      time(() => {
+        for (let i = 0; i < iterations; i++) cell.lastUsedMs = state.nowMs();
+      }),
+    );
   }
   return { withCounters: median(results.withCounters), lastUseOnly: median(results.lastUseOnly) };
 }
@@ -193,7 +203,12 @@ const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { streams: { type: 'string', default: '200' }, rate: { type: 'string', default: '20' }, skip: { type: 'string', default: '' }, 'cpu-seconds': { type: 'string', default: '5' } },
+    options: {
+      streams: { type: 'string', default: '200' },
+      rate: { type: 'string', default: '20' },
+      skip: { type: 'string', default: '' },
+      'cpu-seconds': { type: 'string', default: '5' },
+    },
   });
   const n = Number(values.streams);
   const rate = Number(values.rate);
@@ -220,16 +235,24 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(`| ${r.phase} | ${r.streams} | ${r.intact} | ${r.cut} | ${r.refused} | ${fmt(r.seconds)} s | ${r.ticks} |`);
   const withDrain = rows.find((r) => r.phase.includes('drain (default)'));
   const without = rows.find((r) => r.phase.includes('0s'));
-  if (withDrain && without) console.log(`\nThe roll takes ${fmt(withDrain.seconds - without.seconds)} s longer with the drain (${fmt(withDrain.seconds)} s against ${fmt(without.seconds)} s).`);
+  if (withDrain && without)
+    console.log(
+      `\nThe roll takes ${fmt(withDrain.seconds - without.seconds)} s longer with the drain (${fmt(withDrain.seconds)} s against ${fmt(without.seconds)} s).`,
+    );
   const cut = rows.filter((r) => !r.phase.includes('0s')).reduce((k, r) => k + r.cut, 0);
   console.log(`Target: 0 streams cut short with the drain: ${cut === 0 ? 'pass' : `MISS (${cut})`}.`);
 
   if (!skip.has('cpu')) {
     const c = counterCost(20_000_000);
-    console.log(`\nCounters alone: acquire + release ${fmt(c.withCounters, 2)} ns per request, the last-use stamp alone ${fmt(c.lastUseOnly, 2)} ns: ${fmt(c.withCounters - c.lastUseOnly, 2)} ns added per request.`);
+    console.log(
+      `\nCounters alone: acquire + release ${fmt(c.withCounters, 2)} ns per request, the last-use stamp alone ${fmt(c.lastUseOnly, 2)} ns: ${fmt(c.withCounters - c.lastUseOnly, 2)} ns added per request.`,
+    );
     const cpu = await routerCpu(Number(values['cpu-seconds']), 3);
     if (typeof cpu === 'string') console.log(`Router CPU: skipped (${cpu}).`);
-    else console.log(`Router CPU per request under wrk -t1 -c64 (3 rounds): median ${fmt(median(cpu.usPerReq))} us (${cpu.usPerReq.map((x) => fmt(x)).join(', ')}), ${fmt(median(cpu.rps), 0)} req/s. bench:router's README figure: 66 us (64.6 with --metrics).`);
+    else
+      console.log(
+        `Router CPU per request under wrk -t1 -c64 (3 rounds): median ${fmt(median(cpu.usPerReq))} us (${cpu.usPerReq.map((x) => fmt(x)).join(', ')}), ${fmt(median(cpu.rps), 0)} req/s. bench:router's README figure: 66 us (64.6 with --metrics).`,
+      );
   }
 }
 

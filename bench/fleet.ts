@@ -45,7 +45,8 @@ models:
     report: {
       version: 1 as const,
       gpus: Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true })),
-      replicas: i % 3 ? [{ id: `m-${i}`, model: 'm', gpus: [0, 1, 2, 3], state: 'running' as const, startedAt: '2026-11-28T00:00:00Z', port: 8000, rank: 0 }] : [],
+      replicas:
+        i % 3 ? [{ id: `m-${i}`, model: 'm', gpus: [0, 1, 2, 3], state: 'running' as const, startedAt: '2026-11-28T00:00:00Z', port: 8000, rank: 0 }] : [],
       storage: [{ path: '/models', kind: 'local' as const, weights: ['org/m'], incomplete: [] }],
       warnings: [],
     },
@@ -87,7 +88,9 @@ const first = results[0]!;
 const last = results[results.length - 1]!;
 const growth = Math.pow(last.ms / first.ms, 1 / Math.log2(last.nodes / first.nodes));
 console.log('');
-console.log(`fastest of ${RUNS} interleaved rounds after 3 warm-up rounds; node ${process.version}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`);
+console.log(
+  `fastest of ${RUNS} interleaved rounds after 3 warm-up rounds; node ${process.version}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`,
+);
 console.log(
   `targets: 2000 nodes under 100 ms: ${at2000.ms.toFixed(1)} ms ${at2000.ms < 100 ? 'ok' : 'MISSED'}; ` +
     `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}`,

@@ -20,18 +20,48 @@ interface FleetInfo {
 
 function benchConfig(fleet: FleetInfo, n: number, concurrency: number): Config {
   const ssh: SshConfig = {
-    user: fleet.user, identityFile: fleet.identityFile, knownHosts: fleet.knownHostsPath, port: 22,
-    connectTimeoutMs: 30_000, commandTimeoutMs: 30_000, concurrency,
+    user: fleet.user,
+    identityFile: fleet.identityFile,
+    knownHosts: fleet.knownHostsPath,
+    port: 22,
+    connectTimeoutMs: 30_000,
+    commandTimeoutMs: 30_000,
+    concurrency,
   };
   return {
     cluster: {
-      name: 'bench', ssh, agent: { command: 'llmgw agent' }, router: { command: 'llmgw router' }, fabrics: ['ib-a'], gpuClasses: [],
+      name: 'bench',
+      ssh,
+      agent: { command: 'llmgw agent' },
+      router: { command: 'llmgw router' },
+      fabrics: ['ib-a'],
+      gpuClasses: [],
       nodes: fleet.hosts.slice(0, n).map((h) => ({ ...h, fabric: 'ib-a', cordon: false, storage: [{ path: '/models', kind: 'local' as const }] })),
-      routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 86_400_000, lostAfterMs: 600_000,
+      routers: [],
+      engines: {},
+      notify: { webhooks: [] },
+      idleAfterMs: 86_400_000,
+      lostAfterMs: 600_000,
       safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
       git: { timeoutMs: 60_000 },
     },
-    models: [{ name: 'llama-3.1-70b', weights: 'meta-llama/Llama-3.1-70B-Instruct', engine: 'vllm', gpus: 4, nodes: 1, replicas: 1, priority: 0, args: [], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null }],
+    models: [
+      {
+        name: 'llama-3.1-70b',
+        weights: 'meta-llama/Llama-3.1-70B-Instruct',
+        engine: 'vllm',
+        gpus: 4,
+        nodes: 1,
+        replicas: 1,
+        priority: 0,
+        args: [],
+        index: 0,
+        drainTimeoutMs: 600_000,
+        stopGraceMs: 30_000,
+        check: null,
+        rollout: null,
+      },
+    ],
   };
 }
 
@@ -58,7 +88,13 @@ async function main(): Promise<void> {
   const reachable = Math.min(...runs.map((r) => r.snap.nodes.filter((x) => x.reachable).length));
   const firstError = runs.flatMap((r) => r.snap.nodes).find((x) => !x.reachable);
   process.stdout.write(
-    JSON.stringify({ wallMs, cpuMs, maxRssMB: process.resourceUsage().maxRSS / 1024, reachable, firstError: firstError && !firstError.reachable ? firstError.error : null }) + '\n',
+    JSON.stringify({
+      wallMs,
+      cpuMs,
+      maxRssMB: process.resourceUsage().maxRSS / 1024,
+      reachable,
+      firstError: firstError && !firstError.reachable ? firstError.error : null,
+    }) + '\n',
   );
 }
 

@@ -72,7 +72,10 @@ function ensurePssh(): boolean {
   return false;
 }
 
-async function startFleet(n: number, dir: string): Promise<{ child: ChildProcess; file: string; hosts: { host: string; port: number }[]; user: string; knownHostsPath: string; identityFile: string }> {
+async function startFleet(
+  n: number,
+  dir: string,
+): Promise<{ child: ChildProcess; file: string; hosts: { host: string; port: number }[]; user: string; knownHostsPath: string; identityFile: string }> {
   const child = spawn(...nodeArgs('bench-fleet.js', [String(n), dir]), { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let buf = '';
@@ -98,13 +101,46 @@ function llmgw(file: string, n: number, mode: 'cold' | 'warm'): Measure {
 /** parallel-ssh's wall time, CPU of it and every ssh it forked, and peak RSS, from GNU time. */
 function pssh(fleet: Awaited<ReturnType<typeof startFleet>>, n: number, dir: string): Measure {
   const hostsFile = join(dir, `hosts-${n}`);
-  writeFileSync(hostsFile, fleet.hosts.slice(0, n).map((h) => `${fleet.user}@${h.host}:${h.port}`).join('\n') + '\n');
+  writeFileSync(
+    hostsFile,
+    fleet.hosts
+      .slice(0, n)
+      .map((h) => `${fleet.user}@${h.host}:${h.port}`)
+      .join('\n') + '\n',
+  );
   const out = join(dir, `pssh-out-${n}`);
   const request = JSON.stringify({ version: 1, node: 'x', storage: [{ path: '/models', kind: 'local' }], weights: ['meta-llama/Llama-3.1-70B-Instruct'] });
   const args = [
-    '-f', '%e %U %S %M', 'parallel-ssh', '-h', hostsFile, '-p', String(concurrency), '-t', '60', '-o', out, '-I',
-    '-O', `UserKnownHostsFile=${fleet.knownHostsPath}`, '-O', 'StrictHostKeyChecking=yes', '-O', 'BatchMode=yes',
-    '-O', 'IdentitiesOnly=yes', '-O', 'LogLevel=ERROR', '-X', '-F', '-X', '/dev/null', '-X', '-i', '-X', fleet.identityFile,
+    '-f',
+    '%e %U %S %M',
+    'parallel-ssh',
+    '-h',
+    hostsFile,
+    '-p',
+    String(concurrency),
+    '-t',
+    '60',
+    '-o',
+    out,
+    '-I',
+    '-O',
+    `UserKnownHostsFile=${fleet.knownHostsPath}`,
+    '-O',
+    'StrictHostKeyChecking=yes',
+    '-O',
+    'BatchMode=yes',
+    '-O',
+    'IdentitiesOnly=yes',
+    '-O',
+    'LogLevel=ERROR',
+    '-X',
+    '-F',
+    '-X',
+    '/dev/null',
+    '-X',
+    '-i',
+    '-X',
+    fleet.identityFile,
     'llmgw agent report',
   ];
   const t0 = process.hrtime.bigint();
@@ -126,7 +162,9 @@ async function main(): Promise<void> {
   const max = Math.max(...sizes);
   console.log(`gather benchmark: ${sizes.join(', ')} simulated nodes (ssh2 servers in a separate process), concurrency ${concurrency}`);
   const native = !noNative && sshNativeCrypto();
-  console.log(`ssh2 native crypto binding: ${native ? 'built (aes128-gcm@openssh.com in it)' : `${noNative ? 'hidden (--no-native)' : 'not built'}: Node's own crypto, aes128-ctr`}\n`);
+  console.log(
+    `ssh2 native crypto binding: ${native ? 'built (aes128-gcm@openssh.com in it)' : `${noNative ? 'hidden (--no-native)' : 'not built'}: Node's own crypto, aes128-ctr`}\n`,
+  );
   const fleet = await startFleet(max, dir);
   const rows: string[][] = [['nodes', 'tool', 'wall', 'client CPU', 'peak RSS', 'answered', 'server CPU']];
   const server = (m: Measure) => (m.serverCpuMs === undefined || Number.isNaN(m.serverCpuMs) ? '' : fmt(m.serverCpuMs));
@@ -143,7 +181,9 @@ async function main(): Promise<void> {
         rows.push([String(n), 'parallel-ssh', fmt(p.wallMs), fmt(p.cpuMs), p.maxRssMB.toFixed(0) + ' MB', `${p.ok}/${n}`, server(p)]);
         rows.push([String(n), 'ratio', `${ratio(p.wallMs, cold.wallMs)} faster`, `${ratio(p.cpuMs, cold.cpuMs)} less`, '', '', '']);
         if (n === 1000) {
-          checks.push(`cold wall ≥ ${TARGETS.wall}× faster than parallel-ssh: ${ratio(p.wallMs, cold.wallMs)} ${p.wallMs / cold.wallMs >= TARGETS.wall ? 'ok' : 'MISSED'}`);
+          checks.push(
+            `cold wall ≥ ${TARGETS.wall}× faster than parallel-ssh: ${ratio(p.wallMs, cold.wallMs)} ${p.wallMs / cold.wallMs >= TARGETS.wall ? 'ok' : 'MISSED'}`,
+          );
           checks.push(`cold client CPU ≥ ${TARGETS.cpu}× less: ${ratio(p.cpuMs, cold.cpuMs)} ${p.cpuMs / cold.cpuMs >= TARGETS.cpu ? 'ok' : 'MISSED'}`);
         }
       }
@@ -161,7 +201,9 @@ async function main(): Promise<void> {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
   if (checks.length) console.log('\ntargets at 1000 nodes:\n  ' + checks.join('\n  '));
-  console.log('\nclient CPU: llmgw = process.cpuUsage() around the gather in its own process; parallel-ssh = user+sys of it and every ssh it forked (GNU time).');
+  console.log(
+    '\nclient CPU: llmgw = process.cpuUsage() around the gather in its own process; parallel-ssh = user+sys of it and every ssh it forked (GNU time).',
+  );
 }
 
 await main();

@@ -86,7 +86,9 @@ export function hasWrk(): boolean {
 /** wrk -t1 against `url` with the bench's POST, for `seconds`. */
 export function runWrk(script: string, url: string, connections: number, seconds: number): Promise<WrkResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, '--latency', '-s', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, '--latency', '-s', script, url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += String(d)));
     child.stderr!.on('data', (d) => (out += String(d)));
@@ -101,8 +103,16 @@ export function runWrk(script: string, url: string, connections: number, seconds
       };
       const requests = num(/(\d+) requests in/);
       const secs = ms(/requests in ([\d.]+)(us|ms|s)/) / 1000;
-      const errors = (num(/Non-2xx or 3xx responses: (\d+)/) || 0) + [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
-      resolve({ requests, seconds: secs, rps: num(/Requests\/sec:\s+([\d.]+)/), errors, p50ms: ms(/50%\s+([\d.]+)(us|ms|s)/), p99ms: ms(/99%\s+([\d.]+)(us|ms|s)/) });
+      const errors =
+        (num(/Non-2xx or 3xx responses: (\d+)/) || 0) + [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+      resolve({
+        requests,
+        seconds: secs,
+        rps: num(/Requests\/sec:\s+([\d.]+)/),
+        errors,
+        p50ms: ms(/50%\s+([\d.]+)(us|ms|s)/),
+        p99ms: ms(/99%\s+([\d.]+)(us|ms|s)/),
+      });
     });
   });
 }

@@ -168,7 +168,10 @@ function generate(nodes: number): Generated {
   const branch = modelsText
     .replace(/(name: h100-g1n1-0\n(?:.*\n){5}    replicas: )(\d+)/, (_all, head: string, n: string) => `${head}${Number(n) + 10}`)
     .replace(/(name: h200-g4n1-1\n(?:.*\n){6})/, '$1    args: [--max-model-len, "65536"]\n');
-  if (branch.split('\n').length !== modelsText.split('\n').length + 1 || !branch.includes(`replicas: ${Number(/name: h100-g1n1-0\n(?:.*\n){5} {4}replicas: (\d+)/.exec(modelsText)![1]) + 10}`)) {
+  if (
+    branch.split('\n').length !== modelsText.split('\n').length + 1 ||
+    !branch.includes(`replicas: ${Number(/name: h100-g1n1-0\n(?:.*\n){5} {4}replicas: (\d+)/.exec(modelsText)![1]) + 10}`)
+  ) {
     throw new Error('bench: the branch models.yaml did not come out as intended');
   }
   return { clusterYaml: clusterText, modelsYaml: branch, baseModelsYaml: modelsText, snapshotJson: snapshotJson(parsed) };
@@ -279,11 +282,15 @@ const last = results[results.length - 1]!;
 const first = results[0]!;
 const growth = Math.pow(last.whole / first.whole, 1 / Math.log2(last.nodes / first.nodes));
 console.log('');
-console.log(`median (and fastest) of ${runs} interleaved rounds after 2 warm-up rounds; node ${process.version}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`);
-console.log(`targets at 2000 nodes: whole plan < 500 ms: ${last.whole.toFixed(0)} ms ${last.whole < 500 ? 'ok' : 'MISSED'}; ` +
-  `>= 10,000 placements/s: ${Math.round(last.rate).toLocaleString('en-US')} ${last.rate >= 10_000 ? 'ok' : 'MISSED'}; ` +
-  `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}; ` +
-  `plan --base < 2x a plain plan: ${(last.base / last.whole).toFixed(2)}x ${last.base < 2 * last.whole ? 'ok' : 'MISSED'}`);
+console.log(
+  `median (and fastest) of ${runs} interleaved rounds after 2 warm-up rounds; node ${process.version}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`,
+);
+console.log(
+  `targets at 2000 nodes: whole plan < 500 ms: ${last.whole.toFixed(0)} ms ${last.whole < 500 ? 'ok' : 'MISSED'}; ` +
+    `>= 10,000 placements/s: ${Math.round(last.rate).toLocaleString('en-US')} ${last.rate >= 10_000 ? 'ok' : 'MISSED'}; ` +
+    `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}; ` +
+    `plan --base < 2x a plain plan: ${(last.base / last.whole).toFixed(2)}x ${last.base < 2 * last.whole ? 'ok' : 'MISSED'}`,
+);
 
 // The PR comment at its worst: 3,000 starts of distinct 300-character models with
 // 5,000-character reasons, 400 unplaceable models, a 100,000-character warning and
@@ -291,7 +298,15 @@ console.log(`targets at 2000 nodes: whole plan < 500 ms: ${last.whole.toFixed(0)
 // bisected (test/plan/render holds the same rule on a smaller plan).
 {
   const long = 'm'.repeat(300);
-  const start: StartAction = { op: 'start', replica: 'x', model: 'x', port: 8000, placement: [{ node: 'gpu-a02', gpus: [0, 1, 2, 3] }], weights: 'node', reason: '' };
+  const start: StartAction = {
+    op: 'start',
+    replica: 'x',
+    model: 'x',
+    port: 8000,
+    placement: [{ node: 'gpu-a02', gpus: [0, 1, 2, 3] }],
+    weights: 'node',
+    reason: '',
+  };
   const huge: Plan = {
     version: 1,
     changes: true,
@@ -307,5 +322,7 @@ console.log(`targets at 2000 nodes: whole plan < 500 ms: ${last.whole.toFixed(0)
     chars = renderPlanMarkdown(huge, diff, { warnings: ['w'.repeat(100_000)], base: 'origin/main' }).length;
     times.push(performance.now() - t0);
   }
-  console.log(`PR comment of a 3,000-row plan: median ${median(times).toFixed(0)} ms of 5; ${chars.toLocaleString('en-US')} chars (limit ${MAX_CHARS.toLocaleString('en-US')}: ${chars <= MAX_CHARS ? 'ok' : 'MISSED'})`);
+  console.log(
+    `PR comment of a 3,000-row plan: median ${median(times).toFixed(0)} ms of 5; ${chars.toLocaleString('en-US')} chars (limit ${MAX_CHARS.toLocaleString('en-US')}: ${chars <= MAX_CHARS ? 'ok' : 'MISSED'})`,
+  );
 }

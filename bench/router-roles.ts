@@ -6,14 +6,30 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 export const BODY = Buffer.from(JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hi in five words.' }], max_tokens: 16 }));
-const ANSWER = Buffer.from(JSON.stringify({
-  id: 'chatcmpl-bench', object: 'chat.completion', created: 1764403200, model: 'bench',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hi there, nice to meet!' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
-}));
+const ANSWER = Buffer.from(
+  JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 1764403200,
+    model: 'bench',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'Hi there, nice to meet!' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
+  }),
+);
 
-export interface LoadJob { kind: 'rate' | 'saturate'; ports: number[]; seconds: number; rate: number; connections: number }
-export interface LoadResult { requests: number; errors: number; seconds: number; latencies: Float64Array }
+export interface LoadJob {
+  kind: 'rate' | 'saturate';
+  ports: number[];
+  seconds: number;
+  rate: number;
+  connections: number;
+}
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  latencies: Float64Array;
+}
 
 /** Engines that answer every request at once with a fixed small answer. */
 export async function engines(count: number): Promise<void> {
@@ -62,7 +78,9 @@ export async function router(socket: string, options: string): Promise<void> {
     setInterval(() => {
       const m = process.memoryUsage();
       const mb = (x: number) => (x / 1048576).toFixed(0);
-      process.stderr.write(`  [router ${process.pid}] rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} MiB\n`);
+      process.stderr.write(
+        `  [router ${process.pid}] rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} MiB\n`,
+      );
     }, 2000).unref();
   }
   process.send!({ port: r.port, metricsPort: r.metricsPort });

@@ -29,7 +29,10 @@ import { hasWrk, runWrk, startNginx, WRK_LUA, type Nginx, type WrkResult } from 
 import { summariseProfile } from './profile-summary.js';
 import { abuse, engines, load, router, streamEngine, streams, type LoadJob, type LoadResult } from './router-roles.js';
 
-interface Child { child: ChildProcess; hello: any }
+interface Child {
+  child: ChildProcess;
+  hello: any;
+}
 
 /** A role in its own process, with the open-file limit raised as far as it goes (streams need two descriptors each). */
 function start(role: string, args: string[] = [], nodeFlags: string[] = []): Promise<Child> {
@@ -58,24 +61,44 @@ function openFileLimit(): number {
 
 async function setTable(socket: string, models: Record<string, number[]>): Promise<void> {
   const { runRouterClient } = await import('../src/router/client.js');
-  const table = { version: 1, models: Object.fromEntries(Object.entries(models).map(([m, ports]) => [m, ports.map((p, i) => ({ replica: `${m}-${i}`, url: `http://127.0.0.1:${p}` }))])) };
+  const table = {
+    version: 1,
+    models: Object.fromEntries(Object.entries(models).map(([m, ports]) => [m, ports.map((p, i) => ({ replica: `${m}-${i}`, url: `http://127.0.0.1:${p}` }))])),
+  };
   const put = await runRouterClient('endpoints', JSON.stringify(table), { LLMGW_ROUTER_SOCKET: socket });
   if (put.code !== 0) throw new Error(put.stderr);
 }
 
-interface Side { label: string; port: number; pid: number | null; rounds: { rps: number; p50: number; p99: number; cpuUsPerReq: number; errors: number; requests: number }[]; latencies: Float64Array[] }
+interface Side {
+  label: string;
+  port: number;
+  pid: number | null;
+  rounds: { rps: number; p50: number; p99: number; cpuUsPerReq: number; errors: number; requests: number }[];
+  latencies: Float64Array[];
+}
 
 const side = (label: string, port: number, pid: number | null): Side => ({ label, port, pid, rounds: [], latencies: [] });
 
 /** Run `each` on every side, `rounds` times, rotating the order, recording throughput and the side's own CPU per request. */
-async function compare(sides: Side[], rounds: number, each: (s: Side) => Promise<{ requests: number; seconds: number; errors: number; p50: number; p99: number; latencies?: Float64Array }>): Promise<void> {
+async function compare(
+  sides: Side[],
+  rounds: number,
+  each: (s: Side) => Promise<{ requests: number; seconds: number; errors: number; p50: number; p99: number; latencies?: Float64Array }>,
+): Promise<void> {
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < sides.length; k++) {
       const s = sides[(k + r) % sides.length]!;
       const before = s.pid ? cpuSeconds(s.pid) : 0;
       const out = await each(s);
       const used = s.pid ? cpuSeconds(s.pid) - before : NaN;
-      s.rounds.push({ rps: out.requests / out.seconds, p50: out.p50, p99: out.p99, cpuUsPerReq: (used * 1e6) / Math.max(1, out.requests), errors: out.errors, requests: out.requests });
+      s.rounds.push({
+        rps: out.requests / out.seconds,
+        p50: out.p50,
+        p99: out.p99,
+        cpuUsPerReq: (used * 1e6) / Math.max(1, out.requests),
+        errors: out.errors,
+        requests: out.requests,
+      });
       if (out.latencies) s.latencies.push(out.latencies);
     }
   }
@@ -94,7 +117,15 @@ function sideRows(sides: Side[]): string[][] {
     const rps = s.rounds.reduce((n, r) => n + r.requests, 0) / s.rounds.reduce((n, r) => n + r.requests / r.rps, 0);
     const p50 = lat.length ? percentile(lat, 0.5) : median(s.rounds.map((r) => r.p50));
     const p99 = lat.length ? percentile(lat, 0.99) : median(s.rounds.map((r) => r.p99));
-    return [s.label, String(s.rounds.reduce((n, r) => n + r.requests, 0)), String(s.rounds.reduce((n, r) => n + r.errors, 0)), fmt(rps, 0), fmt(p50), fmt(p99), s.pid ? fmt(median(s.rounds.map((r) => r.cpuUsPerReq)), 1) : '-'];
+    return [
+      s.label,
+      String(s.rounds.reduce((n, r) => n + r.requests, 0)),
+      String(s.rounds.reduce((n, r) => n + r.errors, 0)),
+      fmt(rps, 0),
+      fmt(p50),
+      fmt(p99),
+      s.pid ? fmt(median(s.rounds.map((r) => r.cpuUsPerReq)), 1) : '-',
+    ];
   });
 }
 
@@ -149,7 +180,14 @@ async function main(): Promise<void> {
     const nodeLoad = (job: Omit<LoadJob, 'ports'>) => async (s: Side) => {
       const r = await ask<LoadResult>(loader, { ...job, ports: [s.port] });
       const sorted = Float64Array.from(r.latencies).sort();
-      return { requests: r.requests, seconds: r.seconds, errors: r.errors, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), latencies: r.latencies };
+      return {
+        requests: r.requests,
+        seconds: r.seconds,
+        errors: r.errors,
+        p50: percentile(sorted, 0.5),
+        p99: percentile(sorted, 0.99),
+        latencies: r.latencies,
+      };
     };
     const wrkLoad = (seconds: number) => async (s: Side) => {
       const r: WrkResult = await runWrk(script, `http://127.0.0.1:${s.port}/v1/chat/completions`, connections, seconds);
@@ -173,10 +211,17 @@ async function main(): Promise<void> {
       console.log(table([HEADER, ...sideRows(fixed)]));
       const [d, , r] = fixed.length === 3 ? fixed : [fixed[0]!, null, fixed[1]!];
       const added = (q: number) => percentile(sortedOf(r!.latencies), q) - percentile(sortedOf(d!.latencies), q);
-      const paired = median(r!.latencies.map((l, i) => percentile(Float64Array.from(l).sort(), 0.99) - percentile(Float64Array.from(d!.latencies[i]!).sort(), 0.99)));
-      console.log(`p99 added by the router at ${rate} req/s: pooled ${fmt(added(0.99))} ms, median of ${rounds} rounds ${fmt(paired)} ms (p50 added ${fmt(added(0.5))} ms; target p99 < 1 ms) ${added(0.99) < 1 ? 'PASS' : paired < 1 ? 'PASS on the paired median' : 'MISS'}`);
+      const paired = median(
+        r!.latencies.map((l, i) => percentile(Float64Array.from(l).sort(), 0.99) - percentile(Float64Array.from(d!.latencies[i]!).sort(), 0.99)),
+      );
+      console.log(
+        `p99 added by the router at ${rate} req/s: pooled ${fmt(added(0.99))} ms, median of ${rounds} rounds ${fmt(paired)} ms (p50 added ${fmt(added(0.5))} ms; target p99 < 1 ms) ${added(0.99) < 1 ? 'PASS' : paired < 1 ? 'PASS on the paired median' : 'MISS'}`,
+      );
     }
-    for (const [name, sides] of [[`saturation, ${connections} connections, Node load generator`, nodeSat], [`saturation, ${connections} connections, wrk`, wrkSat]] as const) {
+    for (const [name, sides] of [
+      [`saturation, ${connections} connections, Node load generator`, nodeSat],
+      [`saturation, ${connections} connections, wrk`, wrkSat],
+    ] as const) {
       if (!sides[0]!.rounds.length) continue;
       console.log(`\n== ${name}`);
       console.log(table([HEADER, ...sideRows(sides)]));
@@ -190,7 +235,9 @@ async function main(): Promise<void> {
       const m = sides.find((s) => s.label === 'llmgw router --metrics');
       if (m) {
         const cpu = (s: Side) => median(s.rounds.map((x) => x.cpuUsPerReq));
-        console.log(`metrics on vs off: throughput ${fmt(median(m.rounds.map((x, i) => x.rps / r.rounds[i]!.rps)))}x (median of rounds), router CPU ${fmt(cpu(m), 1)} vs ${fmt(cpu(r), 1)} us/req`);
+        console.log(
+          `metrics on vs off: throughput ${fmt(median(m.rounds.map((x, i) => x.rps / r.rounds[i]!.rps)))}x (median of rounds), router CPU ${fmt(cpu(m), 1)} vs ${fmt(cpu(r), 1)} us/req`,
+        );
       }
     }
 
@@ -203,14 +250,26 @@ async function main(): Promise<void> {
       const quarter = Math.max(1, Math.floor(samples.length / 4));
       const early = median(samples.slice(0, quarter));
       const late = median(samples.slice(-quarter));
-      console.log(`\n== soak: router RSS over ${samples.length} s at ${rate} req/s (${r.requests} requests, ${r.errors} errors): first quarter ${fmt(early, 1)} MiB, last quarter ${fmt(late, 1)} MiB, peak ${fmt(Math.max(...samples), 1)} MiB (steady = last <= first x 1.1 + 4 MiB) ${late <= early * 1.1 + 4 ? 'PASS' : 'MISS'}`);
+      console.log(
+        `\n== soak: router RSS over ${samples.length} s at ${rate} req/s (${r.requests} requests, ${r.errors} errors): first quarter ${fmt(early, 1)} MiB, last quarter ${fmt(late, 1)} MiB, peak ${fmt(Math.max(...samples), 1)} MiB (steady = last <= first x 1.1 + 4 MiB) ${late <= early * 1.1 + 4 ? 'PASS' : 'MISS'}`,
+      );
     }
 
     if (!skip.has('streams')) await streamsPhase(dir, values.streams === undefined ? undefined : Number(values.streams), keep);
     if (!skip.has('abuse')) {
       // The target (RSS <= 300 MB) at the stated --max-buffered; then the default 256 MiB, for what it costs.
-      await abusePhase(dir, Number(values['abuse-clients']), Number(values['abuse-seconds']), Number(values['abuse-max-buffered']), enginePort, loader, keep, true);
-      if (!skip.has('abuse-default')) await abusePhase(dir, Number(values['abuse-clients']), Number(values['abuse-seconds']), 256 * 1024 * 1024, enginePort, loader, keep, false);
+      await abusePhase(
+        dir,
+        Number(values['abuse-clients']),
+        Number(values['abuse-seconds']),
+        Number(values['abuse-max-buffered']),
+        enginePort,
+        loader,
+        keep,
+        true,
+      );
+      if (!skip.has('abuse-default'))
+        await abusePhase(dir, Number(values['abuse-clients']), Number(values['abuse-seconds']), 256 * 1024 * 1024, enginePort, loader, keep, false);
     }
 
     const wr = wrkSat.find((s) => s.label === 'llmgw router')!;
@@ -248,14 +307,25 @@ async function streamsPhase(dir: string, wanted: number | undefined, keep: (c: C
   console.log(`\n== ${opened.established} idle streaming connections held through one router (${opened.failed} failed; opened in ${fmt(seconds, 1)} s)`);
   if (count < 10_000) console.log(`   (${count}, not 10,000: this machine's open-file limit is ${limit}, and each stream holds two descriptors in the router)`);
   const perStream = ((held - before) * 1024) / Math.max(1, opened.established);
-  console.log(`router RSS: ${fmt(before, 1)} MiB before, ${fmt(held, 1)} MiB holding them (${fmt(perStream, 1)} KiB per stream; at 10,000: ${fmt(before + (perStream * 10_000) / 1024, 0)} MiB) (target < 500 MB) ${held * 1.048576 < 500 && opened.failed === 0 ? 'PASS' : 'MISS'}`);
+  console.log(
+    `router RSS: ${fmt(before, 1)} MiB before, ${fmt(held, 1)} MiB holding them (${fmt(perStream, 1)} KiB per stream; at 10,000: ${fmt(before + (perStream * 10_000) / 1024, 0)} MiB) (target < 500 MB) ${held * 1.048576 < 500 && opened.failed === 0 ? 'PASS' : 'MISS'}`,
+  );
 }
 
 /** Each slow client's pace: 16 KiB a second, so 1,000 of them fill 96 MiB in about six seconds. */
 const PIECE = 16 * 1024;
 const EVERY_MS = 1000;
 
-async function abusePhase(dir: string, clients: number, seconds: number, maxBuffered: number, enginePort: number, loader: ChildProcess, keep: (c: Child) => Child, target: boolean): Promise<void> {
+async function abusePhase(
+  dir: string,
+  clients: number,
+  seconds: number,
+  maxBuffered: number,
+  enginePort: number,
+  loader: ChildProcess,
+  keep: (c: Child) => Child,
+  target: boolean,
+): Promise<void> {
   const sock = join(dir, `abuse-${maxBuffered}.sock`);
   const rt = keep(await start('router', [sock, JSON.stringify({ maxBufferedBytes: maxBuffered })]));
   await setTable(sock, { bench: [enginePort] });
@@ -272,11 +342,15 @@ async function abusePhase(dir: string, clients: number, seconds: number, maxBuff
   clearInterval(sampler);
   const sorted = Float64Array.from(normal.latencies).sort();
   const peak = Math.max(...samples);
-  console.log(`\n== abuse: ${clients} slow clients each sending an 8 MiB body ${PIECE / 1024} KiB every ${EVERY_MS} ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB`);
+  console.log(
+    `\n== abuse: ${clients} slow clients each sending an 8 MiB body ${PIECE / 1024} KiB every ${EVERY_MS} ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB`,
+  );
   console.log(`flood: ${fmt(stats.bytes / 1048576, 0)} MiB sent over ${stats.connections} connections, ${stats.refused} refused with 503`);
   const verdict = target ? ` (target <= 300 MB) ${peak * 1.048576 <= 300 ? 'PASS' : 'MISS'}` : ' (no target: for sizing --max-buffered)';
   console.log(`router RSS: ${fmt(before, 1)} MiB before, peak ${fmt(peak, 1)} MiB (${fmt(peak * 1.048576, 0)} MB)${verdict}`);
-  console.log(`normal client at 50 req/s meanwhile: ${normal.requests} requests, ${normal.errors} errors, p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(percentile(sorted, 0.99))} ms (target p99 < 100 ms) ${percentile(sorted, 0.99) < 100 && normal.errors === 0 ? 'PASS' : 'MISS'}`);
+  console.log(
+    `normal client at 50 req/s meanwhile: ${normal.requests} requests, ${normal.errors} errors, p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(percentile(sorted, 0.99))} ms (target p99 < 100 ms) ${percentile(sorted, 0.99) < 100 && normal.errors === 0 ? 'PASS' : 'MISS'}`,
+  );
 }
 
 async function profilePhase(dir: string, enginePort: number, script: string, connections: number, seconds: number): Promise<void> {

@@ -89,7 +89,11 @@ export function conversationTrace(o: ConversationTraceOptions): TraceRequest[] {
     const messages = [{ role: 'system', content: conv.system }];
     for (let k = 0; k < turn; k++) messages.push({ role: 'user', content: conv.users[k]! }, { role: 'assistant', content: conv.answers[k]! });
     messages.push({ role: 'user', content: conv.users[turn]! });
-    out.push({ conversation: conv.c, turn, body: { model: 'bench', stream: true, max_tokens: 16, messages, ...(o.withUser ? { user: `user-${conv.c}` } : {}) } });
+    out.push({
+      conversation: conv.c,
+      turn,
+      body: { model: 'bench', stream: true, max_tokens: 16, messages, ...(o.withUser ? { user: `user-${conv.c}` } : {}) },
+    });
     slot.turn++;
     if (slot.turn === o.turns) {
       open.splice(i, 1);
@@ -106,6 +110,14 @@ export function hotspotTrace(seed: number, requests: number): TraceRequest[] {
   return Array.from({ length: requests }, (_, i) => ({
     conversation: i,
     turn: 0,
-    body: { model: 'bench', stream: true, max_tokens: 16, messages: [{ role: 'system', content: system }, { role: 'user', content: text(rnd, between(rnd, 150, 600)) }] },
+    body: {
+      model: 'bench',
+      stream: true,
+      max_tokens: 16,
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: text(rnd, between(rnd, 150, 600)) },
+      ],
+    },
   }));
 }

@@ -76,14 +76,24 @@ function send(port: number, r: TraceRequest): Promise<number | null> {
     const body = JSON.stringify(r.body);
     const t0 = performance.now();
     let first: number | null = null;
-    const req = http.request({ host: '127.0.0.1', port, path: '/v1/chat/completions', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        if (first === null && c.includes('"content"')) first = performance.now() - t0;
-      });
-      res.on('end', () => resolve(res.statusCode === 200 ? first : null));
-      res.on('error', () => resolve(null));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/chat/completions',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          if (first === null && c.includes('"content"')) first = performance.now() - t0;
+        });
+        res.on('end', () => resolve(res.statusCode === 200 ? first : null));
+        res.on('error', () => resolve(null));
+      },
+    );
     req.on('error', () => resolve(null));
     req.end(body);
   });
@@ -136,7 +146,14 @@ async function replay(trace: TraceRequest[], rate: number, replicas: number, soc
       const mine = stats.slice(m * replicas, (m + 1) * replicas);
       const prompt = mine.reduce((n, s) => n + s.cache.promptChars, 0);
       const cached = mine.reduce((n, s) => n + s.cache.cachedChars, 0);
-      return { mode, ttft: Float64Array.from(ttfts[m]!).sort(), errors: errors[m]!, perReplica: mine.map((s) => s.requests), hitRatio: cached / Math.max(1, prompt), seconds };
+      return {
+        mode,
+        ttft: Float64Array.from(ttfts[m]!).sort(),
+        errors: errors[m]!,
+        perReplica: mine.map((s) => s.requests),
+        hitRatio: cached / Math.max(1, prompt),
+        seconds,
+      };
     });
   } finally {
     engines.child.kill();
@@ -145,11 +162,24 @@ async function replay(trace: TraceRequest[], rate: number, replicas: number, soc
 
 function rows(results: RunResult[]): string[][] {
   const head = ['routing', 'requests', 'errors', 'mean TTFT ms', 'p50 ms', 'p99 ms', 'cache hit (chars)', 'busiest replica / mean', 'requests per replica'];
-  return [head, ...results.map((r) => {
-    const mean = r.ttft.reduce((a, b) => a + b, 0) / r.ttft.length;
-    const perMean = r.perReplica.reduce((a, b) => a + b, 0) / r.perReplica.length;
-    return [r.mode, String(r.ttft.length), String(r.errors), fmt(mean, 1), fmt(percentile(r.ttft, 0.5), 1), fmt(percentile(r.ttft, 0.99), 1), `${fmt(r.hitRatio * 100, 0)}%`, fmt(Math.max(...r.perReplica) / perMean), r.perReplica.join(' ')];
-  })];
+  return [
+    head,
+    ...results.map((r) => {
+      const mean = r.ttft.reduce((a, b) => a + b, 0) / r.ttft.length;
+      const perMean = r.perReplica.reduce((a, b) => a + b, 0) / r.perReplica.length;
+      return [
+        r.mode,
+        String(r.ttft.length),
+        String(r.errors),
+        fmt(mean, 1),
+        fmt(percentile(r.ttft, 0.5), 1),
+        fmt(percentile(r.ttft, 0.99), 1),
+        `${fmt(r.hitRatio * 100, 0)}%`,
+        fmt(Math.max(...r.perReplica) / perMean),
+        r.perReplica.join(' '),
+      ];
+    }),
+  ];
 }
 
 const meanOf = (r: RunResult): number => r.ttft.reduce((a, b) => a + b, 0) / r.ttft.length;
@@ -186,30 +216,37 @@ async function main(): Promise<void> {
     });
     const hot = hotspotTrace(seed + 1, trace.length);
     console.log('SIMULATION: the stub engines model a prefix cache (src/sim/stub-cache.ts); these are not measurements of a real engine.');
-    console.log(`engine model: LRU of ${ENGINE.cache.capacityChars} prompt characters per replica in ${ENGINE.cache.blockChars}-character blocks; TTFT = ${ENGINE.cache.baseMs} ms + ${ENGINE.cache.msPerChar} ms x uncached characters, one prefill at a time; ${ENGINE.tokenDelayMs} ms per further token`);
-    console.log(`trace: ${values.conversations} conversations x ${values.turns} turns over ${values['system-prompts']} system prompts (Zipf s=1), ${values.concurrent} open at once, each with its user id; ${trace.length} requests at ${rate} req/s through the router to ${replicas} replicas (seed ${seed})\n`);
+    console.log(
+      `engine model: LRU of ${ENGINE.cache.capacityChars} prompt characters per replica in ${ENGINE.cache.blockChars}-character blocks; TTFT = ${ENGINE.cache.baseMs} ms + ${ENGINE.cache.msPerChar} ms x uncached characters, one prefill at a time; ${ENGINE.tokenDelayMs} ms per further token`,
+    );
+    console.log(
+      `trace: ${values.conversations} conversations x ${values.turns} turns over ${values['system-prompts']} system prompts (Zipf s=1), ${values.concurrent} open at once, each with its user id; ${trace.length} requests at ${rate} req/s through the router to ${replicas} replicas (seed ${seed})\n`,
+    );
     const port = router.hello.port as number;
     let errors = 0;
     if (values.only !== 'hotspot') {
-    const [li, px] = (await replay(trace, rate, replicas, socket, port)) as [RunResult, RunResult];
-    console.log(table(rows([li, px]), 1));
-    const meanGain = meanOf(li) / meanOf(px);
-    const p99Gain = percentile(li.ttft, 0.99) / percentile(px.ttft, 0.99);
-    const busiest = Math.max(...px.perReplica) / (px.perReplica.reduce((a, b) => a + b, 0) / px.perReplica.length);
-    console.log(`prefix vs least-inflight: mean TTFT ${fmt(meanGain)}x lower (target >= 2x) ${meanGain >= 2 ? 'PASS' : 'MISS'}; p99 TTFT ${fmt(p99Gain)}x lower (target >= 1.5x) ${p99Gain >= 1.5 ? 'PASS' : 'MISS'}`);
-    console.log(`prefix: busiest replica served ${fmt(busiest)}x the mean (target <= 1.3x) ${busiest <= 1.3 ? 'PASS' : 'MISS'}`);
-    errors += li.errors + px.errors;
+      const [li, px] = (await replay(trace, rate, replicas, socket, port)) as [RunResult, RunResult];
+      console.log(table(rows([li, px]), 1));
+      const meanGain = meanOf(li) / meanOf(px);
+      const p99Gain = percentile(li.ttft, 0.99) / percentile(px.ttft, 0.99);
+      const busiest = Math.max(...px.perReplica) / (px.perReplica.reduce((a, b) => a + b, 0) / px.perReplica.length);
+      console.log(
+        `prefix vs least-inflight: mean TTFT ${fmt(meanGain)}x lower (target >= 2x) ${meanGain >= 2 ? 'PASS' : 'MISS'}; p99 TTFT ${fmt(p99Gain)}x lower (target >= 1.5x) ${p99Gain >= 1.5 ? 'PASS' : 'MISS'}`,
+      );
+      console.log(`prefix: busiest replica served ${fmt(busiest)}x the mean (target <= 1.3x) ${busiest <= 1.3 ? 'PASS' : 'MISS'}`);
+      errors += li.errors + px.errors;
     }
     if (values.only !== 'main') {
-
-    console.log(`\nhotspot trace: ${hot.length} requests that share one system prompt (2,500 characters) and nothing else, no user id, at ${rate} req/s`);
-    const [hli, hpx] = (await replay(hot, rate, replicas, socket, port)) as [RunResult, RunResult];
-    console.log(table(rows([hli, hpx]), 1));
-    const hm = meanOf(hpx) / meanOf(hli);
-    const hp = percentile(hpx.ttft, 0.99) / percentile(hli.ttft, 0.99);
-    // "Not worse" with room for the noise of a shared machine: within 10%.
-    console.log(`hotspot: prefix mean TTFT ${fmt(hm)}x and p99 ${fmt(hp)}x of least-inflight's (target: not worse, <= 1.1x) ${hm <= 1.1 && hp <= 1.1 ? 'PASS' : 'MISS'}`);
-    errors += hli.errors + hpx.errors;
+      console.log(`\nhotspot trace: ${hot.length} requests that share one system prompt (2,500 characters) and nothing else, no user id, at ${rate} req/s`);
+      const [hli, hpx] = (await replay(hot, rate, replicas, socket, port)) as [RunResult, RunResult];
+      console.log(table(rows([hli, hpx]), 1));
+      const hm = meanOf(hpx) / meanOf(hli);
+      const hp = percentile(hpx.ttft, 0.99) / percentile(hli.ttft, 0.99);
+      // "Not worse" with room for the noise of a shared machine: within 10%.
+      console.log(
+        `hotspot: prefix mean TTFT ${fmt(hm)}x and p99 ${fmt(hp)}x of least-inflight's (target: not worse, <= 1.1x) ${hm <= 1.1 && hp <= 1.1 ? 'PASS' : 'MISS'}`,
+      );
+      errors += hli.errors + hpx.errors;
     }
     if (errors) console.log(`errors: ${errors} requests failed`);
   } finally {

@@ -94,7 +94,9 @@ const lines = [
   ...(whole.cpu.length ? [row('whole command, CPU user+sys', whole.cpu)] : []),
   ...inProcess.map(([name, xs]) => row(`  in-process: ${name}`, xs)),
   '',
-  `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (wall times grow with it)`,
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${availableParallelism()} cores (wall times grow with it)`,
   `target: whole command under ${TARGET_MS} ms: ${median(whole.wall) < TARGET_MS ? 'met' : 'NOT met'} (wall median ${median(whole.wall).toFixed(0)} ms)`,
 ];
 process.stdout.write(lines.join('\n') + '\n');

@@ -27,7 +27,9 @@ const schemaDir = pathToFileURL(SCHEMA_DIR);
 
 const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, source: true } });
 
-const files = readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort();
+const files = readdirSync(schemaDir)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort();
 const texts = new Map(files.map((f) => [f, readFileSync(new URL(f, schemaDir), 'utf8')]));
 for (const text of texts.values()) ajv.addSchema(JSON.parse(text));
 

@@ -77,7 +77,9 @@ const result = await build({
 // What made it into the file: esbuild reads modules it then shakes out (an unused
 // function's dynamic import), so count only those with bytes in the output.
 const [output] = Object.values(result.metafile.outputs);
-const inputs = Object.entries(output.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([k]) => k);
+const inputs = Object.entries(output.inputs)
+  .filter(([, v]) => v.bytesInOutput > 0)
+  .map(([k]) => k);
 const leaked = FORBIDDEN.filter((p) => inputs.some((i) => i.includes(`node_modules/${p}`)));
 if (leaked.length > 0) {
   process.stderr.write(`bundle: ${leaked.join(', ')} ended up in the node bundle; agent and router must not import the reconciler's libraries\n`);

@@ -27,7 +27,14 @@ const root = new URL('..', import.meta.url).pathname;
 const outDir = join(root, 'reports', 'mutation');
 const args = process.argv.slice(2);
 const force = args.includes('--force');
-const wanted = args.filter((a) => !a.startsWith('--')).map((a) => a.replace(/^\.?\/?src\//, '').replace(/\.ts$/, '').replace(/\/+$/, ''));
+const wanted = args
+  .filter((a) => !a.startsWith('--'))
+  .map((a) =>
+    a
+      .replace(/^\.?\/?src\//, '')
+      .replace(/\.ts$/, '')
+      .replace(/\/+$/, ''),
+  );
 for (const w of wanted) {
   if (!(w in FOLDERS)) {
     process.stderr.write(`mutate: ${w} is not a folder of stryker.config.mjs (${Object.keys(FOLDERS).join(', ')})\n`);
@@ -166,6 +173,7 @@ const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, '
 for (const { survivors, ...r } of rows) if (!r.error) summary[r.folder] = { ...r, survivors };
 writeFileSync(summaryFile, JSON.stringify(summary, null, 2) + '\n');
 for (const r of rows) {
-  if (r.survivors?.length) process.stdout.write(`\nsurvivors in ${r.folder} (reports/mutation/${name(r.folder)}.html):\n${r.survivors.map((s) => '  ' + s).join('\n')}\n`);
+  if (r.survivors?.length)
+    process.stdout.write(`\nsurvivors in ${r.folder} (reports/mutation/${name(r.folder)}.html):\n${r.survivors.map((s) => '  ' + s).join('\n')}\n`);
 }
 process.exitCode = failed ? 1 : 0;

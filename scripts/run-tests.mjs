@@ -82,15 +82,17 @@ function closestFirst(list, id) {
   const importers = new Map();
   for (const [f, text] of sources) for (const dep of importsOf(f, text)) importers.set(dep, [...(importers.get(dep) ?? []), f]);
   const depth = new Map([[mutated, 0]]);
-  for (const queue = [mutated]; queue.length > 0; ) {
+  for (const queue = [mutated]; queue.length > 0;) {
     const f = queue.shift();
-    for (const user of importers.get(f) ?? []) if (!depth.has(user)) depth.set(user, depth.get(f) + 1), queue.push(user);
+    for (const user of importers.get(f) ?? []) if (!depth.has(user)) (depth.set(user, depth.get(f) + 1), queue.push(user));
   }
   const base = basename(mutated, '.js');
   const rank = (test) => {
     const t = basename(test, '.test.js');
     if (t === base || t.startsWith(`${base}-`)) return 0;
-    const ds = importsOf(test, readFileSync(test, 'utf8')).map((d) => depth.get(d)).filter((d) => d !== undefined);
+    const ds = importsOf(test, readFileSync(test, 'utf8'))
+      .map((d) => depth.get(d))
+      .filter((d) => d !== undefined);
     return ds.length > 0 ? 1 + Math.min(...ds) : Infinity;
   };
   const ranked = list.map((f, i) => ({ f, i, r: rank(f) }));
@@ -102,14 +104,15 @@ const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 function runFile(file) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const record = coverage && !mutant
-      ? {
-          // NODE_OPTIONS, so that node processes the test starts record too.
-          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${join(root, 'scripts', 'mutation-coverage-hook.mjs')}`.trim(),
-          LLMGW_COVERAGE_DIR: coverageDir,
-          LLMGW_COVERAGE_TAG: relative(testDir, file),
-        }
-      : {};
+    const record =
+      coverage && !mutant
+        ? {
+            // NODE_OPTIONS, so that node processes the test starts record too.
+            NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${join(root, 'scripts', 'mutation-coverage-hook.mjs')}`.trim(),
+            LLMGW_COVERAGE_DIR: coverageDir,
+            LLMGW_COVERAGE_TAG: relative(testDir, file),
+          }
+        : {};
     const child = spawn(process.execPath, ['--enable-source-maps', file], {
       cwd: root,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...record },
@@ -122,7 +125,11 @@ function runFile(file) {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -139,7 +146,9 @@ function runFile(file) {
   });
 }
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 const queue = [...files];
 const results = [];
 async function worker() {
@@ -151,16 +160,27 @@ async function worker() {
     let fl = r.total !== null && r.passed !== null ? r.total - r.passed - r.skipped : 0;
     // A file that crashed, hung or exited non-zero without a failing count is one failure.
     if (r.timedOut || r.total === null || (r.code !== 0 && fl === 0)) fl += 1;
-    passed += p; failed += fl; skipped += r.skipped;
+    passed += p;
+    failed += fl;
+    skipped += r.skipped;
     if (fl && bail) queue.length = 0;
     const why = r.timedOut ? ` (timed out after ${timeoutMs} ms)` : r.total === null ? ' (no uvu summary)' : '';
     process.stdout.write(`${fl ? 'FAIL' : 'ok  '} ${name}: ${p} passed, ${fl} failed${why} [${r.ms} ms]\n`);
-    if (fl) process.stdout.write(r.text.split('\n').map((l) => '    ' + l).join('\n') + '\n');
+    if (fl)
+      process.stdout.write(
+        r.text
+          .split('\n')
+          .map((l) => '    ' + l)
+          .join('\n') + '\n',
+      );
   }
 }
 await Promise.all(Array.from({ length: jobs }, worker));
 if (coverage && mutant && files.length === 0) process.stdout.write(`no test file reaches mutant ${mutant}\n`);
-else if (files.length === 0) { process.stdout.write('no test files found\n'); failed += 1; }
+else if (files.length === 0) {
+  process.stdout.write('no test files found\n');
+  failed += 1;
+}
 if (coverage && !mutant && failed === 0) writeCoverage();
 
 /** Merges what each test process recorded into one map: test file -> mutant ids it reached. */

@@ -31,15 +31,7 @@ export class ConfigError extends LlmgwError {
   }
 }
 
-export type SshErrorKind =
-  | 'unreachable'
-  | 'refused'
-  | 'timeout'
-  | 'auth-failed'
-  | 'host-key-unknown'
-  | 'host-key-changed'
-  | 'command-failed'
-  | 'bad-reply';
+export type SshErrorKind = 'unreachable' | 'refused' | 'timeout' | 'auth-failed' | 'host-key-unknown' | 'host-key-changed' | 'command-failed' | 'bad-reply';
 
 /** One host's failure; never fatal to a tick. */
 export class SshError extends LlmgwError {

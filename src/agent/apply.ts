@@ -103,7 +103,9 @@ export async function apply(req: AgentApplyRequest, env: AgentEnv, now: () => Da
   );
   const started: ApplyResult[] = [];
   for (const start of req.start) {
-    started.push(await startOne(env, start, now).catch((err: unknown) => ({ replica: start.replica, op: 'start' as const, ok: false, error: describe(err, '') })));
+    started.push(
+      await startOne(env, start, now).catch((err: unknown) => ({ replica: start.replica, op: 'start' as const, ok: false, error: describe(err, '') })),
+    );
   }
   return { version: 1, results: [...started, ...req.stop.map((e) => stopped.get(stopId(e)) as ApplyResult)] };
 }

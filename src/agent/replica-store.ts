@@ -76,7 +76,11 @@ export async function listRecords(env: AgentEnv): Promise<{ records: ReplicaReco
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], warnings: [] };
     throw err;
   }
-  const ids = names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((id) => REPLICA_ID.test(id)).sort();
+  const ids = names
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => n.slice(0, -5))
+    .filter((id) => REPLICA_ID.test(id))
+    .sort();
   const warnings: string[] = [];
   const records: ReplicaRecord[] = [];
   for (const id of ids) {

@@ -75,7 +75,13 @@ export async function report(req: AgentReportRequest, env: AgentEnv, now: () => 
     scanStorage(req),
     Promise.all(records.records.map((rec) => observeReplica(env, rec, at, settings))),
   ]);
-  const ours = gpus.apps === null ? null : await ourPids(gpus.apps.map((a) => a.pid), records.records);
+  const ours =
+    gpus.apps === null
+      ? null
+      : await ourPids(
+          gpus.apps.map((a) => a.pid),
+          records.records,
+        );
   return {
     version: 1,
     gpus: gpus.apps === null || ours === null ? gpus.gpus : withForeign(gpus.gpus, gpus.apps, ours),

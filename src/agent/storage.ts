@@ -80,9 +80,7 @@ export async function weightsStatus(dir: string): Promise<WeightsStatus> {
   const unreadable = shardLists.find((s) => s.shards === null);
   if (unreadable) return { status: 'incomplete', why: `unreadable index ${unreadable.index}` };
   const toCheck = new Set([...names.filter((n) => WEIGHT_FILE.test(n)), ...shardLists.flatMap((s) => s.shards ?? [])]);
-  const sizes = new Map(
-    await Promise.all([...toCheck].map(async (n) => [n, unsafeWeightsPath(n) === null ? await fileSize(join(dir, n)) : null] as const)),
-  );
+  const sizes = new Map(await Promise.all([...toCheck].map(async (n) => [n, unsafeWeightsPath(n) === null ? await fileSize(join(dir, n)) : null] as const)));
   for (const { index, shards } of shardLists) {
     const bad = (shards ?? []).find((s) => !sizes.get(s));
     if (bad !== undefined) return { status: 'incomplete', why: `${index} names ${bad}, which is missing or empty` };
@@ -113,11 +111,18 @@ export async function scanStorage(req: Pick<AgentReportRequest, 'storage' | 'wei
       if (entry.filer !== undefined) report.filer = entry.filer;
       // Relative to what? Over SSH it would be the login directory: a guess is not an answer.
       if (!entry.path.startsWith('/')) return { report, warning: `storage path ${JSON.stringify(entry.path)} is not absolute; not looked in` };
-      if (!(await stat(entry.path).then((s) => s.isDirectory(), () => false))) {
+      if (
+        !(await stat(entry.path).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+      ) {
         return { report, warning: `storage path ${JSON.stringify(entry.path)} is missing or unreadable` };
       }
       const found = await Promise.all(
-        wanted.map(async (w) => [w, await weightsStatus(join(entry.path, w)).catch((): WeightsStatus => ({ status: 'incomplete', why: 'unreadable' }))] as const),
+        wanted.map(
+          async (w) => [w, await weightsStatus(join(entry.path, w)).catch((): WeightsStatus => ({ status: 'incomplete', why: 'unreadable' }))] as const,
+        ),
       );
       for (const [w, s] of found) {
         if (s.status === 'complete') report.weights.push(w);

@@ -60,7 +60,14 @@ async function runStops(run: Run, all: StopAction[]): Promise<void> {
   const { fleet, config, transport } = run.ctx;
   // A drain's part this tick is the table push: it has begun once the tables leave the replica out.
   for (const s of all.filter(isDrain)) {
-    run.results.set(resultKey('stop', s.replica), { op: 'stop', replica: s.replica, model: s.model, status: 'ok', nodes: s.placement.map((p) => p.node), phase: 'drain' });
+    run.results.set(resultKey('stop', s.replica), {
+      op: 'stop',
+      replica: s.replica,
+      model: s.model,
+      status: 'ok',
+      nodes: s.placement.map((p) => p.node),
+      phase: 'drain',
+    });
   }
   const stops = all.filter((s) => !isDrain(s));
   const calls: { node: string; replica: string; entry: ReturnType<typeof stopEntry> }[] = [];
@@ -99,7 +106,14 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
       ranks.set(a.replica, startRequests(a, config, fleet));
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
-      fail(run, 'start', a.replica, a.model, a.placement.map((p) => p.node), a.placement.map((p) => ({ node: p.node, error })));
+      fail(
+        run,
+        'start',
+        a.replica,
+        a.model,
+        a.placement.map((p) => p.node),
+        a.placement.map((p) => ({ node: p.node, error })),
+      );
     }
   }
   const byNode = await applyOnNodes(batchesOf([...ranks.values()].flat(), []), config, transport);

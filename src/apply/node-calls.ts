@@ -35,10 +35,7 @@ function errorText(err: unknown): string {
 
 async function applyOnNode(batch: NodeBatch, config: Config, transport: Transport): Promise<NodeResults> {
   const results: NodeResults = new Map();
-  const asked = [
-    ...batch.start.map((s) => resultKey('start', s.replica)),
-    ...batch.stop.map((r) => resultKey('stop', stopId(r))),
-  ];
+  const asked = [...batch.start.map((s) => resultKey('start', s.replica)), ...batch.stop.map((r) => resultKey('stop', stopId(r)))];
   const node = config.cluster.nodes.find((n) => n.name === batch.node);
   if (!node) {
     for (const k of asked) results.set(k, { ok: false, error: `node ${batch.node} is not in cluster.yaml` });
@@ -46,13 +43,7 @@ async function applyOnNode(batch: NodeBatch, config: Config, transport: Transpor
   }
   const request: AgentApplyRequest = { version: 1, node: node.name, start: batch.start, stop: batch.stop };
   try {
-    const reply = await callJson<AgentApplyReply>(
-      transport,
-      nodeTarget(node),
-      `${config.cluster.agent.command} apply`,
-      request,
-      'agent-apply-reply',
-    );
+    const reply = await callJson<AgentApplyReply>(transport, nodeTarget(node), `${config.cluster.agent.command} apply`, request, 'agent-apply-reply');
     for (const r of reply.results) {
       results.set(resultKey(r.op, r.replica), r.ok ? { ok: true } : { ok: false, error: r.error ?? 'failed' });
     }

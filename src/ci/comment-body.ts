@@ -38,7 +38,10 @@ export function commentBody(input: CommentInput): string {
     return `${MARKER}\n### llmgw: no plan\n\nThe config is valid, but no plan could be made:\n\n${fenced(why || 'llmgw plan failed')}${more}\n`;
   }
   const warnings = warningsOf(input.validateOutput);
-  const notes = warnings.length === 0 ? '' : `\n\n<details><summary>llmgw validate: ${warnings.length} warning${warnings.length === 1 ? '' : 's'}</summary>\n\n${fenced(warnings.join('\n'))}\n\n</details>`;
+  const notes =
+    warnings.length === 0
+      ? ''
+      : `\n\n<details><summary>llmgw validate: ${warnings.length} warning${warnings.length === 1 ? '' : 's'}</summary>\n\n${fenced(warnings.join('\n'))}\n\n</details>`;
   return `${MARKER}\n${input.plan.markdown.replace(/\n+$/, '')}${notes}\n`;
 }
 

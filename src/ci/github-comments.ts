@@ -96,7 +96,8 @@ export async function listComments(t: GitHubTarget, pr: number): Promise<IssueCo
   let url: string | null = `${base(t)}/issues/${pr}/comments?per_page=${PAGE}`;
   for (let page = 0; url !== null; page++) {
     if (page === MAX_PAGES) throw new GitHubError(`more than ${MAX_PAGES * PAGE} comments on #${pr}: not looking further`);
-    if (new URL(url).origin !== origin) throw new GitHubError(`the next page of comments is on another host (${new URL(url).host}); not sending the token there`);
+    if (new URL(url).origin !== origin)
+      throw new GitHubError(`the next page of comments is on another host (${new URL(url).host}); not sending the token there`);
     const { json, next } = await call(t, 'GET', url);
     if (!Array.isArray(json)) throw new GitHubError(`GET ${new URL(url).pathname}: expected a list of comments`);
     out.push(...json.filter(isComment));

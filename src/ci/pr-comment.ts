@@ -87,7 +87,10 @@ export async function prComment(argv: string[], io: CommentIo): Promise<number> 
   const t = target(io.env);
   const pr = await prNumber(values.pr, io.env);
   const base = values.base ? ` --base ${values.base}` : '';
-  const body = fitComment(commentBody(input), `the plan is longer than one comment may be; run \`llmgw plan${base}\` for all of it${input.runUrl ? `, or see [the workflow run](${input.runUrl})` : ''}.`);
+  const body = fitComment(
+    commentBody(input),
+    `the plan is longer than one comment may be; run \`llmgw plan${base}\` for all of it${input.runUrl ? `, or see [the workflow run](${input.runUrl})` : ''}.`,
+  );
 
   const ours = findOurs(await listComments(t, pr));
   const posted = ours ? await updateComment(t, ours.id, body) : await createComment(t, pr, body);

@@ -42,7 +42,10 @@ function baseConfigOf(ref: string, cluster: string | null, models: string | null
   if (cluster === null || models === null) {
     return { config: null, warning: `${ref} has no cluster.yaml and models.yaml: every action is counted as this change's` };
   }
-  const loaded = parseConfig({ cluster: { name: `${ref}:cluster.yaml`, text: cluster }, models: { name: `${ref}:models.yaml`, text: models } }, { env: {}, strictEnv: false });
+  const loaded = parseConfig(
+    { cluster: { name: `${ref}:cluster.yaml`, text: cluster }, models: { name: `${ref}:models.yaml`, text: models } },
+    { env: {}, strictEnv: false },
+  );
   if (loaded.ok) return { config: loaded.config, warning: null };
   const first = loaded.errors[0] ? ` (${formatProblem(loaded.errors[0])})` : '';
   return { config: null, warning: `the config on ${ref} is invalid${first}: every action is counted as this change's` };

@@ -32,7 +32,10 @@ export function parseNow(text: string): string {
 /** `--repo DIR` resolved; a missing directory is one usage line (`DIR: no such directory`), not two missing files. */
 export async function resolveRepoDir(io: Io, repo: string): Promise<string> {
   const dir = resolve(io.cwd, repo);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!isDir) throw new UsageError(`${repo}: no such directory`);
   return dir;
 }
@@ -70,9 +73,7 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
   const repoDir = await resolveRepoDir(io, opts.repo);
   // The files are read while the config loads; a bad config is still reported first.
   const fleetFiles = settle(
-    opts.observed === undefined
-      ? undefined
-      : Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), repoState(repoDir, io)]),
+    opts.observed === undefined ? undefined : Promise.all([readObserved(resolve(io.cwd, opts.observed), opts.observed), repoState(repoDir, io)]),
   );
   // Reading a snapshot file needs no secrets (PR CI has none); gathering live
   // does need the ssh settings' ${VAR}s, though still not the webhooks'.

@@ -24,7 +24,11 @@ const COMMANDS: Record<string, CommandEntry> = {
   reconcile: { summary: 'one GitOps tick: pull, plan, apply, commit and push STATUS.md', load: () => import('./commands/reconcile.js') },
   run: { summary: 'tick on a cron schedule (and on config changes with --watch)', load: () => import('./commands/run.js') },
   agent: { summary: 'the reference node agent: agent report | agent apply', load: () => import('./commands/agent.js'), subcommands: ['report', 'apply'] },
-  router: { summary: 'the reference router: router serve | usage | endpoints', load: () => import('./commands/router.js'), subcommands: ['serve', 'usage', 'endpoints'] },
+  router: {
+    summary: 'the reference router: router serve | usage | endpoints',
+    load: () => import('./commands/router.js'),
+    subcommands: ['serve', 'usage', 'endpoints'],
+  },
   console: { summary: 'a read-only web page of the fleet, served from a checkout', load: () => import('./commands/console.js') },
   demo: { summary: 'a whole simulated fleet on this machine, reconciled', load: () => import('./commands/demo.js') },
 };

@@ -61,12 +61,16 @@ export async function runNodeMain(version: string): Promise<void> {
       if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
     });
   }
-  process.exitCode = await nodeMain(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-    cwd: process.cwd(),
-    debug: false,
-  }, version);
+  process.exitCode = await nodeMain(
+    process.argv.slice(2),
+    {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      env: process.env,
+      cwd: process.cwd(),
+      debug: false,
+    },
+    version,
+  );
 }

@@ -40,7 +40,15 @@ export async function openRepoFromOptions(
   }
   const dir = resolve(io.cwd, values.remote !== undefined ? values.workdir! : (values.repo ?? '.'));
   const { openConfigRepo } = await import('../git/config-repo.js');
-  return openConfigRepo({ dir, remote: values.remote, branch: values.branch, env: io.env, stopping: signals?.stopping, halted: signals?.halted, log: signals?.log });
+  return openConfigRepo({
+    dir,
+    remote: values.remote,
+    branch: values.branch,
+    env: io.env,
+    stopping: signals?.stopping,
+    halted: signals?.halted,
+    log: signals?.log,
+  });
 }
 
 /**

@@ -13,9 +13,7 @@ import { problemAt, type YamlSource } from './yaml-source.js';
 export function openEngines(src: YamlSource, cluster: ClusterConfig): ConfigProblem[] {
   return Object.values(cluster.engines)
     .filter((e) => e.allowArgs === undefined)
-    .map((e) =>
-      problemAt(src, ['engines', e.name], `no allowArgs: models.yaml may pass any argument to this engine (list the allowed ones as globs)`, 'key'),
-    );
+    .map((e) => problemAt(src, ['engines', e.name], `no allowArgs: models.yaml may pass any argument to this engine (list the allowed ones as globs)`, 'key'));
 }
 
 /** One warning per model whose gpuClass no GPU of the snapshot has; none when the snapshot saw no GPU at all. */

@@ -23,7 +23,7 @@ function width(digits: string): number {
 function ranges(numbers: number[], pad: number): string {
   const text = (n: number) => String(n).padStart(pad, '0');
   const parts: string[] = [];
-  for (let i = 0; i < numbers.length; ) {
+  for (let i = 0; i < numbers.length;) {
     let j = i;
     while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
     parts.push(j > i ? `${text(numbers[i]!)}-${text(numbers[j]!)}` : text(numbers[i]!));

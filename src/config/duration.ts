@@ -14,7 +14,6 @@ export function parseDuration(s: string): number | null {
   const m = DURATION.exec(s);
   if (!m) return null;
   const [, d, h, min, sec] = m;
-  const ms =
-    Number(d ?? 0) * UNIT_MS.d + Number(h ?? 0) * UNIT_MS.h + Number(min ?? 0) * UNIT_MS.m + Number(sec ?? 0) * UNIT_MS.s;
+  const ms = Number(d ?? 0) * UNIT_MS.d + Number(h ?? 0) * UNIT_MS.h + Number(min ?? 0) * UNIT_MS.m + Number(sec ?? 0) * UNIT_MS.s;
   return Number.isSafeInteger(ms) ? ms : null;
 }

@@ -64,7 +64,10 @@ export function strictExceptNotify(path: string): boolean {
 export function misplacedRefs(src: YamlSource, errors: ConfigProblem[], allowed: (path: readonly PathSegment[]) => boolean): Set<string> {
   const at = new Set<string>();
   walkValues(src.value, (value, pathOf, key) => {
-    for (const [text, where] of [[key, 'key'], [value, 'value']] as const) {
+    for (const [text, where] of [
+      [key, 'key'],
+      [value, 'value'],
+    ] as const) {
       if (typeof text !== 'string' || !text.includes('${')) continue;
       const ref = /\$\{[^}]*\}/.exec(text)?.[0];
       if (ref === undefined) continue;

@@ -10,7 +10,10 @@ const compiled = new Map<string, RegExp>();
 function globRegExp(glob: string): RegExp {
   let re = compiled.get(glob);
   if (!re) {
-    const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const body = glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
     re = new RegExp(`^${body}$`, 's');
     compiled.set(glob, re);
   }

@@ -72,10 +72,7 @@ function parseAndCheck(kind: SchemaName & keyof typeof EXPECTS, file: FileInput,
   const src = parsed.source;
   // Values a schema would misjudge (Infinity passes `integer`) or that must not
   // be there at all: their own error, and no second one from later checks.
-  const quiet = [
-    ...nonFiniteNumbers(src, found.primary),
-    ...misplacedRefs(src, found.primary, kind === 'cluster' ? isEnvPlace : () => false),
-  ];
+  const quiet = [...nonFiniteNumbers(src, found.primary), ...misplacedRefs(src, found.primary, kind === 'cluster' ? isEnvPlace : () => false)];
   for (const path of quiet) found.quiet.add(`${src.file}\0${path}`);
   const result = getValidator(kind)(src.value);
   if (!result.ok) found.errors.push(...schemaProblems(src, kind, result.errors));
@@ -154,10 +151,7 @@ function check(files: { cluster: FileInput; models: FileInput }, opts: LoadOptio
   const resolved = ctx && clusterRaw ? resolveCluster(ctx, clusterRaw) : undefined;
   const defaults = ctx && clusterRaw ? resolveModelDefaults(ctx, obj(clusterRaw.defaults)) : BUILT_IN_DEFAULTS;
   const models = modelsSrc
-    ? resolveModels(
-        { src: modelsSrc, errors, engines: declaredEngines(clusterRaw), argRules: resolved?.argRules, defaults },
-        obj(modelsSrc.value),
-      )
+    ? resolveModels({ src: modelsSrc, errors, engines: declaredEngines(clusterRaw), argRules: resolved?.argRules, defaults }, obj(modelsSrc.value))
     : undefined;
   const cluster = resolved?.cluster;
   if (opts.advise && cluster && clusterSrc) {
@@ -198,10 +192,7 @@ export async function loadConfig(repoDir: string, opts: LoadOptions = {}): Promi
     readConfigFile(repoDir, shown, 'models.yaml'),
     opts.advise ? readObservedGpus(repoDir, shown) : undefined,
   ]);
-  const result = guarded(
-    { cluster, models },
-    { repoDir, ...opts, env: opts.env ?? process.env, observedGpus: observed?.ok ? observed.gpus : null },
-  );
+  const result = guarded({ cluster, models }, { repoDir, ...opts, env: opts.env ?? process.env, observedGpus: observed?.ok ? observed.gpus : null });
   if (observed && !observed.ok) result.warnings.push(...tidy([observed.warning], [observed.warning.file]));
   // llmgw's own files must be regular files too (docs/security.md): otherwise the branch is invalid.
   return withRepoProblems(result, await diskPathProblems(repoDir, shown));

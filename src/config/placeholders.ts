@@ -4,18 +4,7 @@
 
 import { didYouMean } from './did-you-mean.js';
 
-export const COMMAND_PLACEHOLDERS = [
-  'model',
-  'replica',
-  'weights',
-  'weightsPath',
-  'gpus',
-  'port',
-  'host',
-  'rank',
-  'nodes',
-  'head',
-] as const;
+export const COMMAND_PLACEHOLDERS = ['model', 'replica', 'weights', 'weightsPath', 'gpus', 'port', 'host', 'rank', 'nodes', 'head'] as const;
 
 export type CommandPlaceholder = (typeof COMMAND_PLACEHOLDERS)[number];
 

@@ -95,11 +95,8 @@ function checkShape(raw: unknown, schema: 'state' | 'snapshot', file: string, wh
 
 /** State as committed: sorted keys and rows, so an unchanged state is unchanged bytes. */
 export function serializeState(state: State): string {
-  const sortRecord = (r: Record<string, string>) =>
-    Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const failures = [...state.startFailures].sort(
-    (a, b) => a.at.localeCompare(b.at) || a.model.localeCompare(b.model) || a.node.localeCompare(b.node),
-  );
+  const sortRecord = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const failures = [...state.startFailures].sort((a, b) => a.at.localeCompare(b.at) || a.model.localeCompare(b.model) || a.node.localeCompare(b.node));
   return stableJson({
     version: 1,
     unreachableSince: sortRecord(state.unreachableSince),

@@ -66,7 +66,11 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       }
       if (rules !== undefined && !rules.some((g) => globMatches(g, arg))) {
         ctx.errors.push(
-          problemAt(ctx.src, ['models', i, 'args', j], `model '${clip(name ?? '')}': arg '${clip(arg)}' is not allowed by engine '${engine}' (no glob of its allowArgs matches)`),
+          problemAt(
+            ctx.src,
+            ['models', i, 'args', j],
+            `model '${clip(name ?? '')}': arg '${clip(arg)}' is not allowed by engine '${engine}' (no glob of its allowArgs matches)`,
+          ),
         );
       }
     });

@@ -80,9 +80,7 @@ export function resolveNodes(ctx: ResolveContext, raw: Raw, fabrics: string[], s
     const hostlist = parsed[i];
     const fabric = str(n.fabric);
     if (fabric !== undefined && !declared.has(fabric)) {
-      ctx.errors.push(
-        problemAt(ctx.src, ['nodes', i, 'fabric'], `fabric '${fabric}' is not declared in fabrics${didYouMean(fabric, fabrics)}`),
-      );
+      ctx.errors.push(problemAt(ctx.src, ['nodes', i, 'fabric'], `fabric '${fabric}' is not declared in fabrics${didYouMean(fabric, fabrics)}`));
     }
     if (!hostlist?.ok) return;
     const storage = resolveStorage(ctx, n.storage, ['nodes', i, 'storage']);

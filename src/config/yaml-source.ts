@@ -1,20 +1,7 @@
 // A YAML file with its source positions, so every problem found later (by the
 // schema or by a meaning check) can name `file:line:col` of the node at fault.
 
-import {
-  Composer,
-  Lexer,
-  LineCounter,
-  Parser,
-  YAMLParseError,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  type CST,
-  type Document,
-  type Node,
-} from 'yaml';
+import { Composer, Lexer, LineCounter, Parser, YAMLParseError, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node } from 'yaml';
 import type { ConfigProblem } from '../types/config.js';
 import { formatBytes } from '../util/regular-file.js';
 import { MAX_ALIAS_COUNT, MAX_ALIAS_VALUES, MAX_CONFIG_BYTES } from './limits.js';
@@ -88,7 +75,10 @@ export function parseYamlSource(file: string, text: string, expects: string): Pa
   // Measured before parsing: yaml's cost grows with the text, and 50 MB took minutes.
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_CONFIG_BYTES) {
-    return { ok: false, error: { file, line: 1, col: 1, path: '', message: `the file is ${formatBytes(bytes)}; a config file may be at most ${formatBytes(MAX_CONFIG_BYTES)}` } };
+    return {
+      ok: false,
+      error: { file, line: 1, col: 1, path: '', message: `the file is ${formatBytes(bytes)}; a config file may be at most ${formatBytes(MAX_CONFIG_BYTES)}` },
+    };
   }
   const lines = new LineCounter();
   const parsed = parseBounded(text, lines);
@@ -172,12 +162,7 @@ export function keysInFileOrder(src: YamlSource, path: readonly PathSegment[]): 
 }
 
 /** A problem at `path` of `src`. */
-export function problemAt(
-  src: YamlSource,
-  path: readonly PathSegment[],
-  message: string,
-  at: 'value' | 'key' = 'value',
-): ConfigProblem {
+export function problemAt(src: YamlSource, path: readonly PathSegment[], message: string, at: 'value' | 'key' = 'value'): ConfigProblem {
   const { line, col } = locate(src, path, at);
   return { file: src.file, line, col, path: formatPath(path), message };
 }

@@ -111,9 +111,12 @@ export function describeSyntaxError(errors: readonly YAMLError[], text: string, 
       if (multi) {
         const { line } = lines.linePos(multi.pos[1]);
         const above = lines.linePos(first.pos[0]).line;
-        return { ...lineStart(text, lines, line), message: `bad indentation: this line is indented deeper than the key on line ${above}, which already has a value` };
+        return {
+          ...lineStart(text, lines, line),
+          message: `bad indentation: this line is indented deeper than the key on line ${above}, which already has a value`,
+        };
       }
-      return here("a value with ': ' in it must be quoted (\"a: b\"), or start a new line for a nested mapping");
+      return here('a value with \': \' in it must be quoted ("a: b"), or start a new line for a nested mapping');
     }
     case 'MULTILINE_IMPLICIT_KEY': {
       const written = firstLineOf(text, first.pos[0]);
@@ -142,7 +145,7 @@ export function describeSyntaxError(errors: readonly YAMLError[], text: string, 
     case 'BAD_ALIAS':
       return here('a value that starts with * is an alias: put it in quotes');
     case 'BAD_DQ_ESCAPE':
-      return here("bad escape in a \"…\" string: write \\\\ for a backslash, or use '…' quotes");
+      return here('bad escape in a "…" string: write \\\\ for a backslash, or use \'…\' quotes');
     case 'UNEXPECTED_TOKEN':
       return here('unexpected text after a value: put the whole value in quotes');
     case 'KEY_OVER_1024_CHARS':

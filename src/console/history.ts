@@ -141,7 +141,9 @@ export async function openHistory(dir: string): Promise<History> {
     const [before, after, diff] = await Promise.all([
       parent.ok && parent.out !== '' ? snapshotAt(git, prefix, parent.out) : Promise.resolve(null),
       snapshotAt(git, prefix, full.out),
-      git.tryRun(['diff-tree', '-p', '--no-color', '--no-commit-id', '--root', '-m', '--first-parent', '--relative', full.out, '--', STATUS_FILE], { raw: true }),
+      git.tryRun(['diff-tree', '-p', '--no-color', '--no-commit-id', '--root', '-m', '--first-parent', '--relative', full.out, '--', STATUS_FILE], {
+        raw: true,
+      }),
     ]);
     const result: CommitDetail = {
       commit,

@@ -18,7 +18,9 @@ export type Part = Html | string | number | null | undefined | false | readonly 
 
 /** Text for an element or a quoted attribute. */
 export function esc(text: string | number): string {
-  return String(text).replace(INVISIBLE, '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return String(text)
+    .replace(INVISIBLE, '')
+    .replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
 function part(p: Part): string {

@@ -71,7 +71,8 @@ export async function route(segments: string[], ctx: RouteContext): Promise<Repl
   const [first, second, ...more] = segments;
   if (more.length > 0) return notFound(ctx, 'No such page.');
   if (first === 'status.json' && second === undefined) {
-    if (d.kind !== 'fleet') return { status: 503, type: 'json', body: JSON.stringify({ error: d.kind === 'invalid' ? 'the config is invalid' : d.why }) + '\n' };
+    if (d.kind !== 'fleet')
+      return { status: 503, type: 'json', body: JSON.stringify({ error: d.kind === 'invalid' ? 'the config is invalid' : d.why }) + '\n' };
     return { status: 200, type: 'json', body: renderStatusJson(d.report) };
   }
   if (first === 'ticks') {
@@ -91,9 +92,13 @@ export async function route(segments: string[], ctx: RouteContext): Promise<Repl
   if (first === 'models') {
     if (second === undefined) return htmlReply(200, page(frameOf(ctx, 'models', 'Models', await subtitle(ctx)), modelsBody(d.report, d.config)));
     const body = modelBody(second, d.report, d.fleet);
-    return body === null ? notFound(ctx, `No model ${second} in models.yaml or on any node.`) : htmlReply(200, page(frameOf(ctx, 'models', `Model ${second}`, await subtitle(ctx)), body));
+    return body === null
+      ? notFound(ctx, `No model ${second} in models.yaml or on any node.`)
+      : htmlReply(200, page(frameOf(ctx, 'models', `Model ${second}`, await subtitle(ctx)), body));
   }
   if (second === undefined) return htmlReply(200, page(frameOf(ctx, 'nodes', 'Nodes', await subtitle(ctx)), nodesBody(d.fleet)));
   const body = nodeBody(second, d.fleet, d.report);
-  return body === null ? notFound(ctx, `No node ${second} in cluster.yaml.`) : htmlReply(200, page(frameOf(ctx, 'nodes', `Node ${second}`, await subtitle(ctx)), body));
+  return body === null
+    ? notFound(ctx, `No node ${second} in cluster.yaml.`)
+    : htmlReply(200, page(frameOf(ctx, 'nodes', `Node ${second}`, await subtitle(ctx)), body));
 }

@@ -89,7 +89,10 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, type: s
 
 async function versionOf(source: Source, history: History): Promise<string> {
   const [data, head] = await Promise.all([source.version(), history.head()]);
-  return createHash('sha256').update(`${data}\n${head ?? ''}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${data}\n${head ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, opts: ConsoleOptions, source: Source, history: History): Promise<void> {
@@ -136,12 +139,21 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleServer>
       const message = err instanceof Error ? err.message : String(err);
       opts.log?.(`llmgw console: ${req.method} ${req.url}: ${message.split('\n')[0]}`);
       if (res.headersSent) return void res.destroy();
-      send(req, res, 500, 'text/html; charset=utf-8', `<!doctype html><title>Error</title><p>The console could not build this page: ${esc(message.split('\n')[0]!)}</p>`, { 'cache-control': 'no-store' });
+      send(
+        req,
+        res,
+        500,
+        'text/html; charset=utf-8',
+        `<!doctype html><title>Error</title><p>The console could not build this page: ${esc(message.split('\n')[0]!)}</p>`,
+        { 'cache-control': 'no-store' },
+      );
     });
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(new UsageError(`--listen ${opts.listen.host}:${opts.listen.port}: cannot listen (${err.code ?? err.message})`)));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new UsageError(`--listen ${opts.listen.host}:${opts.listen.port}: cannot listen (${err.code ?? err.message})`)),
+    );
     server.listen(opts.listen.port, opts.listen.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -86,7 +86,11 @@ interface Memo<T> {
 export function createReader(dir: string, displayDir: string): (stamps: Stamp[]) => Promise<ConsoleData> {
   let config: Memo<LoadResult> | null = null;
   let snapshot: Memo<Snapshot | DataError | null> | null = null;
-  const keyOf = (st: Stamp[], files: readonly string[]) => st.filter((x) => files.includes(x.file)).map((x) => x.key).join('|');
+  const keyOf = (st: Stamp[], files: readonly string[]) =>
+    st
+      .filter((x) => files.includes(x.file))
+      .map((x) => x.key)
+      .join('|');
   return async (st) => {
     const configKey = keyOf(st, ['cluster.yaml', 'models.yaml']);
     if (config?.key !== configKey) config = { key: configKey, value: await loadConfig(dir, { env: {}, strictEnv: false, displayDir }) };
@@ -99,7 +103,11 @@ export function createReader(dir: string, displayDir: string): (stamps: Stamp[])
     if (snapshot?.key !== snapshotKey) snapshot = { key: snapshotKey, value: await readSnapshot(dir) };
     const snap = snapshot.value;
     if (snap === null) {
-      return { kind: 'unobserved', config: loaded.config, why: `${OBSERVED_FILE} is not there yet: the fleet appears here once a first llmgw reconcile has observed it.` };
+      return {
+        kind: 'unobserved',
+        config: loaded.config,
+        why: `${OBSERVED_FILE} is not there yet: the fleet appears here once a first llmgw reconcile has observed it.`,
+      };
     }
     if (snap instanceof DataError) return { kind: 'unobserved', config: loaded.config, why: snap.message };
     try {

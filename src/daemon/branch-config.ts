@@ -29,7 +29,12 @@ export async function branchConfig(repo: ConfigRepo, dirty: readonly string[], e
   const opts: LoadOptions = { env, strictEnv: true, displayDir: '.', repoDir: repo.dir };
   const onDisk = await loadConfig(repo.dir, opts);
   // STATUS.md and .llmgw/ as committed: a link there is refused even where the checkout could not make one (core.symlinks=false).
-  const inTree = await treePathProblems(await repo.modesAt('HEAD', GENERATED_PATHS.map((p) => p.path)));
+  const inTree = await treePathProblems(
+    await repo.modesAt(
+      'HEAD',
+      GENERATED_PATHS.map((p) => p.path),
+    ),
+  );
   if (dirty.length === 0) {
     // Never through a symlink (docs/security.md): the loader refused such a file, and so does this read.
     const read = await readRegularFile(join(repo.dir, 'cluster.yaml'), MAX_CONFIG_BYTES);
@@ -42,7 +47,13 @@ export async function branchConfig(repo: ConfigRepo, dirty: readonly string[], e
       repo.committedFile(f).catch((err: unknown) => {
         // A link committed in place of the file: its target is never read, and the config is invalid.
         if (!(err instanceof DataError)) throw err;
-        linked.push({ file: f, line: 1, col: 1, path: '', message: `${f} is a symbolic link in the commit: llmgw reads only regular files from the config repo, and read nothing through it` });
+        linked.push({
+          file: f,
+          line: 1,
+          col: 1,
+          path: '',
+          message: `${f} is a symbolic link in the commit: llmgw reads only regular files from the config repo, and read nothing through it`,
+        });
         return null;
       }),
     ),

@@ -10,9 +10,7 @@ import type { TickResult } from './tick-result.js';
 /** Longer than any sane tick; let go as soon as the tick ends. */
 const LEASE_TTL_MS = 10 * 60_000;
 
-export type LeasedTick =
-  | { held: true; result: TickResult }
-  | { held: false; holder: string; expiresAt: string };
+export type LeasedTick = { held: true; result: TickResult } | { held: false; holder: string; expiresAt: string };
 
 export async function leasedTick(opts: Omit<TickOptions, 'leaseExpiresAt'> & { holder: string }): Promise<LeasedTick> {
   const { repo, holder } = opts;

@@ -67,7 +67,9 @@ function leaseExpired(opts: TickOptions): boolean {
 function reportDraft(draft: LoadResult, planned: Planned, dirty: string[], log: (line: string) => void): Plan | null {
   const files = dirty.join(', ');
   if (!draft.ok) {
-    log(`uncommitted edits to ${files} are invalid (${draft.errors.length} problem${draft.errors.length === 1 ? '' : 's'}); applied nothing (only committed config is applied)`);
+    log(
+      `uncommitted edits to ${files} are invalid (${draft.errors.length} problem${draft.errors.length === 1 ? '' : 's'}); applied nothing (only committed config is applied)`,
+    );
     for (const p of draft.errors) log(`  ${formatProblem(p)}`);
     return null;
   }

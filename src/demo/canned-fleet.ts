@@ -51,12 +51,25 @@ export function cannedFleet(opts: { nodes: string[]; gpus?: number; gpuName?: st
         const kept = list.filter((r) => !stop.has(r.id));
         for (const s of req.start) {
           if (kept.some((r) => r.id === s.replica)) continue;
-          kept.push({ id: s.replica, model: s.model, gpus: s.gpus, state: 'running', startedAt, endpoint: s.endpoint, port: s.port, rank: s.rank, spec: s.spec });
+          kept.push({
+            id: s.replica,
+            model: s.model,
+            gpus: s.gpus,
+            state: 'running',
+            startedAt,
+            endpoint: s.endpoint,
+            port: s.port,
+            rank: s.rank,
+            spec: s.spec,
+          });
         }
         replicas.set(host, kept);
         return ok({
           version: 1,
-          results: [...req.start.map((s) => ({ replica: s.replica, op: 'start', ok: true })), ...req.stop.map((r) => ({ replica: stopId(r), op: 'stop', ok: true }))],
+          results: [
+            ...req.start.map((s) => ({ replica: s.replica, op: 'start', ok: true })),
+            ...req.stop.map((r) => ({ replica: stopId(r), op: 'stop', ok: true })),
+          ],
         });
       }
       const req = JSON.parse(stdin) as AgentReportRequest;

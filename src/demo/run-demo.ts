@@ -41,10 +41,15 @@ async function waitHealthy(plan: Plan, world: SimWorld, timeoutMs: number): Prom
   const healthy = new Set<string>();
   while (healthy.size < urls.length && Date.now() < deadline) {
     await Promise.all(
-      urls.filter((u) => !healthy.has(u)).map(async (u) => {
-        const ok = await fetch(u, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
-        if (ok) healthy.add(u);
-      }),
+      urls
+        .filter((u) => !healthy.has(u))
+        .map(async (u) => {
+          const ok = await fetch(u, { signal: AbortSignal.timeout(1000) }).then(
+            (r) => r.ok,
+            () => false,
+          );
+          if (ok) healthy.add(u);
+        }),
     );
     if (healthy.size < urls.length) await sleep(200);
   }
@@ -126,7 +131,9 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
         out(`  tick ${n}: ${tickSummary(r)}\n`);
       }
     }
-    out(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s. Stopped every engine, SSH server and the router; the repo stays in ${dir} (rm -rf it when done).\n`);
+    out(
+      `\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s. Stopped every engine, SSH server and the router; the repo stays in ${dir} (rm -rf it when done).\n`,
+    );
     return 0;
   } finally {
     await transports.close();

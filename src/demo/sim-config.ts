@@ -39,9 +39,7 @@ export interface SimClusterInput {
 
 /** Where a declared storage path lives in the simulation: per node when local, per filer when shared. */
 export function simStoragePath(root: string, node: string, decl: StorageDecl): string {
-  return decl.kind === 'shared'
-    ? posix.join(root, 'filers', decl.filer ?? 'shared', decl.path)
-    : posix.join(root, 'nodes', node, decl.path);
+  return decl.kind === 'shared' ? posix.join(root, 'filers', decl.filer ?? 'shared', decl.path) : posix.join(root, 'nodes', node, decl.path);
 }
 
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
@@ -120,7 +118,8 @@ export function demoWeightDirs(input: SimClusterInput, models: ModelConfig[]): s
   const nodes = input.example.nodes;
   const first = models[0];
   if (first) {
-    for (const n of nodes) for (const s of n.storage) if (s.kind === 'shared') dirs.push(posix.join(simStoragePath(input.storageRoot, n.name, s), first.weights));
+    for (const n of nodes)
+      for (const s of n.storage) if (s.kind === 'shared') dirs.push(posix.join(simStoragePath(input.storageRoot, n.name, s), first.weights));
   }
   const multi = models.find((m) => m.nodes > 1);
   const lastFabric = input.example.fabrics[input.example.fabrics.length - 1];

@@ -25,12 +25,7 @@ export function bucketOf(condition: NodeCondition, healthy: boolean, replica: st
 }
 
 /** The node's GPUs, sorted by index, each with its class and bucket. */
-export function fleetGpus(
-  report: AgentReport | null,
-  condition: NodeCondition,
-  cordoned: boolean,
-  classOf: (productName: string) => string,
-): FleetGpu[] {
+export function fleetGpus(report: AgentReport | null, condition: NodeCondition, cordoned: boolean, classOf: (productName: string) => string): FleetGpu[] {
   if (report === null) return [];
   const holders = gpuHolders(report);
   const gpus = report.gpus.map((g): FleetGpu => {
@@ -57,12 +52,7 @@ export function fleetGpus(
  * A node mixing classes is a whole node of none, because a multi-node replica
  * needs every card alike.
  */
-export function freeWholeClassOf(
-  condition: NodeCondition,
-  cordoned: boolean,
-  replicaCount: number,
-  gpus: readonly FleetGpu[],
-): string | null {
+export function freeWholeClassOf(condition: NodeCondition, cordoned: boolean, replicaCount: number, gpus: readonly FleetGpu[]): string | null {
   if (condition !== 'reachable' || cordoned || replicaCount > 0 || gpus.length === 0) return null;
   const cls = gpus[0].class;
   for (const g of gpus) if (!g.healthy || g.class !== cls || g.replica !== null || (g.foreign ?? 0) > 0) return null;

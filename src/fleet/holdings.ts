@@ -9,11 +9,7 @@ import type { Fleet } from '../types/fleet.js';
 import type { AgentReport } from '../types/snapshot.js';
 
 /** Calls `visit` for each (weights, declared storage) pair the report backs up. */
-export function forEachHolding(
-  report: AgentReport | null,
-  declared: readonly StorageDecl[],
-  visit: (weights: string, decl: StorageDecl) => void,
-): void {
+export function forEachHolding(report: AgentReport | null, declared: readonly StorageDecl[], visit: (weights: string, decl: StorageDecl) => void): void {
   if (report === null || declared.length === 0) return;
   for (const entry of report.storage) {
     const decl = declared.find((d) => d.path === entry.path);
@@ -77,4 +73,3 @@ export function fabricHoldings(fleet: Fleet, fabric: string, weights: string): F
 export function fabricHolds(fleet: Fleet, fabric: string, weights: string): boolean {
   return holdingsIndex(fleet).get(fabric)?.has(weights) ?? false;
 }
-

@@ -4,7 +4,16 @@
 // when it has been unreachable, and the last report seen from it.
 
 import type { Config, NodeConfig } from '../types/config.js';
-import type { AgentReport, AgentReportRequest, NodeObservation, ReplicaReport, RouterObservation, RouterUsage, Snapshot, UnreachableReason } from '../types/snapshot.js';
+import type {
+  AgentReport,
+  AgentReportRequest,
+  NodeObservation,
+  ReplicaReport,
+  RouterObservation,
+  RouterUsage,
+  Snapshot,
+  UnreachableReason,
+} from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
@@ -37,7 +46,9 @@ export function requestedWeights(config: Config): string[] {
 }
 
 export function reportRequest(node: NodeConfig, weights: string[]): AgentReportRequest {
-  const storage = node.storage.map((s) => (s.kind === 'shared' && s.filer !== undefined ? { path: s.path, kind: s.kind, filer: s.filer } : { path: s.path, kind: s.kind }));
+  const storage = node.storage.map((s) =>
+    s.kind === 'shared' && s.filer !== undefined ? { path: s.path, kind: s.kind, filer: s.filer } : { path: s.path, kind: s.kind },
+  );
   return { version: 1, node: node.name, storage, weights };
 }
 
@@ -101,7 +112,10 @@ export function unreachableObservation(
 
 export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<Snapshot> {
   const { cluster } = config;
-  const observedAt = deps.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const observedAt = deps
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
   const prevNodes = new Map((deps.previous?.nodes ?? []).map((n) => [n.name, n]));
   const weights = requestedWeights(config);
   const agentCommand = `${cluster.agent.command} report`;
@@ -134,9 +148,6 @@ export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<
     }
   };
 
-  const [nodeObs, routerObs] = await Promise.all([
-    Promise.all(nodes.map(observeNode)),
-    Promise.all([...cluster.routers].sort(byName).map(observeRouter)),
-  ]);
+  const [nodeObs, routerObs] = await Promise.all([Promise.all(nodes.map(observeNode)), Promise.all([...cluster.routers].sort(byName).map(observeRouter))]);
   return { version: 1, observedAt, nodes: nodeObs, routers: routerObs };
 }

@@ -121,7 +121,7 @@ export function knownHostsCache(file: string, onWarning?: (msg: string) => void,
     if (current === null || v !== version) {
       version = v;
       current = loadKnownHosts(file).then((kh) => {
-        for (const w of kh.warnings) if (!warned.has(w)) warned.add(w), onWarning?.(w);
+        for (const w of kh.warnings) if (!warned.has(w)) (warned.add(w), onWarning?.(w));
         return kh;
       });
     }
@@ -130,7 +130,10 @@ export function knownHostsCache(file: string, onWarning?: (msg: string) => void,
 }
 
 function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, 'i');
 }
 

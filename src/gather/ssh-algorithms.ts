@@ -16,7 +16,8 @@ export const MACS = ['hmac-sha2-256-etm@openssh.com', 'hmac-sha2-512-etm@openssh
 export const HOST_KEY_ALGORITHMS = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256'];
 
 /** Why a SHA-1 signature is refused: the message of the auth error. */
-export const SHA1_REFUSED = 'refusing to sign with ssh-rsa (SHA-1); the host must accept rsa-sha2-256 or rsa-sha2-512 (OpenSSH 7.2 or later), or use an ed25519 key';
+export const SHA1_REFUSED =
+  'refusing to sign with ssh-rsa (SHA-1); the host must accept rsa-sha2-256 or rsa-sha2-512 (OpenSSH 7.2 or later), or use an ed25519 key';
 
 /** Whether signing with `hash` for a key of `type` would be a SHA-1 signature (ssh2 passes no hash, or sha1, for ssh-rsa). */
 export function isSha1Signature(type: string, hash: string | undefined): boolean {

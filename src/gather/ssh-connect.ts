@@ -84,12 +84,23 @@ export function openConnection(target: HostTarget, opts: ConnectOptions): Promis
       if (verdict === 'known') return true;
       const offered = `${keyType(presented)} ${fingerprint(presented)}`;
       if (verdict === 'unknown') {
-        refusal = sshError('host-key-unknown', target, `host key unknown: ${khName} is not in ${file} (the host offers ${offered}); check that fingerprint, then add the key`);
+        refusal = sshError(
+          'host-key-unknown',
+          target,
+          `host key unknown: ${khName} is not in ${file} (the host offers ${offered}); check that fingerprint, then add the key`,
+        );
       } else if (verdict === 'revoked') {
         refusal = sshError('host-key-changed', target, `host key ${offered} is marked @revoked in ${file}; refusing to connect`);
       } else {
-        const lines = keys.filter((k) => !k.revoked).map((k) => `${file}:${k.line}`).join(', ');
-        refusal = sshError('host-key-changed', target, `HOST KEY CHANGED: the host offers ${offered}, which is not the key in ${lines}; refusing to connect (possible man-in-the-middle; if the host was reinstalled, fix known_hosts by hand)`);
+        const lines = keys
+          .filter((k) => !k.revoked)
+          .map((k) => `${file}:${k.line}`)
+          .join(', ');
+        refusal = sshError(
+          'host-key-changed',
+          target,
+          `HOST KEY CHANGED: the host offers ${offered}, which is not the key in ${lines}; refusing to connect (possible man-in-the-middle; if the host was reinstalled, fix known_hosts by hand)`,
+        );
       }
       return false;
     };

@@ -151,9 +151,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
 
   /** Replay llmgw's unpushed commits on top of the remote branch; refuses anything but generated files. */
   async function rebaseOnto(u: Upstream): Promise<void> {
-    const touched = (await git.run(['log', '--format=', '--name-only', `${tracking}..HEAD`]))
-      .split('\n')
-      .filter((f) => f !== '');
+    const touched = (await git.run(['log', '--format=', '--name-only', `${tracking}..HEAD`])).split('\n').filter((f) => f !== '');
     // Also what a tick's repair of a linked STATUS.md or .llmgw/ removed (the link, a directory in a file's place).
     const ours = new Set([...GENERATED_FILES, GENERATED_DIR].map((f) => prefix + f));
     const isOurs = (f: string) => ours.has(f) || f.startsWith(`${prefix}${STATUS_FILE}/`) || f.startsWith(`${prefix}${GENERATED_DIR}/`);
@@ -165,7 +163,9 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     }
     try {
       // -X theirs: on a clash inside a generated file, the fresher observation (ours, being replayed) wins.
-      await withOpMarker(ctx.where.gitDir, 'rebase', () => git.run(['rebase', '--quiet', '--autostash', '-X', 'theirs', tracking], undefined, { moment: 'git:rebase' }));
+      await withOpMarker(ctx.where.gitDir, 'rebase', () =>
+        git.run(['rebase', '--quiet', '--autostash', '-X', 'theirs', tracking], undefined, { moment: 'git:rebase' }),
+      );
     } catch (err) {
       if (err instanceof GitTimeoutError) throw err; // its leftovers are the next sync's to undo
       await git.run(['rebase', '--abort']).catch(() => undefined);
@@ -180,7 +180,9 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     if (behind === 0) return;
     const ahead = await count(`${tracking}..HEAD`);
     if (ahead === 0) {
-      await withOpMarker(ctx.where.gitDir, 'merge', () => git.run(['merge', '--quiet', '--ff-only', '--autostash', tracking], `fast-forward to ${u.remote}/${u.branch}`, { moment: 'git:merge' }));
+      await withOpMarker(ctx.where.gitDir, 'merge', () =>
+        git.run(['merge', '--quiet', '--ff-only', '--autostash', tracking], `fast-forward to ${u.remote}/${u.branch}`, { moment: 'git:merge' }),
+      );
     } else {
       await rebaseOnto(u);
     }
@@ -246,7 +248,15 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     dir: git.dir,
     hasRemote: upstream !== null,
     async sync(log = ctx.log) {
-      await repairCheckout({ git, top: ctx.where.top, gitDir: ctx.where.gitDir, staleAfterMs: ctx.limits.timeoutMs, managed: ctx.workdir !== null, branch: upstream?.branch ?? null, log });
+      await repairCheckout({
+        git,
+        top: ctx.where.top,
+        gitDir: ctx.where.gitDir,
+        staleAfterMs: ctx.limits.timeoutMs,
+        managed: ctx.workdir !== null,
+        branch: upstream?.branch ?? null,
+        log,
+      });
       if (!upstream) return;
       await fetch(upstream);
       try {
@@ -303,7 +313,9 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const changed = (await git.run(['diff', '--cached', '--name-only', '--relative', '--', ...paths])).split('\n').filter((f) => f !== '');
       if (changed.length === 0) return null;
       // Only these paths: whatever else a person staged in the checkout stays theirs.
-      await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed], undefined, { moment: 'git:commit' });
+      await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed], undefined, {
+        moment: 'git:commit',
+      });
       return git.run(['rev-parse', 'HEAD']);
     },
     async push() {

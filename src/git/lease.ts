@@ -23,10 +23,7 @@ interface LeaseBody {
   expiresAt: string;
 }
 
-export async function takeLease(
-  repo: ConfigRepo,
-  opts: { holder: string; ttlMs: number; now: Date },
-): Promise<LeaseResult> {
+export async function takeLease(repo: ConfigRepo, opts: { holder: string; ttlMs: number; now: Date }): Promise<LeaseResult> {
   const expiresAt = new Date(opts.now.getTime() + opts.ttlMs).toISOString();
   // Without a remote there is nobody to share the fleet with: a single instance.
   if (!repo.hasRemote) return { held: true, holder: opts.holder, expiresAt };

@@ -151,7 +151,9 @@ async function removeStaleLocks(ctx: RepairContext, now: number): Promise<void> 
   if (locks.length === 0) return;
   const names = locks.map((l) => relative(ctx.top, l) || l).join(', ');
   if (busy === null && !ctx.managed) {
-    ctx.log(`warning: git lock ${names} is older than git.timeout, but whether a git process still holds it cannot be told here: remove it by hand if none does`);
+    ctx.log(
+      `warning: git lock ${names} is older than git.timeout, but whether a git process still holds it cannot be told here: remove it by hand if none does`,
+    );
     return;
   }
   for (const l of locks) {
@@ -176,7 +178,9 @@ async function undoInterrupted(ctx: RepairContext): Promise<void> {
     throw new GitError(`${what} is in progress in ${ctx.top} that llmgw did not start: finish it (${how}); llmgw changes nothing there meanwhile`);
   }
   const what = rebasing ? 'rebase' : 'merge';
-  const onto = rebasing ? (readText(join(ctx.gitDir, 'rebase-merge', 'onto')) ?? readText(join(ctx.gitDir, 'rebase-apply', 'onto'))) : readText(join(ctx.gitDir, 'MERGE_HEAD'));
+  const onto = rebasing
+    ? (readText(join(ctx.gitDir, 'rebase-merge', 'onto')) ?? readText(join(ctx.gitDir, 'rebase-apply', 'onto')))
+    : readText(join(ctx.gitDir, 'MERGE_HEAD'));
   // --abort puts back the branch and re-applies the autostash (a person's
   // uncommitted edits). A fast-forward killed half done has nothing to abort:
   // its autostash goes to the stash list.
@@ -199,10 +203,14 @@ async function undoInterrupted(ctx: RepairContext): Promise<void> {
     ctx.log(`undid a ${what} an llmgw process left half done in ${ctx.top} (its own workdir: back to ${branch ?? 'HEAD'} as committed)`);
   } else if (!rebasing && !merging) {
     await ctx.git.tryRun(['merge', '--quit']);
-    ctx.log(`warning: a fast-forward an llmgw process left half done in ${ctx.top} held uncommitted edits: they are in git stash list (git stash pop restores them)`);
+    ctx.log(
+      `warning: a fast-forward an llmgw process left half done in ${ctx.top} held uncommitted edits: they are in git stash list (git stash pop restores them)`,
+    );
   } else {
     const how = rebasing ? 'git rebase --abort' : 'git merge --abort';
-    throw new GitError(`an llmgw ${what} was killed half done in ${ctx.top} and '${how}' cannot undo it (${undone.detail}): set it right by hand; your uncommitted edits may be in git stash list`);
+    throw new GitError(
+      `an llmgw ${what} was killed half done in ${ctx.top} and '${how}' cannot undo it (${undone.detail}): set it right by hand; your uncommitted edits may be in git stash list`,
+    );
   }
   await removeCheckoutLeftovers(ctx, onto);
   await rm(join(ctx.gitDir, OP_MARKER), { force: true });

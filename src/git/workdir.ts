@@ -94,7 +94,8 @@ async function ownOrigin(o: WorkdirOptions): Promise<string | null> {
 /** Re-clone a workdir that cannot be used as it is — only when it is this remote's own checkout. */
 export async function recloneWorkdir(o: WorkdirOptions, why: string): Promise<void> {
   const origin = await ownOrigin(o);
-  if (origin !== o.url) throw new GitError(`${o.dir}: ${why}; it is not a checkout of ${redact(o.url)} that llmgw may replace: repair it by hand or give another --workdir`);
+  if (origin !== o.url)
+    throw new GitError(`${o.dir}: ${why}; it is not a checkout of ${redact(o.url)} that llmgw may replace: repair it by hand or give another --workdir`);
   o.log(`warning: ${o.dir}: ${why}: cloned ${redact(o.url)} afresh (the old checkout is kept as ${basename(o.dir)}${BROKEN})`);
   await freshClone(o);
 }

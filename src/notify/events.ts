@@ -143,10 +143,15 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   for (const [replica, fails] of [...byReplica].sort(([a], [b]) => a.localeCompare(b))) {
     const where = fails.map((f) => `${esc(f.node)}: ${esc(f.error)}`).join('; ');
     if (fails[0]!.router) {
-      open('apply.failed', replica, `Router ${esc(replica)} did not take its endpoint table (${esc(fails[0]!.error)}); replicas it may still list are not stopped`, {
-        router: replica,
-        error: fails[0]!.error,
-      });
+      open(
+        'apply.failed',
+        replica,
+        `Router ${esc(replica)} did not take its endpoint table (${esc(fails[0]!.error)}); replicas it may still list are not stopped`,
+        {
+          router: replica,
+          error: fails[0]!.error,
+        },
+      );
       continue;
     }
     open('apply.failed', replica, `Applying ${esc(replica)} failed on ${where}`, {
@@ -195,15 +200,7 @@ function lostText(node: FleetNode): string {
   return `Node ${esc(node.name)} is lost: unreachable ${since}${why}${moved}.`;
 }
 
-function modelEvents(
-  fleet: Fleet,
-  everRunning: string[],
-  open: Open,
-  close: Close,
-  openSubjects: OpenSubjects,
-  cluster: string,
-  now: string,
-): string[] {
+function modelEvents(fleet: Fleet, everRunning: string[], open: Open, close: Close, openSubjects: OpenSubjects, cluster: string, now: string): string[] {
   const ran = new Set(everRunning);
   const wanted = new Set<string>();
   for (const model of fleet.config.models) {

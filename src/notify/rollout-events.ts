@@ -13,11 +13,16 @@ export function rolloutEvents(plan: Plan, open: Open, close: Close, openSubjects
   const failed = new Map((plan.rollouts ?? []).filter((r) => r.stage === 'failed').map((r) => [r.model, r]));
   for (const r of failed.values()) {
     const reason = r.next.reason ?? 'its canaries failed';
-    open('rollout.failed', r.model, `Rollout of ${esc(r.model)} to spec ${esc(r.spec)} failed: ${esc(reason)}. The old spec keeps serving; this spec is not tried again until models.yaml changes it.`, {
-      model: r.model,
-      spec: r.spec,
-      reason,
-    });
+    open(
+      'rollout.failed',
+      r.model,
+      `Rollout of ${esc(r.model)} to spec ${esc(r.spec)} failed: ${esc(reason)}. The old spec keeps serving; this spec is not tried again until models.yaml changes it.`,
+      {
+        model: r.model,
+        spec: r.spec,
+        reason,
+      },
+    );
   }
   for (const m of openSubjects('rollout.failed')) if (!failed.has(m)) close('rollout.failed', m);
 }

@@ -51,10 +51,7 @@ export function hookName(hook: WebhookConfig, index: number): string {
  * that. `again`: worth another try — `sent` says whether the receiver may
  * have got it (a timeout, a 5xx) or surely did not (no connection).
  */
-export type PostResult =
-  | { outcome: 'taken' }
-  | { outcome: 'final'; why: string }
-  | { outcome: 'again'; why: string; sent: boolean; timedOut: boolean };
+export type PostResult = { outcome: 'taken' } | { outcome: 'final'; why: string } | { outcome: 'again'; why: string; sent: boolean; timedOut: boolean };
 
 export interface PostOptions {
   timeoutMs: number;
@@ -99,7 +96,8 @@ export async function postEvent(hook: WebhookConfig, id: string, e: NotifyEvent,
     return { outcome: 'final', why: `HTTP ${res.status}` };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return { outcome: 'again', why: `no answer within ${opts.timeoutMs} ms`, sent: true, timedOut: true };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError')
+      return { outcome: 'again', why: `no answer within ${opts.timeoutMs} ms`, sent: true, timedOut: true };
     const code = e.cause?.code;
     // Never the error's message: fetch puts the URL into some of them.
     return { outcome: 'again', why: code ?? 'request failed', sent: !unsentCode(code), timedOut: false };

@@ -118,14 +118,7 @@ export function wholeClass(cap: NodeCapacity): string | null {
 }
 
 /** Take the lowest `count` free indices of a class on a node and record the replica there. */
-export function takeGpus(
-  capacity: Capacity,
-  cap: NodeCapacity,
-  cls: string,
-  count: number,
-  model: string,
-  port: number,
-): number[] {
+export function takeGpus(capacity: Capacity, cap: NodeCapacity, cls: string, count: number, model: string, port: number): number[] {
   const list = cap.free.get(cls) ?? [];
   bucket(capacity, cls, list.length).delete(cap);
   const taken = list.splice(0, count);

@@ -43,9 +43,7 @@ export interface Classified {
 export function stopAction(replica: FleetReplica, reason: string, waitFor: string[], fleet: Fleet, phase?: StopPhase): StopAction {
   // Only ranks on reachable nodes can be stopped: a lost node's ranks are gone
   // with it, and an unreachable node cannot be told anything.
-  const placement = replica.ranks
-    .filter((r) => fleet.nodeByName.get(r.node)?.condition === 'reachable')
-    .map((r) => ({ node: r.node, gpus: [...r.gpus] }));
+  const placement = replica.ranks.filter((r) => fleet.nodeByName.get(r.node)?.condition === 'reachable').map((r) => ({ node: r.node, gpus: [...r.gpus] }));
   const p = phase ?? (needsDrain(replica, fleet) ? 'drain' : 'stop');
   return { op: 'stop', replica: replica.id, model: replica.model, placement, reason, waitFor, phase: p };
 }

@@ -14,9 +14,7 @@ function describe(nodes: string[]): string {
 export function withDuplicateStops(fleet: Fleet, actions: Action[]): Action[] {
   const out = [...actions];
   for (const d of fleet.duplicates ?? []) {
-    const placement = d.ranks
-      .filter((r) => fleet.nodeByName.get(r.node)?.condition === 'reachable')
-      .map((r) => ({ node: r.node, gpus: [...r.gpus] }));
+    const placement = d.ranks.filter((r) => fleet.nodeByName.get(r.node)?.condition === 'reachable').map((r) => ({ node: r.node, gpus: [...r.gpus] }));
     if (placement.length === 0) continue;
     const i = out.findIndex((a) => a.op === 'stop' && a.replica === d.replica);
     if (i >= 0) {

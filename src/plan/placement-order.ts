@@ -6,7 +6,5 @@ import type { ModelConfig } from '../types/config.js';
  * then their order in models.yaml.
  */
 export function placementOrder(models: readonly ModelConfig[]): ModelConfig[] {
-  return [...models].sort(
-    (a, b) => b.priority - a.priority || b.nodes * b.gpus - a.nodes * a.gpus || a.index - b.index,
-  );
+  return [...models].sort((a, b) => b.priority - a.priority || b.nodes * b.gpus - a.nodes * a.gpus || a.index - b.index);
 }

@@ -55,7 +55,15 @@ export function planFleet(fleet: Fleet, state: State): Plan {
       asked.push({ model, count: rollout.place });
       const result = placeModel(model, rollout.place, ctx);
       result.placed.forEach((p) => {
-        starts.push({ op: 'start', replica: newId(model.name), model: model.name, port: p.port, placement: p.placement, weights: p.weights, reason: rollout.startReason });
+        starts.push({
+          op: 'start',
+          replica: newId(model.name),
+          model: model.name,
+          port: p.port,
+          placement: p.placement,
+          weights: p.weights,
+          reason: rollout.startReason,
+        });
       });
       if (result.reason !== null) unplaceable.push({ model: model.name, missing: rollout.place - result.placed.length, reason: result.reason });
       continue;
@@ -104,8 +112,12 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   const actions = withDuplicateStops(fleet, planned);
   // What waits only for GPUs a drain still holds is not unplaceable: it lands once the drain ends.
   const held = [...draining.map((r) => r.id), ...planned.filter((a): a is StopAction => a.op === 'stop' && !freesNow(a)).map((a) => a.replica)];
-  const reallyUnplaceable = unplaceable.length > 0 && held.length > 0 ? waitingForDrains(fleet, state, asked, unplaceable, new Set([...freed, ...held])) : unplaceable;
-  const blocked = blockedReason(fleet, actions.filter((a) => !isDuplicateStop(a)));
+  const reallyUnplaceable =
+    unplaceable.length > 0 && held.length > 0 ? waitingForDrains(fleet, state, asked, unplaceable, new Set([...freed, ...held])) : unplaceable;
+  const blocked = blockedReason(
+    fleet,
+    actions.filter((a) => !isDuplicateStop(a)),
+  );
   const plan: Plan = { version: 1, changes: actions.length > 0, blocked, actions, unplaceable: reallyUnplaceable };
   if (rolloutPlans.length > 0) plan.rollouts = rolloutPlans.sort((a, b) => compareNames(a.model, b.model));
   return plan;

@@ -77,7 +77,11 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     if (!change || node.report === null || node.condition !== 'reachable') return node;
     const kept = node.report.replicas.filter((r) => !change.gone.has(r.id));
     const report = { ...node.report, replicas: [...kept, ...change.added] };
-    return fleetNode(node.config, { condition: node.condition, unreachableSince: node.unreachableSince, error: node.error, reason: node.reason ?? null, report }, classOf);
+    return fleetNode(
+      node.config,
+      { condition: node.condition, unreachableSince: node.unreachableSince, error: node.error, reason: node.reason ?? null, report },
+      classOf,
+    );
   });
   return assembleFleet(fleet.config, nodes, {
     now: fleet.now,

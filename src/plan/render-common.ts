@@ -28,7 +28,7 @@ export function withContext(ctx: Partial<PlanContext> | undefined): PlanContext 
 /** [0,1,2,3,6] -> "0-3,6" */
 export function indexRanges(indices: readonly number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < indices.length; ) {
+  for (let i = 0; i < indices.length;) {
     let j = i;
     while (j + 1 < indices.length && indices[j + 1] === indices[j]! + 1) j++;
     parts.push(j > i ? `${indices[i]}-${indices[j]}` : `${indices[i]}`);

@@ -70,7 +70,13 @@ function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
     out.push('', '#### This change', '');
     out.push(...(change.length > 0 ? actionTables(change, d) : ['_It starts and stops nothing by itself._']));
     if (pending.length > 0) {
-      out.push('', `#### Already pending on ${md(ctx.base)}`, '', '_The reconciler does these whether or not this merges: drift repair, failed restarts, lost nodes._', '');
+      out.push(
+        '',
+        `#### Already pending on ${md(ctx.base)}`,
+        '',
+        '_The reconciler does these whether or not this merges: drift repair, failed restarts, lost nodes._',
+        '',
+      );
       out.push(...actionTables(pending, d));
     }
   }

@@ -6,7 +6,18 @@
 
 import { plainText } from '../status/escape.js';
 import type { Action, Plan } from '../types/plan.js';
-import { actionWhy, byCause, causeLine, placementText, sentence, startsThenStops, stopVerb, summaryLine, withContext, type PlanContext } from './render-common.js';
+import {
+  actionWhy,
+  byCause,
+  causeLine,
+  placementText,
+  sentence,
+  startsThenStops,
+  stopVerb,
+  summaryLine,
+  withContext,
+  type PlanContext,
+} from './render-common.js';
 
 export interface TextOptions extends Partial<PlanContext> {
   color: boolean;

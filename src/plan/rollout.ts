@@ -109,7 +109,10 @@ function surplusOld(p: Parts, keep: number): { replica: FleetReplica; reason: st
   const extra = p.old.length - keep;
   if (extra <= 0) return [];
   const order = surplusOrder(p.model.name);
-  return [...p.stoppable].sort(order).slice(0, extra).map((replica) => ({ replica, reason: `surplus (${p.old.length} of ${keep} on the old spec)` }));
+  return [...p.stoppable]
+    .sort(order)
+    .slice(0, extra)
+    .map((replica) => ({ replica, reason: `surplus (${p.old.length} of ${keep} on the old spec)` }));
 }
 
 /** After promotion: one replica in transition at a time — surge one new, then drain one old, then the next. */
@@ -144,7 +147,8 @@ function canary(p: Parts, rec: RolloutRecord | undefined, fleet: Fleet): Rollout
   if (p.fresh.some((r) => r.state !== 'running' || r.unreachable)) return decision(p, 'canary', `${head}: starting`, base, { stops });
 
   const ids = p.fresh.map((r) => r.id).sort(compareNames);
-  const holding = rec?.stage === 'canary' && rec.holdSince !== undefined && rec.baseline !== undefined && JSON.stringify(rec.canaries ?? []) === JSON.stringify(ids);
+  const holding =
+    rec?.stage === 'canary' && rec.holdSince !== undefined && rec.baseline !== undefined && JSON.stringify(rec.canaries ?? []) === JSON.stringify(ids);
   const holdText = `${head}: holding ${duration(Math.round(p.rollout.holdMs / 1000))}, then judged by its error rate (at most ${percent(p.rollout.maxErrorRate)})`;
   if (!holding) {
     // The hold begins now: the canaries run, and this tick's table routes them.

@@ -36,9 +36,7 @@ export function stopSurplus(group: ModelReplicas, fleet: Fleet): StopAction[] {
   const incomplete = (r: FleetReplica) => !r.unreachable && r.ranks.length < group.model.nodes;
   if (keptCount <= desired && !group.kept.some(incomplete)) return [];
   const order = surplusOrder(group.model.name);
-  const candidates = group.kept
-    .filter((r) => !r.unreachable)
-    .sort((a, b) => Number(incomplete(b)) - Number(incomplete(a)) || order(a, b));
+  const candidates = group.kept.filter((r) => !r.unreachable).sort((a, b) => Number(incomplete(b)) - Number(incomplete(a)) || order(a, b));
   const surplus = candidates.slice(0, Math.max(0, keptCount - desired));
   const stops = surplus.map((r) => stopAction(r, `surplus (${keptCount} of ${desired})`, [], fleet));
   for (const r of candidates.slice(surplus.length).filter(incomplete)) {

@@ -24,11 +24,7 @@ export interface ClientResult {
  * router whose admin socket the env names. Prints JSON on stdout, or one line on
  * stderr and code 1.
  */
-export async function runRouterClient(
-  subcommand: string,
-  input: string,
-  env: Record<string, string | undefined>,
-): Promise<ClientResult> {
+export async function runRouterClient(subcommand: string, input: string, env: Record<string, string | undefined>): Promise<ClientResult> {
   const socket = resolveAdminSocket(undefined, env);
   const fail = (line: string): ClientResult => ({ stdout: '', stderr: `llmgw router ${subcommand}: ${line}\n`, code: 1 });
   let request: { method: string; path: string; body?: string };

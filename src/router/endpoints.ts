@@ -36,4 +36,3 @@ export function checkEndpoints(value: unknown): EndpointsResult {
   }
   return errors.length ? { ok: false, errors } : { ok: true, value: table };
 }
-

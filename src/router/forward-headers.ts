@@ -3,8 +3,17 @@
 // Content-Length are the router's (undici's) to set for the engine.
 
 const REQUEST_DROP = new Set([
-  'te', 'trailer', 'upgrade', 'connection', 'keep-alive', 'proxy-connection',
-  'transfer-encoding', 'proxy-authorization', 'host', 'content-length', 'expect',
+  'te',
+  'trailer',
+  'upgrade',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'expect',
 ]);
 const REQUEST_DROP_LENGTHS = new Set([...REQUEST_DROP].map((h) => h.length));
 const PLAIN_CONNECTION = new Set(['keep-alive', 'close']);

@@ -22,7 +22,11 @@ export function createLogger(format: LogFormat, write: (line: string) => void, n
 export const silentLogger: Logger = { log: () => undefined };
 
 /** At most one line per key per `everyMs`: a replica that fails a thousand requests a second is one line, not a thousand. */
-export function throttled(logger: Logger, everyMs: number, nowMs: () => number = Date.now): (key: string, level: LogLevel, msg: string, fields?: Record<string, unknown>) => void {
+export function throttled(
+  logger: Logger,
+  everyMs: number,
+  nowMs: () => number = Date.now,
+): (key: string, level: LogLevel, msg: string, fields?: Record<string, unknown>) => void {
   const last = new Map<string, number>();
   return (key, level, msg, fields) => {
     const t = nowMs();

@@ -63,8 +63,8 @@ export function createProxy(ctx: ProxyContext): Proxy {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const declared = req.headers['content-length'];
-    const refused = req.method !== 'POST' || !PROXIED_PATHS.has(q < 0 ? url : url.slice(0, q)) || !hostOk(req) ||
-      (declared !== undefined && Number(declared) > maxBodyBytes);
+    const refused =
+      req.method !== 'POST' || !PROXIED_PATHS.has(q < 0 ? url : url.slice(0, q)) || !hostOk(req) || (declared !== undefined && Number(declared) > maxBodyBytes);
     if (!refused) res.writeContinue();
     handle(req, res);
   }

@@ -187,5 +187,8 @@ export function tableOf(state: RouterState): RouterEndpoints['models'] {
 
 /** Models with at least one replica to send to, sorted: what `/v1/models` lists. */
 export function servableModels(state: RouterState): string[] {
-  return [...state.models].filter(([, r]) => r.upstreams.length > 0).map(([m]) => m).sort();
+  return [...state.models]
+    .filter(([, r]) => r.upstreams.length > 0)
+    .map(([m]) => m)
+    .sort();
 }

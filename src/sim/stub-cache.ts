@@ -97,7 +97,8 @@ export class PrefixCache {
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight on
+    if (next)
+      next(); // the slot passes straight on
     else this.busy--;
   }
 }

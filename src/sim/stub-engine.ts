@@ -184,7 +184,10 @@ export function applyKnobs(knobs: StubKnobs, change: Record<string, unknown>): s
     [change['wrong'] === undefined || typeof change['wrong'] === 'boolean', 'wrong: true or false'],
     [change['tokenDelayMs'] === undefined || num(change['tokenDelayMs']), 'tokenDelayMs: a number >= 0'],
     [change['failRate'] === undefined || (num(change['failRate']) && (change['failRate'] as number) <= 1), 'failRate: a number from 0 to 1'],
-    [typeof c === 'object' && c !== null && Object.keys(c).every((key) => key in DEFAULT_CACHE && num(c[key])), 'cache: numbers >= 0 for capacityChars, blockChars, baseMs, msPerChar, slots'],
+    [
+      typeof c === 'object' && c !== null && Object.keys(c).every((key) => key in DEFAULT_CACHE && num(c[key])),
+      'cache: numbers >= 0 for capacityChars, blockChars, baseMs, msPerChar, slots',
+    ],
   ];
   const wrong = checks.find(([ok]) => !ok);
   if (wrong) return wrong[1];

@@ -40,7 +40,11 @@ const duplicates: AttentionRule = (f) => {
   const d = f.duplicates;
   if (d.length === 0) return null;
   const text = `${plural(d.length, 'replica id')} also ${d.length === 1 ? 'runs' : 'run'} where ${d.length === 1 ? 'it is' : 'they are'} not placed (duplicate copies, being stopped)`;
-  return item('duplicates', text, d.map((x) => ({ name: x.replica, detail: `on ${compressHostlist(x.nodes)}`, model: x.model })));
+  return item(
+    'duplicates',
+    text,
+    d.map((x) => ({ name: x.replica, detail: `on ${compressHostlist(x.nodes)}`, model: x.model })),
+  );
 };
 
 const lost: AttentionRule = (f) => {
@@ -57,14 +61,20 @@ const unreachable: AttentionRule = (f) => {
 const unhealthyGpus: AttentionRule = (f) => {
   if (f.unhealthyGpus.length === 0) return null;
   // One entry per set of nodes with the same broken indices; a single node links to its page.
-  const subjects = gpuGroups(f.unhealthyGpus).map((g) => (g.nodes.length === 1 ? { name: g.name, detail: null, node: g.nodes[0] } : { name: g.name, detail: null }));
+  const subjects = gpuGroups(f.unhealthyGpus).map((g) =>
+    g.nodes.length === 1 ? { name: g.name, detail: null, node: g.nodes[0] } : { name: g.name, detail: null },
+  );
   return item('gpus-unhealthy', `${plural(f.unhealthyGpus.length, 'GPU')} unhealthy`, subjects);
 };
 
 const unplaceable: AttentionRule = (f) => {
   const u = f.unplaceable;
   if (u.length === 0) return null;
-  return item('unplaceable', `${plural(u.length, 'model')} cannot be placed`, u.map((x) => ({ name: x.model, detail: `${x.missing} missing`, model: x.model })));
+  return item(
+    'unplaceable',
+    `${plural(u.length, 'model')} cannot be placed`,
+    u.map((x) => ({ name: x.model, detail: `${x.missing} missing`, model: x.model })),
+  );
 };
 
 const failed: AttentionRule = (f) => {
@@ -93,12 +103,24 @@ function runningOf(m: StatusFacts['models'][number]): string {
 
 const down: AttentionRule = (f) => {
   const d = f.models.filter((m) => m.desired > 0 && m.running === 0);
-  return d.length === 0 ? null : item('models-down', `${plural(d.length, 'model')} with no running replica`, d.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })));
+  return d.length === 0
+    ? null
+    : item(
+        'models-down',
+        `${plural(d.length, 'model')} with no running replica`,
+        d.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })),
+      );
 };
 
 const short: AttentionRule = (f) => {
   const s = f.models.filter((m) => m.running + m.starting < m.desired);
-  return s.length === 0 ? null : item('models-short', `${plural(s.length, 'model')} with fewer replicas than desired`, s.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })));
+  return s.length === 0
+    ? null
+    : item(
+        'models-short',
+        `${plural(s.length, 'model')} with fewer replicas than desired`,
+        s.map((m) => ({ name: m.name, detail: runningOf(m), model: m.name })),
+      );
 };
 
 // The old spec keeps serving; the spec is not tried again until models.yaml changes it.
@@ -106,7 +128,11 @@ const short: AttentionRule = (f) => {
 const rolloutFailed: AttentionRule = (f) => {
   const failed = f.models.filter((m) => m.rollout?.stage === 'failed');
   if (failed.length === 0) return null;
-  return item('rollout-failed', `rollout failed for ${plural(failed.length, 'model')}`, failed.map((m) => ({ name: m.name, detail: null, model: m.name })));
+  return item(
+    'rollout-failed',
+    `rollout failed for ${plural(failed.length, 'model')}`,
+    failed.map((m) => ({ name: m.name, detail: null, model: m.name })),
+  );
 };
 
 // Someone else's processes, no llmgw replica: neither free nor llmgw's. Named
@@ -124,12 +150,28 @@ const endpoints: AttentionRule = (f) => {
   const w = f.endpointWarnings;
   if (w.length === 0) return null;
   const text = `${plural(w.length, 'replica')} reported by ${w.length === 1 ? 'its node' : 'their nodes'} at an endpoint other than cluster.yaml's host and port, which the routers use (llmgw status --json: endpointWarnings)`;
-  return item('endpoints-differ', text, w.map((x) => ({ name: x.replica, detail: `on ${x.node}`, node: x.node })));
+  return item(
+    'endpoints-differ',
+    text,
+    w.map((x) => ({ name: x.replica, detail: `on ${x.node}`, node: x.node })),
+  );
 };
 
 /** Most urgent first. */
 export const RULES: readonly AttentionRule[] = [
-  blocked, duplicates, lost, unreachable, unhealthyGpus, unplaceable, failed, checksFailing, down, short, rolloutFailed, otherGpus, endpoints,
+  blocked,
+  duplicates,
+  lost,
+  unreachable,
+  unhealthyGpus,
+  unplaceable,
+  failed,
+  checksFailing,
+  down,
+  short,
+  rolloutFailed,
+  otherGpus,
+  endpoints,
 ];
 
 export function attentionItems(facts: StatusFacts): AttentionItem[] {

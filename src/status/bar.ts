@@ -41,6 +41,8 @@ export function barSegments(row: CapacityRow, width = BAR_WIDTH): { bucket: BarB
 
 /** The bar as plain characters, always `width` long. */
 export function barText(row: CapacityRow, width = BAR_WIDTH): string {
-  const text = barSegments(row, width).map((s) => s.text).join('');
+  const text = barSegments(row, width)
+    .map((s) => s.text)
+    .join('');
   return text.padEnd(width, ' ');
 }

@@ -13,7 +13,12 @@ export function utcDate(iso: string): string {
 
 /** `2d 3h`, `5h 20m`, `45s`: the two largest units. */
 export function duration(seconds: number): string {
-  const units: [string, number][] = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
+  const units: [string, number][] = [
+    ['d', 86400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ];
   const parts: string[] = [];
   let rest = Math.max(0, Math.floor(seconds));
   for (const [u, n] of units) {

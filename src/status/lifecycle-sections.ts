@@ -18,7 +18,7 @@ function listed<T>(items: readonly T[], one: (x: T) => string): string {
 /** `gpu-a03:3`, `gpu-b01:[0-1,4]`. */
 export function nodeGpus(o: OtherGpus, esc: Esc): string {
   const parts: string[] = [];
-  for (let i = 0; i < o.gpus.length; ) {
+  for (let i = 0; i < o.gpus.length;) {
     let j = i;
     while (j + 1 < o.gpus.length && o.gpus[j + 1] === o.gpus[j]! + 1) j++;
     parts.push(j > i ? `${o.gpus[i]}-${o.gpus[j]}` : `${o.gpus[i]}`);
@@ -37,7 +37,9 @@ export function lifecycleModelLines(report: StatusReport, esc: Esc, bullet: stri
   const lines: string[] = [];
   const draining = report.replicas.filter((r) => r.state === 'draining');
   if (draining.length > 0) {
-    lines.push(`${bullet}Draining before a stop (out of every router, stopped once none has a request in flight for it, or at drainTimeout): ${listed(draining, (r) => esc(r.id))}`);
+    lines.push(
+      `${bullet}Draining before a stop (out of every router, stopped once none has a request in flight for it, or at drainTimeout): ${listed(draining, (r) => esc(r.id))}`,
+    );
   }
   for (const m of report.models.filter((x) => x.rollout)) {
     const r = m.rollout!;

@@ -29,7 +29,10 @@ export function attentionNodes(report: StatusReport): NodeRow[] {
   const cordoned = new Set(report.nodes.cordoned.map((c) => c.node));
   const rows: NodeRow[] = [];
   const seen = new Set<string>();
-  for (const [condition, list] of [['lost', report.nodes.lost], ['unreachable', report.nodes.unreachable]] as const) {
+  for (const [condition, list] of [
+    ['lost', report.nodes.lost],
+    ['unreachable', report.nodes.unreachable],
+  ] as const) {
     for (const n of list) {
       seen.add(n.node);
       rows.push({ node: n.node, condition, cordoned: cordoned.has(n.node), reason: n.reason, since: n.since, error: n.error, gpus: null });
@@ -38,7 +41,15 @@ export function attentionNodes(report: StatusReport): NodeRow[] {
   for (const g of gpusByNode(report.unhealthyGpus)) {
     seen.add(g.node);
     const why = g.reasons.length > 0 ? ` (${clip(g.reasons.join('; '), 80)})` : '';
-    rows.push({ node: g.node, condition: cordoned.has(g.node) ? 'cordoned' : 'reachable', cordoned: cordoned.has(g.node), reason: null, since: null, error: null, gpus: g.indices + why });
+    rows.push({
+      node: g.node,
+      condition: cordoned.has(g.node) ? 'cordoned' : 'reachable',
+      cordoned: cordoned.has(g.node),
+      reason: null,
+      since: null,
+      error: null,
+      gpus: g.indices + why,
+    });
   }
   for (const c of report.nodes.cordoned) {
     if (!seen.has(c.node)) rows.push({ node: c.node, condition: 'cordoned', cordoned: true, reason: null, since: null, error: null, gpus: null });

@@ -55,13 +55,25 @@ function capacity(report: StatusReport): string[] {
   if (report.capacity.length === 0) return ['## Capacity', '', 'No GPUs observed.', ''];
   // In class order, not attention first: the bars read as one picture of the fleet.
   const rows = report.capacity.map((c) => [
-    md(c.class), `\`${barText(c)}\``, `${c.total}`, `${c.used}`, `${c.free}`, `${c.unhealthy}`, `${c.other ?? 0}`, `${c.unreachable}`, `${c.cordoned}`,
+    md(c.class),
+    `\`${barText(c)}\``,
+    `${c.total}`,
+    `${c.used}`,
+    `${c.free}`,
+    `${c.unhealthy}`,
+    `${c.other ?? 0}`,
+    `${c.unreachable}`,
+    `${c.cordoned}`,
   ]);
   const legend = BAR_ORDER.map((b) => `\`${BAR_CHARS[b]}\` ${b}`).join(' · ');
   return [
     '## Capacity',
     '',
-    ...table(['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Other', 'Unreachable', 'Cordoned'], ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], rows),
+    ...table(
+      ['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Other', 'Unreachable', 'Cordoned'],
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      rows,
+    ),
     '',
     legend,
     '',
@@ -70,11 +82,18 @@ function capacity(report: StatusReport): string[] {
 
 function fabrics(report: StatusReport): string[] {
   const rows: Row[] = report.fabrics.map((f) => {
-    const whole = Object.entries(f.freeWholeNodes).map(([cls, n]) => `${md(cls)} ${n}`).join(', ');
+    const whole = Object.entries(f.freeWholeNodes)
+      .map(([cls, n]) => `${md(cls)} ${n}`)
+      .join(', ');
     return { cells: [md(f.name), `${f.nodes}`, `${f.reachable}`, whole || '—'], attention: f.reachable < f.nodes };
   });
   const head = ['Fabric', 'Nodes', 'Reachable', 'Free whole nodes'];
-  return ['## Fabrics', '', ...foldedTable(head, ['l', 'r', 'r', 'l'], rows, (n, after) => `${plural(n, after ? 'more fabric' : 'fabric')}, every node reachable`), ''];
+  return [
+    '## Fabrics',
+    '',
+    ...foldedTable(head, ['l', 'r', 'r', 'l'], rows, (n, after) => `${plural(n, after ? 'more fabric' : 'fabric')}, every node reachable`),
+    '',
+  ];
 }
 
 function models(report: StatusReport): string[] {
@@ -92,7 +111,9 @@ function models(report: StatusReport): string[] {
     '',
     `${plural(report.models.length, 'model')}, ${plural(report.replicas.length, 'replica')}: ${counts.join(', ')}.`,
     '',
-    ...(rows.length ? [...foldedTable(head, ['l', 'r', 'r', 'r', 'r'], rows, (n, after) => `${plural(n, after ? 'more model' : 'model')}, all running as desired`), ''] : []),
+    ...(rows.length
+      ? [...foldedTable(head, ['l', 'r', 'r', 'r', 'r'], rows, (n, after) => `${plural(n, after ? 'more model' : 'model')}, all running as desired`), '']
+      : []),
     ...(lifecycle.length ? [...lifecycle, ''] : []),
   ];
 }
@@ -161,7 +182,17 @@ function holdings(report: StatusReport): string[] {
     return { cells: [...head, ...fabricNames.map((f) => holdingCell(byFabric.get(f)))], attention };
   });
   const head = wide ? ['Model', 'Weights', 'Fabrics holding', 'Not held in'] : ['Model', 'Weights', ...fabricNames.map(md)];
-  return ['## Weights by fabric', '', ...foldedTable(head, head.map(() => 'l' as const), rows, (n, after) => plural(n, after ? 'more model' : 'model')), ''];
+  return [
+    '## Weights by fabric',
+    '',
+    ...foldedTable(
+      head,
+      head.map(() => 'l' as const),
+      rows,
+      (n, after) => plural(n, after ? 'more model' : 'model'),
+    ),
+    '',
+  ];
 }
 
 function nodes(report: StatusReport): string[] {
@@ -179,7 +210,13 @@ function nodes(report: StatusReport): string[] {
   const otherPara = other.length ? [...other, ''] : [];
   if (rows.length === 0) return ['## Nodes', '', 'Every node is reachable and uncordoned; no GPU is unhealthy.', '', ...otherPara];
   const head = ['Node', 'Condition', 'Reason', 'Since', 'Unhealthy GPUs'];
-  return ['## Nodes', '', ...foldedTable(head, ['l', 'l', 'l', 'l', 'l'], rows, (n, after) => plural(n, after ? 'more cordoned node' : 'cordoned node')), '', ...otherPara];
+  return [
+    '## Nodes',
+    '',
+    ...foldedTable(head, ['l', 'l', 'l', 'l', 'l'], rows, (n, after) => plural(n, after ? 'more cordoned node' : 'cordoned node')),
+    '',
+    ...otherPara,
+  ];
 }
 
 export function renderStatusMarkdown(report: StatusReport): string {

@@ -26,18 +26,29 @@ function painter(color: boolean): Paint {
 function pad(cells: string[][]): string[] {
   const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => [...r[i]].length)));
   const numeric = (i: number) => cells.slice(1).every((r) => /^-?\d+$/.test(r[i]));
-  return cells.map((r) => r.map((c, i) => (numeric(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd());
+  return cells.map((r) =>
+    r
+      .map((c, i) => (numeric(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function capacity(report: StatusReport, paint: Paint): string[] {
   if (report.capacity.length === 0) return ['Capacity: no GPUs observed', ''];
   const head = ['class', 'usage', 'total', 'used', 'free', 'unhealthy', 'other', 'unreachable', 'cordoned'];
   const plainBars = report.capacity.map((c) => `[${barText(c)}]`);
-  const rows = report.capacity.map((c, i) => [t(c.class), plainBars[i], ...[c.total, c.used, c.free, c.unhealthy, c.other ?? 0, c.unreachable, c.cordoned].map(String)]);
+  const rows = report.capacity.map((c, i) => [
+    t(c.class),
+    plainBars[i],
+    ...[c.total, c.used, c.free, c.unhealthy, c.other ?? 0, c.unreachable, c.cordoned].map(String),
+  ]);
   const padded = pad([head, ...rows]);
   // Columns are measured on the plain bar; the coloured one replaces it after.
   const lines = report.capacity.map((c, i) => {
-    const coloured = `[${barSegments(c).map((s) => paint(COLOR[s.bucket], s.text)).join('')}${' '.repeat(BAR_WIDTH - [...barText(c).trimEnd()].length)}]`;
+    const coloured = `[${barSegments(c)
+      .map((s) => paint(COLOR[s.bucket], s.text))
+      .join('')}${' '.repeat(BAR_WIDTH - [...barText(c).trimEnd()].length)}]`;
     return padded[i + 1].replace(plainBars[i], coloured);
   });
   const legend = BAR_ORDER.map((b) => `${paint(COLOR[b], BAR_CHARS[b])} ${b}`).join('  ');
@@ -46,7 +57,10 @@ function capacity(report: StatusReport, paint: Paint): string[] {
 
 function fabrics(report: StatusReport): string[] {
   const rows = report.fabrics.map((f) => {
-    const whole = Object.entries(f.freeWholeNodes).map(([c, n]) => `${t(c)} ${n}`).join(', ') || '-';
+    const whole =
+      Object.entries(f.freeWholeNodes)
+        .map(([c, n]) => `${t(c)} ${n}`)
+        .join(', ') || '-';
     return [t(f.name), `${f.nodes}`, `${f.reachable}`, whole];
   });
   return ['Fabrics', ...pad([['fabric', 'nodes', 'reachable', 'free whole nodes'], ...rows]).map((l) => `  ${l}`), ''];

@@ -43,7 +43,15 @@ function holdingRows(fleet: Fleet, fabrics: string[]): HoldingRow[] {
 }
 
 function replicaRow(fleet: Fleet, r: FleetReplica): ReplicaRow {
-  const row: ReplicaRow = { id: r.id, model: r.model, nodes: r.nodes, state: countedState(r), idleSeconds: r.idleSeconds ?? -1, idleSince: r.idleSince, error: replicaError(fleet, r) };
+  const row: ReplicaRow = {
+    id: r.id,
+    model: r.model,
+    nodes: r.nodes,
+    state: countedState(r),
+    idleSeconds: r.idleSeconds ?? -1,
+    idleSince: r.idleSince,
+    error: replicaError(fleet, r),
+  };
   // `at` is left out: a passing re-check every 30 s must not change the report.
   if (r.state === 'running' && r.check?.ok === false) row.check = { ok: false, error: r.check.error ?? 'no answer matched' };
   return row;
@@ -103,13 +111,19 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     observedAt: fleet.observedAt,
     capacity: capacityByClass(fleet),
     fabrics,
-    holdings: holdingRows(fleet, fabrics.map((f) => f.name)),
+    holdings: holdingRows(
+      fleet,
+      fabrics.map((f) => f.name),
+    ),
     models: modelRows(fleet, rollouts),
     replicas: present.map((r) => replicaRow(fleet, r)),
     unplaceable: unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })).sort((a, b) => cmp(a.model, b.model)),
     blocked,
     // A replica whose stop has begun is going anyway: not listed as idle.
-    idle: idleRows(fleet, present.filter((r) => !r.draining)),
+    idle: idleRows(
+      fleet,
+      present.filter((r) => !r.draining),
+    ),
     nodes: nodeLists(fleet),
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
     // Beyond docs/commands.md's keys, so they come after them.

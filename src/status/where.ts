@@ -70,7 +70,10 @@ export function gpusByNode(gpus: readonly GpuAt[]): { node: string; indices: str
   return [...byNode.entries()].map(([node, gs]) => ({
     node,
     indices: compressHostlist(gs.map((g) => String(g.index))),
-    list: gpuList(node, gs.map((g) => g.index)),
+    list: gpuList(
+      node,
+      gs.map((g) => g.index),
+    ),
     reasons: [...new Set(gs.map((g) => g.reason).filter((r): r is string => typeof r === 'string' && r !== ''))],
   }));
 }

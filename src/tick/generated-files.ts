@@ -53,7 +53,8 @@ export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFrom
   // A tick killed between a write and its rename left a temporary file: gone before this one writes.
   // After clearNonRegular, so .llmgw/ is a real directory (or none) and nothing is removed through a link.
   await Promise.all(GENERATED_FILES.map((f) => removeDeadTemps(join(dir, f))));
-  if (replaced.length === 0 && oldStatus === g.status && oldState === stateText && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0) return false;
+  if (replaced.length === 0 && oldStatus === g.status && oldState === stateText && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0)
+    return false;
   await writeAll(dir, g);
   return true;
 }
@@ -61,7 +62,10 @@ export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFrom
 /** Writes all three, changed or not (`llmgw apply`, which does not commit). A full disk is one WriteError line. */
 export async function writeAll(dir: string, g: Generated): Promise<void> {
   await clearNonRegular(dir);
-  const files: [string, string][] = [[STATUS_FILE, g.status], [STATE_FILE, serializeState(g.state)]];
+  const files: [string, string][] = [
+    [STATUS_FILE, g.status],
+    [STATE_FILE, serializeState(g.state)],
+  ];
   if (g.snapshot) files.push([OBSERVED_FILE, stableJson(g.snapshot)]);
   for (const [file, text] of files) {
     await writeFileAtomic(join(dir, file), text, { moment: 'write' }).catch((err: unknown) => {

@@ -48,8 +48,7 @@ export function lifecycleAfter(prev: LifecycleState | undefined, input: Lifecycl
   for (const d of effects?.drained ?? []) {
     if (!Object.hasOwn(draining, d.replica)) draining[d.replica] = { since: now, reason: d.reason, outOfTablesAt: taken ? now : null };
   }
-  const rollouts =
-    effects === null ? { ...(prev?.rollouts ?? {}) } : Object.fromEntries((input.plan.rollouts ?? []).map((r) => [r.model, r.next]));
+  const rollouts = effects === null ? { ...(prev?.rollouts ?? {}) } : Object.fromEntries((input.plan.rollouts ?? []).map((r) => [r.model, r.next]));
   if (Object.keys(draining).length === 0 && Object.keys(rollouts).length === 0) return undefined;
   return { draining, rollouts };
 }

@@ -52,7 +52,13 @@ export interface SendOptions {
  * what was taken. Nothing is sent when the tick committed nothing because its
  * lease ran out: the next holder re-observes, detects and sends.
  */
-export async function sendCommitted(repo: ConfigRepo, files: Generated, committed: Committed, webhooks: readonly WebhookConfig[], opts: SendOptions): Promise<Committed> {
+export async function sendCommitted(
+  repo: ConfigRepo,
+  files: Generated,
+  committed: Committed,
+  webhooks: readonly WebhookConfig[],
+  opts: SendOptions,
+): Promise<Committed> {
   if (!opts.enabled || committed.leaseLost || files.state.outbox.length === 0) return committed;
   // deliverOutbox never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
   const after = await deliverOutbox(files.state, webhooks, { now: opts.now, log: opts.log });

@@ -196,6 +196,4 @@ export interface ConfigProblem {
   message: string;
 }
 
-export type LoadResult =
-  | { ok: true; config: Config; warnings: ConfigProblem[] }
-  | { ok: false; errors: ConfigProblem[]; warnings: ConfigProblem[] };
+export type LoadResult = { ok: true; config: Config; warnings: ConfigProblem[] } | { ok: false; errors: ConfigProblem[]; warnings: ConfigProblem[] };

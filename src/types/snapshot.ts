@@ -150,15 +150,7 @@ export interface RouterEndpoints {
  * `unknown`: an internal error, or a snapshot written before the field existed.
  */
 export type UnreachableReason =
-  | 'timeout'
-  | 'refused'
-  | 'auth'
-  | 'host-key-changed'
-  | 'host-key-unknown'
-  | 'bad-reply'
-  | 'command-failed'
-  | 'network'
-  | 'unknown';
+  'timeout' | 'refused' | 'auth' | 'host-key-changed' | 'host-key-unknown' | 'bad-reply' | 'command-failed' | 'network' | 'unknown';
 
 export type NodeObservation =
   | { name: string; reachable: true; report: AgentReport }
@@ -174,8 +166,7 @@ export type NodeObservation =
     };
 
 export type RouterObservation =
-  | { name: string; reachable: true; report: RouterUsage }
-  | { name: string; reachable: false; error: string; reason?: UnreachableReason };
+  { name: string; reachable: true; report: RouterUsage } | { name: string; reachable: false; error: string; reason?: UnreachableReason };
 
 export interface Snapshot {
   version: 1;

@@ -169,8 +169,7 @@ export function getValidator(name: SchemaName): Validator {
   const hit = cache.get(name);
   if (hit) return hit;
   const compiled = builtIn.get(name) ?? precompiled(name) ?? compile(name);
-  const validator: Validator = (data) =>
-    compiled(data) ? { ok: true } : { ok: false, errors: (compiled.errors ?? []).map(toIssue) };
+  const validator: Validator = (data) => (compiled(data) ? { ok: true } : { ok: false, errors: (compiled.errors ?? []).map(toIssue) });
   cache.set(name, validator);
   return validator;
 }

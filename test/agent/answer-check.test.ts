@@ -214,14 +214,35 @@ test('an answer with control characters and a huge length is quoted clean and cu
 test('a start whose expect is not a regular expression is refused and starts nothing', async () => {
   const reply = await node.apply([
     {
-      replica: 'badre-0', model: 'chk', spec: 's', weights: 'w', weightsPath: '/w', gpus: [0], port: 1, endpoint: 'http://127.0.0.1:1',
-      rank: 0, peers: ['n1'], command: ['sleep', '300'], env: {}, health: '/health', startTimeoutSeconds: 60, check: { ...READY, expect: '(' },
+      replica: 'badre-0',
+      model: 'chk',
+      spec: 's',
+      weights: 'w',
+      weightsPath: '/w',
+      gpus: [0],
+      port: 1,
+      endpoint: 'http://127.0.0.1:1',
+      rank: 0,
+      peers: ['n1'],
+      command: ['sleep', '300'],
+      env: {},
+      health: '/health',
+      startTimeoutSeconds: 60,
+      check: { ...READY, expect: '(' },
     },
   ]);
   assert.equal(reply.results, [
-    { replica: 'badre-0', op: 'start', ok: false, error: 'check.expect is not a valid regular expression: Invalid regular expression: /(/i: Unterminated group' },
+    {
+      replica: 'badre-0',
+      op: 'start',
+      ok: false,
+      error: 'check.expect is not a valid regular expression: Invalid regular expression: /(/i: Unterminated group',
+    },
   ]);
-  assert.is((await node.report()).replicas.find((r) => r.id === 'badre-0'), undefined);
+  assert.is(
+    (await node.report()).replicas.find((r) => r.id === 'badre-0'),
+    undefined,
+  );
 });
 
 test.run();

@@ -22,7 +22,10 @@ test('a start that cannot run (command not found) is ok:false with the reason, a
     { replica: 'good-0', op: 'start', ok: true },
     { replica: 'not-there-0', op: 'stop', ok: true },
   ]);
-  assert.equal((await node.report()).replicas.map((r) => r.id), ['good-0']);
+  assert.equal(
+    (await node.report()).replicas.map((r) => r.id),
+    ['good-0'],
+  );
   await node.apply([], ['good-0']);
 });
 
@@ -68,10 +71,22 @@ test('a replica that ignores SIGTERM is killed after the stop timeout', async ()
   const ready = join(node.dir, 'stubborn.ready');
   const command = ['/bin/sh', '-c', 'trap "" TERM; sleep 300 & touch "$0"; wait', ready];
   await node.apply([stubStart('stubborn-0', await freePort(), { command })]);
-  assert.ok(await waitFor(async () => (await readFile(ready).then(() => true, () => false))), 'SIGTERM is ignored from now on');
+  assert.ok(
+    await waitFor(
+      async () =>
+        await readFile(ready).then(
+          () => true,
+          () => false,
+        ),
+    ),
+    'SIGTERM is ignored from now on',
+  );
   const pid = (await readRecord(node.env, 'stubborn-0'))!.pid;
   const started = Date.now();
-  const out = await runAgent('apply', JSON.stringify({ version: 1, node: 'n1', start: [], stop: ['stubborn-0'] }), { ...node.env, LLMGW_AGENT_STOP_TIMEOUT: '0.5' });
+  const out = await runAgent('apply', JSON.stringify({ version: 1, node: 'n1', start: [], stop: ['stubborn-0'] }), {
+    ...node.env,
+    LLMGW_AGENT_STOP_TIMEOUT: '0.5',
+  });
   assert.equal(JSON.parse(out.stdout).results, [{ replica: 'stubborn-0', op: 'stop', ok: true }]);
   assert.ok(Date.now() - started >= 500, 'waited the grace period first');
   assert.is(await isAlive(pid, null), false);

@@ -19,17 +19,20 @@ test('a started replica is starting until its health answers 200, then running, 
   const first = await node.report();
   assert.is(first.replicas.length, 1);
   const r = first.replicas[0]!;
-  assert.equal({ ...r, startedAt: undefined }, {
-    id: 'life-0',
-    model: 'life',
-    gpus: [0],
-    state: 'starting',
-    startedAt: undefined,
-    endpoint: `http://127.0.0.1:${port}`,
-    port,
-    rank: 0,
-    spec: 'spec0001',
-  });
+  assert.equal(
+    { ...r, startedAt: undefined },
+    {
+      id: 'life-0',
+      model: 'life',
+      gpus: [0],
+      state: 'starting',
+      startedAt: undefined,
+      endpoint: `http://127.0.0.1:${port}`,
+      port,
+      rank: 0,
+      spec: 'spec0001',
+    },
+  );
   assert.ok(Math.abs(Date.parse(r.startedAt!) - Date.now()) < 5000);
   assert.ok(await waitFor(async () => (await stateOf('life-0')) === 'running'), 'becomes running');
   const running = await node.report();
@@ -90,7 +93,7 @@ test('a replica recorded but dead is started again by start', async () => {
   const second = (await readRecord(node.env, 'again-0'))!;
   assert.is.not(second.pid, first.pid);
   const fs = await import('node:fs/promises');
-  assert.match(await fs.readFile(`${second.log}.1`, 'utf8'), /stub engine serving/, 'the crashed run\'s log is kept beside the new one');
+  assert.match(await fs.readFile(`${second.log}.1`, 'utf8'), /stub engine serving/, "the crashed run's log is kept beside the new one");
   assert.ok(await waitFor(async () => (await stateOf('again-0')) === 'running'), 'the new process is running, not the old failure');
   await node.apply([], ['again-0']);
 });

@@ -61,7 +61,10 @@ export async function startCheckEngine(initial: Partial<EngineBehaviour> = {}): 
       setTimeout(() => {
         if (mode === 'status') return void res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
         if (mode === 'sse') return answerSse(res, answer);
-        const text = JSON.stringify({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }] });
+        const text = JSON.stringify({
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+        });
         res.writeHead(200, { 'content-type': 'application/json' }).end(text);
       }, b.delays.shift() ?? b.delayMs);
     });

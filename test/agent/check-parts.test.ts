@@ -19,7 +19,8 @@ test('quoted engine text is one line, without control or bidi characters, cut by
 test('an answer is choices[0].message.content, or the deltas of an SSE stream; anything else says what it lacks', () => {
   assert.equal(answerContent('{"choices":[{"message":{"content":"Ready"}}]}', 'application/json'), { kind: 'answer', content: 'Ready' });
   assert.equal(answerContent('{"choices":[{"text":"Ready"}]}', undefined), { kind: 'answer', content: 'Ready' });
-  const sse = 'data: {"choices":[{"delta":{"role":"assistant"}}]}\n\ndata: {"choices":[{"delta":{"content":"Re"}}]}\n\n: keep-alive\n\ndata: {"choices":[{"delta":{"content":"ady"}}]}\n\ndata: [DONE]\n\n';
+  const sse =
+    'data: {"choices":[{"delta":{"role":"assistant"}}]}\n\ndata: {"choices":[{"delta":{"content":"Re"}}]}\n\n: keep-alive\n\ndata: {"choices":[{"delta":{"content":"ady"}}]}\n\ndata: [DONE]\n\n';
   assert.equal(answerContent(sse, 'text/event-stream; charset=utf-8'), { kind: 'answer', content: 'Ready' });
   assert.equal(answerContent(sse, 'application/octet-stream'), { kind: 'answer', content: 'Ready' }, 'recognised by its data: lines too');
   assert.equal(answerContent('data: {"x":1}\n\n', 'text/event-stream'), { kind: 'problem', detail: 'a streamed answer without choices[0].delta.content' });
@@ -31,7 +32,10 @@ test('an answer is choices[0].message.content, or the deltas of an SSE stream; a
 test('expect compiles with its flags; stateful flags and bad sources are refused with the reason', () => {
   assert.ok(compileExpect({ expect: 'ready', flags: 'i' }) instanceof RegExp);
   assert.is(compileExpect({ expect: 'ready', flags: 'g' }), 'check.flags "g" may only hold d, i, m, s, u, v');
-  assert.is(compileExpect({ expect: '[', flags: '' }), 'check.expect is not a valid regular expression: Invalid regular expression: /[/: Unterminated character class');
+  assert.is(
+    compileExpect({ expect: '[', flags: '' }),
+    'check.expect is not a valid regular expression: Invalid regular expression: /[/: Unterminated character class',
+  );
   assert.is(describeExpect({ expect: 'ready', flags: 'i' }), '/ready/i');
   assert.is(describeExpect({ expect: 'a\u001bb' }), '/ab/');
 });

@@ -17,7 +17,10 @@ test('llmgw agent report reads the request on stdin and prints one JSON reply', 
   const c = captureIo({ env: node.env, stdin: JSON.stringify({ version: 1, node: 'n1', storage: [], weights: [] }) });
   assert.is(await run(['report'], c.io), 0);
   const reply = JSON.parse(c.out());
-  assert.equal(reply.gpus.map((g: { name: string }) => g.name), ['NVIDIA H100 80GB HBM3']);
+  assert.equal(
+    reply.gpus.map((g: { name: string }) => g.name),
+    ['NVIDIA H100 80GB HBM3'],
+  );
   assert.is(c.err(), '');
 });
 
@@ -30,7 +33,10 @@ test('a bad request on stdin is exit 1 and one line on stderr', async () => {
 
 test('anything but report or apply is a usage error; --help documents the environment', async () => {
   for (const argv of [['status'], [], ['report', 'extra']]) {
-    const thrown = await run(argv, captureIo().io).then(() => null, (e: unknown) => e);
+    const thrown = await run(argv, captureIo().io).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(thrown instanceof UsageError, argv.join(' '));
   }
   const c = captureIo();

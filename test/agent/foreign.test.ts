@@ -39,7 +39,12 @@ async function pidIn(file: string): Promise<number> {
 }
 
 test('compute-apps rows parse; "No running processes found" and a header are no rows; any other line makes the listing unknown', () => {
-  assert.equal(parseComputeApps('GPU-a, 100\nGPU-b, 200\n'), { apps: [{ gpuUuid: 'GPU-a', pid: 100 }, { gpuUuid: 'GPU-b', pid: 200 }] });
+  assert.equal(parseComputeApps('GPU-a, 100\nGPU-b, 200\n'), {
+    apps: [
+      { gpuUuid: 'GPU-a', pid: 100 },
+      { gpuUuid: 'GPU-b', pid: 200 },
+    ],
+  });
   assert.equal(parseComputeApps(''), { apps: [] });
   assert.equal(parseComputeApps('No running processes found\n'), { apps: [] });
   assert.equal(parseComputeApps('gpu_uuid, pid\nGPU-a, 7\n'), { apps: [{ gpuUuid: 'GPU-a', pid: 7 }] });
@@ -51,7 +56,10 @@ test('compute-apps rows parse; "No running processes found" and a header are no 
 test('the fixture keeps its old form (GPU rows only) and adds compute apps after a marker', () => {
   assert.is(fakeGpuFixture([{ name: H100 }]).includes('#'), false);
   assert.is(
-    fakeGpuFixture([{ name: H100 }, { name: H100, uuid: 'GPU-x', processes: [5, 6] }]).split('\n').slice(2).join('\n'),
+    fakeGpuFixture([{ name: H100 }, { name: H100, uuid: 'GPU-x', processes: [5, 6] }])
+      .split('\n')
+      .slice(2)
+      .join('\n'),
     '# compute-apps\nGPU-x, 5\nGPU-x, 6\n',
   );
 });
@@ -76,7 +84,10 @@ test('processes of replicas the agent started are not foreign: the engine, a wor
     { name: H100 },
   ]);
   const r = await node.report();
-  assert.equal(r.gpus.map((g) => g.foreign), [0, 2, 1, 0]);
+  assert.equal(
+    r.gpus.map((g) => g.foreign),
+    [0, 2, 1, 0],
+  );
   assert.equal(r.warnings, []);
   assert.equal(getValidator('agent-report')(r), { ok: true });
   await node.apply([], ['fg-0']);
@@ -92,15 +103,24 @@ test('each rule alone makes a process ours: its process group, and its ancestry'
     stubStart('grp-0', await freePort(), { command: groupOnly }),
     stubStart('anc-0', await freePort(), { command: ancestryOnly }),
   ]);
-  assert.equal(reply.results.map((r) => r.ok), [true, true]);
+  assert.equal(
+    reply.results.map((r) => r.ok),
+    [true, true],
+  );
   const [g, c] = [await pidIn(inGroup), await pidIn(child)];
   escapees.push(c);
-  await node.setGpus([{ name: H100, processes: [g] }, { name: H100, processes: [c] }]);
-  assert.equal((await node.report()).gpus.map((x) => x.foreign), [0, 0]);
+  await node.setGpus([
+    { name: H100, processes: [g] },
+    { name: H100, processes: [c] },
+  ]);
+  assert.equal(
+    (await node.report()).gpus.map((x) => x.foreign),
+    [0, 0],
+  );
   await node.apply([], ['grp-0', 'anc-0']);
 });
 
-test('a systemd unit\'s cgroup makes a process ours (cgroup v1 and v2 lines), and only that unit\'s', () => {
+test("a systemd unit's cgroup makes a process ours (cgroup v1 and v2 lines), and only that unit's", () => {
   const v2 = '0::/system.slice/llmgw-m-0.service\n';
   const v1 = '12:pids:/system.slice/llmgw-m-0.service\n1:name=systemd:/system.slice/llmgw-m-0.service/worker\n';
   assert.is(cgroupInUnits(v2, ['llmgw-m-0']), true);
@@ -113,13 +133,20 @@ test('a systemd unit\'s cgroup makes a process ours (cgroup v1 and v2 lines), an
 test('once the replica is stopped, a process it left behind on a GPU is foreign', async () => {
   const leftover = stranger({ LLMGW_REPLICA_ID: 'fg-0' });
   await node.setGpus([{ name: H100, processes: [leftover] }]);
-  assert.equal((await node.report()).gpus.map((g) => g.foreign), [1], 'fg-0 is no longer recorded');
+  assert.equal(
+    (await node.report()).gpus.map((g) => g.foreign),
+    [1],
+    'fg-0 is no longer recorded',
+  );
 });
 
 test('an nvidia-smi that cannot list compute apps: foreign is left out and a warning says why', async () => {
   await node.setGpus([{ name: H100 }, { name: H100 }], { computeAppsFail: true });
   const r = await node.report();
-  assert.equal(r.gpus.map((g) => 'foreign' in g), [false, false]);
+  assert.equal(
+    r.gpus.map((g) => 'foreign' in g),
+    [false, false],
+  );
   assert.equal(r.warnings, [
     `foreign GPU processes unknown: ${node.env.LLMGW_NVIDIA_SMI} --query-compute-apps failed (exit 15: Failed to query compute processes: Unknown Error)`,
   ]);

@@ -42,7 +42,10 @@ test('replicas that accept but never answer cost the report one probe timeout, n
   const started = Date.now();
   const report = await node.report();
   const took = Date.now() - started;
-  assert.equal(report.replicas.map((r) => r.state), ['starting', 'starting', 'starting']);
+  assert.equal(
+    report.replicas.map((r) => r.state),
+    ['starting', 'starting', 'starting'],
+  );
   assert.ok(took >= HEALTH_PROBE_TIMEOUT_MS - 50 && took < 2 * HEALTH_PROBE_TIMEOUT_MS, `report took ${took} ms`);
 });
 

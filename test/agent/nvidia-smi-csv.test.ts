@@ -57,14 +57,23 @@ test('several problems are all named in the reason', () => {
 test('a line that is not a GPU row is a warning and the other GPUs are still reported', () => {
   const text = [row(healthy), 'Unable to determine the device handle for GPU0000:04:00.0: Unknown Error', row(['2', ...healthy.slice(1)])].join('\n');
   const { gpus, warnings } = parseGpuCsv(text, GPU_FIELDS);
-  assert.equal(gpus.map((g) => g.index), [0, 2]);
+  assert.equal(
+    gpus.map((g) => g.index),
+    [0, 2],
+  );
   assert.equal(warnings, ['nvidia-smi: unexpected line: Unable to determine the device handle for GPU0000:04:00.0: Unknown Error']);
 });
 
 test('rows are sorted by index and the fallback field list parses without remapped rows', () => {
   const text = [row(['1', 'GPU-1', 'Tesla V100', '16384', '0', 'No']), row(['0', 'GPU-0', 'Tesla V100', '16384', '0', 'No'])].join('\n');
   const { gpus } = parseGpuCsv(text, GPU_FALLBACK_FIELDS);
-  assert.equal(gpus.map((g) => [g.index, g.healthy]), [[0, true], [1, true]]);
+  assert.equal(
+    gpus.map((g) => [g.index, g.healthy]),
+    [
+      [0, true],
+      [1, true],
+    ],
+  );
 });
 
 test('a header line is skipped, units are tolerated, and a short row is read as the leading fields', () => {

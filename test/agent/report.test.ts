@@ -29,7 +29,15 @@ test('report reads GPUs from the fake nvidia-smi named by LLMGW_NVIDIA_SMI, with
     version: 1,
     gpus: [
       { index: 0, uuid: 'GPU-00000000-0000-4000-8000-000000000000', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true, foreign: 0 },
-      { index: 1, uuid: 'GPU-00000000-0000-4000-8000-000000000001', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: false, reason: 'uncorrectable ECC errors: 2', foreign: 0 },
+      {
+        index: 1,
+        uuid: 'GPU-00000000-0000-4000-8000-000000000001',
+        name: 'NVIDIA H100 80GB HBM3',
+        memoryMiB: 81559,
+        healthy: false,
+        reason: 'uncorrectable ECC errors: 2',
+        foreign: 0,
+      },
     ],
     replicas: [],
     storage: [],
@@ -38,7 +46,10 @@ test('report reads GPUs from the fake nvidia-smi named by LLMGW_NVIDIA_SMI, with
 });
 
 test('a request that names no storage (the list absent or empty) reports storage []', async () => {
-  for (const req of [{ version: 1, node: 'n1' }, { version: 1, node: 'n1', storage: [], weights: ['org/m'] }]) {
+  for (const req of [
+    { version: 1, node: 'n1' },
+    { version: 1, node: 'n1', storage: [], weights: ['org/m'] },
+  ]) {
     const out = await runAgent('report', JSON.stringify(req), node.env);
     assert.is(out.code, 0, out.stderr);
     assert.equal(JSON.parse(out.stdout).storage, []);

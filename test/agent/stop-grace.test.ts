@@ -10,7 +10,11 @@ import { getValidator } from '../../src/util/schema.js';
 import { fileNode, freePort, stubStart, waitFor } from './helpers.js';
 
 const node = fileNode(test);
-const exists = (p: string) => readFile(p).then(() => true, () => false);
+const exists = (p: string) =>
+  readFile(p).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * A replica that writes `<dir>/<id>.ready` once it traps TERM. On TERM it
@@ -30,7 +34,7 @@ async function startTrapping(id: string, behaviour: 'ignore' | 'exit', other = '
   return (await readRecord(node.env, id))!.pid;
 }
 
-test('the grace is the entry\'s graceSeconds, else LLMGW_AGENT_STOP_TIMEOUT, else 10 s; never more than 30 s', () => {
+test("the grace is the entry's graceSeconds, else LLMGW_AGENT_STOP_TIMEOUT, else 10 s; never more than 30 s", () => {
   assert.is(DEFAULT_STOP_GRACE_MS, 10_000);
   assert.is(MAX_STOP_GRACE_MS, 30_000);
   assert.is(stopGraceMs('m-0', {}), 10_000);
@@ -60,14 +64,26 @@ test('a replica that ignores SIGTERM gets SIGTERM, then SIGKILL after the grace 
   assert.ok(Date.now() - started >= 1000, 'it had its grace before SIGKILL');
   assert.is(await exists(join(node.dir, 'deaf-0.term')), true, 'SIGTERM came first');
   assert.is(await isAlive(pid, null), false);
-  assert.equal((await node.report()).replicas.filter((r) => r.id === 'deaf-0'), []);
+  assert.equal(
+    (await node.report()).replicas.filter((r) => r.id === 'deaf-0'),
+    [],
+  );
 });
 
 test('stops of several replicas run in parallel: each is still in its grace when the other gets SIGTERM', async () => {
   await startTrapping('par-a', 'ignore', 'par-b');
   await startTrapping('par-b', 'ignore', 'par-a');
-  const reply = await node.apply([], [{ replica: 'par-a', graceSeconds: 2 }, { replica: 'par-b', graceSeconds: 2 }]);
-  assert.equal(reply.results.map((r) => r.ok), [true, true]);
+  const reply = await node.apply(
+    [],
+    [
+      { replica: 'par-a', graceSeconds: 2 },
+      { replica: 'par-b', graceSeconds: 2 },
+    ],
+  );
+  assert.equal(
+    reply.results.map((r) => r.ok),
+    [true, true],
+  );
   assert.is(await exists(join(node.dir, 'par-a.saw-par-b')), true, 'par-a, in its grace, saw par-b get SIGTERM');
   assert.is(await exists(join(node.dir, 'par-b.saw-par-a')), true, 'par-b, in its grace, saw par-a get SIGTERM');
 });

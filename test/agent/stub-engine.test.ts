@@ -35,7 +35,10 @@ test('it serves the OpenAI-shaped models list, chat and text completions', async
   try {
     const base = `http://127.0.0.1:${engine.port}`;
     const models = JSON.parse((await get(`${base}/v1/models`)).body);
-    assert.equal(models.data.map((m: { id: string }) => m.id), ['llama-3.1-70b']);
+    assert.equal(
+      models.data.map((m: { id: string }) => m.id),
+      ['llama-3.1-70b'],
+    );
     const chat = JSON.parse((await post(`${base}/v1/chat/completions`, { model: 'llama-3.1-70b', messages: [{ role: 'user', content: 'hi' }] })).body);
     assert.is(chat.object, 'chat.completion');
     assert.is(chat.choices[0].message.content, 'Hello from the llmgw stub engine.');
@@ -54,7 +57,10 @@ test('"stream": true answers with SSE data chunks ending in [DONE]', async () =>
     assert.is(res.type, 'text/event-stream');
     const events = res.body.split('\n\n').filter(Boolean);
     assert.is(events.at(-1), 'data: [DONE]');
-    const text = events.slice(0, -1).map((e) => JSON.parse(e.slice('data: '.length)).choices[0].delta.content).join('');
+    const text = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.slice('data: '.length)).choices[0].delta.content)
+      .join('');
     assert.is(text, 'Hello from the llmgw stub engine.');
   } finally {
     await engine.close();
@@ -75,7 +81,13 @@ test('run as a process, it serves on --host/--port, ignores engine options it do
   }
 });
 
-const ask = (prompt: string, extra: Record<string, unknown> = {}) => ({ model: 'm', messages: [{ role: 'user', content: prompt }], max_tokens: 32, temperature: 0, ...extra });
+const ask = (prompt: string, extra: Record<string, unknown> = {}) => ({
+  model: 'm',
+  messages: [{ role: 'user', content: prompt }],
+  max_tokens: 32,
+  temperature: 0,
+  ...extra,
+});
 
 test('asked to reply with a word, it replies that word (the answer check passes); --wrong answers something else', async () => {
   const engine = await startStubEngine({ model: 'm' });
@@ -106,9 +118,15 @@ test('a streamed answer with a token delay arrives as one SSE event per token, r
     const events = reads.join('').split('\n\n').filter(Boolean);
     assert.is(events.at(-1), 'data: [DONE]');
     const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice('data: '.length)));
-    assert.equal(chunks.map((c) => c.choices[0].delta.content), ['one', ' two', ' three', ' four']);
+    assert.equal(
+      chunks.map((c) => c.choices[0].delta.content),
+      ['one', ' two', ' three', ' four'],
+    );
     assert.is(chunks[0].choices[0].delta.role, 'assistant');
-    assert.equal(chunks.map((c) => c.choices[0].finish_reason), [null, null, null, 'stop']);
+    assert.equal(
+      chunks.map((c) => c.choices[0].finish_reason),
+      [null, null, null, 'stop'],
+    );
     assert.ok(reads.length >= 4, 'the tokens came in separate reads, not one body');
   } finally {
     await engine.close();
@@ -132,7 +150,12 @@ test('--fail-rate answers exactly that share with 500 in the OpenAI error shape,
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await post(`http://127.0.0.1:${engine.port}/v1/chat/completions`, ask('x'))).status);
     assert.equal(statuses, [200, 200, 200, 500, 200, 200, 200, 500]);
-    const failed = await (async () => { for (;;) { const r = await post(`http://127.0.0.1:${engine.port}/v1/chat/completions`, ask('x')); if (r.status === 500) return JSON.parse(r.body); } })();
+    const failed = await (async () => {
+      for (;;) {
+        const r = await post(`http://127.0.0.1:${engine.port}/v1/chat/completions`, ask('x'));
+        if (r.status === 500) return JSON.parse(r.body);
+      }
+    })();
     assert.equal(failed.error.code, 'stub_failure');
     assert.equal(engine.stats().failures, 3);
   } finally {

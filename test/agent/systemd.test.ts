@@ -58,7 +58,7 @@ test('with systemd a replica is a transient unit llmgw-<id> running the argv, wi
   assert.is(await isAlive(rec.pid, rec.pidStartTime), false);
 });
 
-test('a unit whose command cannot be found is ok:false with systemd-run\'s reason', async () => {
+test("a unit whose command cannot be found is ok:false with systemd-run's reason", async () => {
   const reply = await node.apply([{ ...stubStart('sd-1', await freePort()), command: ['no-such-engine'] }]);
   assert.equal(reply.results, [
     { replica: 'sd-1', op: 'start', ok: false, error: 'systemd-run failed: Failed to find executable no-such-engine: No such file or directory' },

@@ -23,12 +23,31 @@ test('a case-sensitive check has no flags key at all; 30 s stays 30', () => {
 
 const CHECK: CheckConfig = { prompt: 'Say OK', expect: { source: 'OK', flags: '' }, timeoutMs: 20_000 };
 const pair = (check: CheckConfig | null): ModelConfig => ({
-  name: 'pair', weights: 'org/pair', engine: 'vllm', gpus: 4, nodes: 2, replicas: 1, priority: 0, args: [], index: 3,
-  drainTimeoutMs: 600_000, stopGraceMs: 30_000, check, rollout: null,
+  name: 'pair',
+  weights: 'org/pair',
+  engine: 'vllm',
+  gpus: 4,
+  nodes: 2,
+  replicas: 1,
+  priority: 0,
+  args: [],
+  index: 3,
+  drainTimeoutMs: 600_000,
+  stopGraceMs: 30_000,
+  check,
+  rollout: null,
 });
 const action: StartAction = {
-  op: 'start', replica: 'pair-0', model: 'pair', port: 8002, weights: 'none', reason: 'r',
-  placement: [{ node: 'g2', gpus: [4, 5, 6, 7] }, { node: 'g1', gpus: [0, 1, 2, 3] }],
+  op: 'start',
+  replica: 'pair-0',
+  model: 'pair',
+  port: 8002,
+  weights: 'none',
+  reason: 'r',
+  placement: [
+    { node: 'g2', gpus: [4, 5, 6, 7] },
+    { node: 'g1', gpus: [0, 1, 2, 3] },
+  ],
 };
 
 test('only rank 0, which serves the endpoint, is asked for an answer; the other ranks carry no check', () => {
@@ -49,7 +68,10 @@ test('a model without a check sends no check key on any rank', () => {
   const cfg = config([node('g1'), node('g2')]);
   cfg.models.push(pair(null));
   const reqs = startRequests(action, cfg, fleet(cfg, []));
-  assert.equal(reqs.map((r) => 'check' in r.request), [false, false]);
+  assert.equal(
+    reqs.map((r) => 'check' in r.request),
+    [false, false],
+  );
 });
 
 test.run();

@@ -16,22 +16,22 @@ function report(entries: StorageReport[]) {
 }
 
 test('a placeholder value stays one argv element, spaces and all', () => {
-  assert.equal(expandArgv(['a', '{model}', '--x={port}', '{unknown}'], { model: 'm; rm -rf /', port: '8001' }), [
-    'a',
-    'm; rm -rf /',
-    '--x=8001',
-    '{unknown}',
-  ]);
+  assert.equal(expandArgv(['a', '{model}', '--x={port}', '{unknown}'], { model: 'm; rm -rf /', port: '8001' }), ['a', 'm; rm -rf /', '--x=8001', '{unknown}']);
 });
 
 test('weightsPath is the storage path whose report holds the weights', () => {
   const n = node('g1', { storage });
-  const f = fleet(config([n]), [], {}, {
-    g1: report([
-      { path: '/lustre/models', kind: 'shared', filer: 'lustre-a', weights: [], incomplete: [] },
-      { path: '/models', kind: 'local', weights: ['meta/llama'], incomplete: [] },
-    ]),
-  });
+  const f = fleet(
+    config([n]),
+    [],
+    {},
+    {
+      g1: report([
+        { path: '/lustre/models', kind: 'shared', filer: 'lustre-a', weights: [], incomplete: [] },
+        { path: '/models', kind: 'local', weights: ['meta/llama'], incomplete: [] },
+      ]),
+    },
+  );
   assert.is(weightsPathFor(n, f.nodeByName.get('g1'), 'meta/llama'), '/models/meta/llama');
 });
 
@@ -49,7 +49,15 @@ test('a report listing weights under a path cluster.yaml never named does not co
 
 test('a one-node start carries command, env, endpoint, spec, health and timeout', () => {
   const cfg = config([node('g1', { storage })]);
-  const action: StartAction = { op: 'start', replica: 'llama-0', model: 'llama', port: 8001, placement: [{ node: 'g1', gpus: [2, 3] }], weights: 'none', reason: 'r' };
+  const action: StartAction = {
+    op: 'start',
+    replica: 'llama-0',
+    model: 'llama',
+    port: 8001,
+    placement: [{ node: 'g1', gpus: [2, 3] }],
+    weights: 'none',
+    reason: 'r',
+  };
   const [only, ...rest] = startRequests(action, cfg, fleet(cfg, []));
   assert.is(rest.length, 0);
   assert.is(only!.node, 'g1');
@@ -74,24 +82,60 @@ test('a one-node start carries command, env, endpoint, spec, health and timeout'
 test('a two-node start gives each rank its host and rank, and every rank the head', () => {
   const cfg = config([node('g1'), node('g2')]);
   const action: StartAction = {
-    op: 'start', replica: 'big-0', model: 'big', port: 8000, weights: 'none', reason: 'r',
-    placement: [{ node: 'g2', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }, { node: 'g1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }],
+    op: 'start',
+    replica: 'big-0',
+    model: 'big',
+    port: 8000,
+    weights: 'none',
+    reason: 'r',
+    placement: [
+      { node: 'g2', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
+      { node: 'g1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
+    ],
   };
   const reqs = startRequests(action, cfg, fleet(cfg, []));
-  assert.equal(reqs.map((r) => r.node), ['g2', 'g1']);
-  assert.equal(reqs.map((r) => r.request.rank), [0, 1]);
+  assert.equal(
+    reqs.map((r) => r.node),
+    ['g2', 'g1'],
+  );
+  assert.equal(
+    reqs.map((r) => r.request.rank),
+    [0, 1],
+  );
   assert.equal(reqs[1]!.request.command.slice(-6), ['--head', 'g2.example', '--rank', '1', '--nodes', '2']);
   assert.ok(reqs[1]!.request.command.includes('--host=g1.example'));
   assert.equal(reqs[1]!.request.peers, ['g2', 'g1']);
   assert.is(reqs[1]!.request.endpoint, 'http://g2.example:8000');
 });
 
-test('each rank of a multi-node replica sees its own GPUs in CUDA_VISIBLE_DEVICES, not rank 0\'s', () => {
+test("each rank of a multi-node replica sees its own GPUs in CUDA_VISIBLE_DEVICES, not rank 0's", () => {
   const cfg = config([node('g1'), node('g2')]);
-  cfg.models.push({ name: 'pair', weights: 'org/pair', engine: 'vllm', gpus: 4, nodes: 2, replicas: 1, priority: 0, args: [], index: 3, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null });
+  cfg.models.push({
+    name: 'pair',
+    weights: 'org/pair',
+    engine: 'vllm',
+    gpus: 4,
+    nodes: 2,
+    replicas: 1,
+    priority: 0,
+    args: [],
+    index: 3,
+    drainTimeoutMs: 600_000,
+    stopGraceMs: 30_000,
+    check: null,
+    rollout: null,
+  });
   const action: StartAction = {
-    op: 'start', replica: 'pair-0', model: 'pair', port: 8002, weights: 'none', reason: 'r',
-    placement: [{ node: 'g2', gpus: [4, 5, 6, 7] }, { node: 'g1', gpus: [0, 2, 3, 5] }],
+    op: 'start',
+    replica: 'pair-0',
+    model: 'pair',
+    port: 8002,
+    weights: 'none',
+    reason: 'r',
+    placement: [
+      { node: 'g2', gpus: [4, 5, 6, 7] },
+      { node: 'g1', gpus: [0, 2, 3, 5] },
+    ],
   };
   const reqs = startRequests(action, cfg, fleet(cfg, []));
   assert.equal(
@@ -101,39 +145,71 @@ test('each rank of a multi-node replica sees its own GPUs in CUDA_VISIBLE_DEVICE
       ['g1', 1, [0, 2, 3, 5], { CUDA_VISIBLE_DEVICES: '0,2,3,5' }],
     ],
   );
-  assert.equal(reqs.map((r) => r.request.command.slice(3, 5)), [['--tp', '4'], ['--tp', '4']], '{gpus} is the count per rank');
+  assert.equal(
+    reqs.map((r) => r.request.command.slice(3, 5)),
+    [
+      ['--tp', '4'],
+      ['--tp', '4'],
+    ],
+    '{gpus} is the count per rank',
+  );
 });
 
 test('weightsPath follows the report: weights held only on the shared path are used there, not fetched to the local one', () => {
   const n = node('g1', { storage: [storage[1]!, storage[0]!] });
   // The report lists the shared path first; each declared path is matched by its own entry.
-  const f = fleet(config([n]), [], {}, {
-    g1: report([
-      { path: '/lustre/models', kind: 'shared', filer: 'lustre-a', weights: ['meta/llama'], incomplete: [] },
-      { path: '/models', kind: 'local', weights: [], incomplete: [] },
-    ]),
-  });
+  const f = fleet(
+    config([n]),
+    [],
+    {},
+    {
+      g1: report([
+        { path: '/lustre/models', kind: 'shared', filer: 'lustre-a', weights: ['meta/llama'], incomplete: [] },
+        { path: '/models', kind: 'local', weights: [], incomplete: [] },
+      ]),
+    },
+  );
   assert.is(weightsPathFor(n, f.nodeByName.get('g1'), 'meta/llama'), '/lustre/models/meta/llama');
 });
 
 test('a start that cannot be built fails with a line naming what is missing: model, engine, node', () => {
   const cfg = config([node('g1')]);
   const start = (model: string, nodeName = 'g1'): StartAction => ({
-    op: 'start', replica: `${model}-0`, model, port: 8000, weights: 'none', reason: 'r', placement: [{ node: nodeName, gpus: [0] }],
+    op: 'start',
+    replica: `${model}-0`,
+    model,
+    port: 8000,
+    weights: 'none',
+    reason: 'r',
+    placement: [{ node: nodeName, gpus: [0] }],
   });
-  assert.throws(() => startRequests(start('ghost'), cfg, fleet(cfg, [])), (e: Error) => e.message === 'start of ghost-0: model ghost is not in models.yaml');
+  assert.throws(
+    () => startRequests(start('ghost'), cfg, fleet(cfg, [])),
+    (e: Error) => e.message === 'start of ghost-0: model ghost is not in models.yaml',
+  );
   const noEngine = { ...cfg, models: [{ ...cfg.models[0]!, engine: 'sglang' }] };
   assert.throws(
     () => startRequests(start('llama'), noEngine, fleet(noEngine, [])),
     (e: Error) => e.message === 'start of llama-0: engine sglang is not in cluster.yaml',
   );
-  assert.throws(() => startRequests(start('llama', 'g9'), cfg, fleet(cfg, [])), (e: Error) => e.message === 'node g9 is not in cluster.yaml');
+  assert.throws(
+    () => startRequests(start('llama', 'g9'), cfg, fleet(cfg, [])),
+    (e: Error) => e.message === 'node g9 is not in cluster.yaml',
+  );
 });
 
 test('a node cluster.yaml lists that the fleet does not know yet still gets its own host in the request', () => {
   const cfg = config([node('g1'), node('g2'), node('g3')]);
   const known = fleet(config([node('g1')]), []);
-  const action: StartAction = { op: 'start', replica: 'llama-0', model: 'llama', port: 8001, placement: [{ node: 'g2', gpus: [0, 1] }], weights: 'none', reason: 'r' };
+  const action: StartAction = {
+    op: 'start',
+    replica: 'llama-0',
+    model: 'llama',
+    port: 8001,
+    placement: [{ node: 'g2', gpus: [0, 1] }],
+    weights: 'none',
+    reason: 'r',
+  };
   const [only] = startRequests(action, cfg, known);
   assert.is(only!.request.endpoint, 'http://g2.example:8001');
   assert.ok(only!.request.command.includes('--host=g2.example'));

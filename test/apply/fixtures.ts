@@ -29,9 +29,51 @@ export function config(nodes: NodeConfig[], routers = ['rt-1', 'rt-2']): Config 
       },
     }),
     models: [
-      { name: 'llama', weights: 'meta/llama', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: ['--name', '{model} x'], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
-      { name: 'big', weights: 'ds/v3', engine: 'vllm', gpus: 8, nodes: 2, replicas: 1, priority: 0, args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'], index: 1, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
-      { name: 'idle', weights: 'x/idle', engine: 'vllm', gpus: 1, nodes: 1, replicas: 0, priority: 0, args: [], index: 2, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
+      {
+        name: 'llama',
+        weights: 'meta/llama',
+        engine: 'vllm',
+        gpus: 2,
+        nodes: 1,
+        replicas: 1,
+        priority: 0,
+        args: ['--name', '{model} x'],
+        index: 0,
+        drainTimeoutMs: 600_000,
+        stopGraceMs: 30_000,
+        check: null,
+        rollout: null,
+      },
+      {
+        name: 'big',
+        weights: 'ds/v3',
+        engine: 'vllm',
+        gpus: 8,
+        nodes: 2,
+        replicas: 1,
+        priority: 0,
+        args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'],
+        index: 1,
+        drainTimeoutMs: 600_000,
+        stopGraceMs: 30_000,
+        check: null,
+        rollout: null,
+      },
+      {
+        name: 'idle',
+        weights: 'x/idle',
+        engine: 'vllm',
+        gpus: 1,
+        nodes: 1,
+        replicas: 0,
+        priority: 0,
+        args: [],
+        index: 2,
+        drainTimeoutMs: 600_000,
+        stopGraceMs: 30_000,
+        check: null,
+        rollout: null,
+      },
     ],
   };
 }
@@ -54,7 +96,12 @@ export function replica(id: string, model: string, nodes: string[], state: Repli
   };
 }
 
-export function fleet(cfg: Config, replicas: FleetReplica[], conditions: Record<string, NodeCondition> = {}, reports: Record<string, FleetNode['report']> = {}): Fleet {
+export function fleet(
+  cfg: Config,
+  replicas: FleetReplica[],
+  conditions: Record<string, NodeCondition> = {},
+  reports: Record<string, FleetNode['report']> = {},
+): Fleet {
   const nodes: FleetNode[] = cfg.cluster.nodes.map((c) => ({
     name: c.name,
     config: c,
@@ -105,7 +152,11 @@ export function fakeTransport(opts: { down?: string[]; refuse?: string[] } = {})
       const reply: AgentApplyReply = {
         version: 1,
         results: [
-          ...req.start.map((s) => ({ replica: s.replica, op: 'start' as const, ...(opts.refuse?.includes(s.replica) ? { ok: false, error: 'no such GPU' } : { ok: true }) })),
+          ...req.start.map((s) => ({
+            replica: s.replica,
+            op: 'start' as const,
+            ...(opts.refuse?.includes(s.replica) ? { ok: false, error: 'no such GPU' } : { ok: true }),
+          })),
           ...req.stop.map((r) => ({ replica: stopId(r), op: 'stop' as const, ok: true })),
         ],
       };

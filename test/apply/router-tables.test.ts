@@ -48,7 +48,11 @@ test('a replica on an unreachable node: added nowhere from its carried-over repo
 
 test('each router is judged by its own current table: one that did not answer keeps no carried-over route', () => {
   const tables = currentTables([
-    { name: 'rt-1', reachable: true, report: { version: 1, startedAt: '2026-11-29T07:00:00Z', lastUsed: {}, table: { llama: [{ replica: 'llama-0', url: 'http://a.example:8001' }] } } },
+    {
+      name: 'rt-1',
+      reachable: true,
+      report: { version: 1, startedAt: '2026-11-29T07:00:00Z', lastUsed: {}, table: { llama: [{ replica: 'llama-0', url: 'http://a.example:8001' }] } },
+    },
     { name: 'rt-2', reachable: true, report: { version: 1, startedAt: '2026-11-29T07:00:00Z', lastUsed: {} } },
     { name: 'rt-3', reachable: false, error: 'connect ETIMEDOUT' },
   ]);

@@ -25,7 +25,10 @@ test.before(async () => {
   mkdirSync(join(hw, 'models/org/model'), { recursive: true });
   mkdirSync(join(hw, 'models/org/half'), { recursive: true });
   writeFileSync(join(hw, 'models/org/model/model.safetensors'), 'weights');
-  await writeFakeGpus(join(hw, 'gpus.csv'), [{ name: 'NVIDIA H100 80GB HBM3', uuid: 'GPU-b-0' }, { name: 'NVIDIA H100 80GB HBM3', uuid: 'GPU-b-1', unhealthy: 'retired' }]);
+  await writeFakeGpus(join(hw, 'gpus.csv'), [
+    { name: 'NVIDIA H100 80GB HBM3', uuid: 'GPU-b-0' },
+    { name: 'NVIDIA H100 80GB HBM3', uuid: 'GPU-b-1', unhealthy: 'retired' },
+  ]);
   nodeEnv = {
     ...fakeGpuEnv(join(hw, 'gpus.csv')),
     LLMGW_STATE_DIR: join(hw, 'state'),
@@ -53,7 +56,13 @@ test('agent report from the bundle: the fake nvidia-smi GPUs, their health and t
   assert.is(r.code, 0);
   const report = JSON.parse(r.stdout) as AgentReport;
   assert.equal(getValidator('agent-report')(report), { ok: true });
-  assert.equal(report.gpus.map((g) => [g.index, g.uuid, g.healthy]), [[0, 'GPU-b-0', true], [1, 'GPU-b-1', false]]);
+  assert.equal(
+    report.gpus.map((g) => [g.index, g.uuid, g.healthy]),
+    [
+      [0, 'GPU-b-0', true],
+      [1, 'GPU-b-1', false],
+    ],
+  );
   assert.equal(report.storage, [{ path: join(nodeEnv.HW!, 'models'), kind: 'local', weights: ['org/model'], incomplete: ['org/half'] }]);
   assert.equal(report.replicas, []);
 });
@@ -68,7 +77,8 @@ test('agent apply from the bundle starts an engine that outlives it, report foll
   };
   const started = (await call('apply', { version: 1, node: 'n1', start: [start], stop: [] })) as AgentApplyReply;
   assert.equal(started.results, [{ replica: 'bundled-0', op: 'start', ok: true }]);
-  const state = async () => ((await call('report', { version: 1, node: 'n1', storage: [], weights: [] })) as AgentReport).replicas.find((x) => x.id === 'bundled-0')?.state;
+  const state = async () =>
+    ((await call('report', { version: 1, node: 'n1', storage: [], weights: [] })) as AgentReport).replicas.find((x) => x.id === 'bundled-0')?.state;
   assert.ok(await waitFor(async () => (await state()) === 'running', 15_000), 'the replica becomes running');
   const stopped = (await call('apply', { version: 1, node: 'n1', start: [], stop: ['bundled-0'] })) as AgentApplyReply;
   assert.equal(stopped.results, [{ replica: 'bundled-0', op: 'stop', ok: true }]);
@@ -92,11 +102,14 @@ test('commands other than agent and router are not in the bundle: one line, exit
 function post(port: number, path: string, body: unknown): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = JSON.stringify(body);
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });
@@ -107,7 +120,11 @@ test('router serve, endpoints and usage from the bundle: a request reaches the r
   const admin = join(copy.dir, 'router.sock');
   let serve: ChildProcess | null = null;
   try {
-    serve = spawn(process.execPath, [copy.file, 'router', 'serve', '--listen', '127.0.0.1:0', '--admin', admin], { cwd: copy.dir, env: { PATH: process.env.PATH! }, stdio: ['ignore', 'ignore', 'pipe'] });
+    serve = spawn(process.execPath, [copy.file, 'router', 'serve', '--listen', '127.0.0.1:0', '--admin', admin], {
+      cwd: copy.dir,
+      env: { PATH: process.env.PATH! },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let log = '';
     serve.stderr!.on('data', (c) => (log += c));
     assert.ok(await waitFor(async () => /serving on http:\/\/127\.0\.0\.1:\d+/.test(log), 10_000), `router serve did not start: ${log}`);

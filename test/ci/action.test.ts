@@ -65,7 +65,7 @@ test('every script step is valid bash', () => {
   }
 });
 
-test('llmgw is installed in the action\'s own directory, with a user config of its own, never in the checkout', () => {
+test("llmgw is installed in the action's own directory, with a user config of its own, never in the checkout", () => {
   const install = runSteps.find((s) => /\bnpm\b/.test(s.run!))!;
   assert.is(install['working-directory'], '${{ github.action_path }}');
   assert.match(install.run!, /npm ci --prefix "\$GITHUB_ACTION_PATH" --userconfig "\$LLMGW_NPMRC"/);
@@ -103,7 +103,11 @@ function expand(value: string, ctx: Record<string, string>): string {
   return value.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => ctx[expr] ?? '');
 }
 
-async function runStep(s: Step, ctx: Record<string, string>, base: Record<string, string>): Promise<{ code: number | null; out: string; outputs: Record<string, string> }> {
+async function runStep(
+  s: Step,
+  ctx: Record<string, string>,
+  base: Record<string, string>,
+): Promise<{ code: number | null; out: string; outputs: Record<string, string> }> {
   const outFile = join(base.RUNNER_TEMP!, `out-${s.id ?? 'x'}-${Math.random()}`);
   writeFileSync(outFile, '');
   const env = { ...base, GITHUB_OUTPUT: outFile, ...Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, expand(v, ctx)])) };
@@ -112,7 +116,12 @@ async function runStep(s: Step, ctx: Record<string, string>, base: Record<string
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const code = await new Promise<number | null>((r) => child.on('close', r));
-  const outputs = Object.fromEntries(readFileSync(outFile, 'utf8').split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const outputs = Object.fromEntries(
+    readFileSync(outFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
   return { code, out, outputs };
 }
 
@@ -122,8 +131,21 @@ test('on an invalid config the steps validate, skip the plan, comment that it is
   try {
     writeFileSync(join(work, 'cluster.yaml'), 'apiVersion: llmgw/v1\nkind: Cluster\nname: bad\nnodes: nope\n');
     writeFileSync(join(work, 'models.yaml'), 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n');
-    const base = { PATH: process.env.PATH!, HOME: work, RUNNER_TEMP: work, GITHUB_WORKSPACE: work, GITHUB_ACTION_PATH: ROOT.replace(/\/$/, ''), GITHUB_REPOSITORY: 'acme/fleet', GITHUB_API_URL: gh.api };
-    const ctx: Record<string, string> = { 'inputs.repo': '.', 'inputs.token': 'ghs_token', 'github.event.pull_request.number': '12', 'steps.base.outputs.ref': 'origin/main' };
+    const base = {
+      PATH: process.env.PATH!,
+      HOME: work,
+      RUNNER_TEMP: work,
+      GITHUB_WORKSPACE: work,
+      GITHUB_ACTION_PATH: ROOT.replace(/\/$/, ''),
+      GITHUB_REPOSITORY: 'acme/fleet',
+      GITHUB_API_URL: gh.api,
+    };
+    const ctx: Record<string, string> = {
+      'inputs.repo': '.',
+      'inputs.token': 'ghs_token',
+      'github.event.pull_request.number': '12',
+      'steps.base.outputs.ref': 'origin/main',
+    };
 
     const v = await runStep(stepNamed('validate'), ctx, base);
     assert.is(v.code, 0, v.out);
@@ -158,8 +180,14 @@ test('examples/ci uses the action after a checkout, with the permission to comme
   const [job] = Object.values(wf.jobs);
   const uses = job!.steps.map((s) => s.uses ?? '');
   assert.match(uses[0]!, /^actions\/checkout@v\d+$/);
-  assert.ok(uses.some((u) => /\/llmgw@v\d/.test(u)), uses.join(', '));
-  assert.not.ok(job!.steps.some((s) => /\bnpm\b|\bnpx\b/.test(s.run ?? '')), 'the workflow installs nothing itself');
+  assert.ok(
+    uses.some((u) => /\/llmgw@v\d/.test(u)),
+    uses.join(', '),
+  );
+  assert.not.ok(
+    job!.steps.some((s) => /\bnpm\b|\bnpx\b/.test(s.run ?? '')),
+    'the workflow installs nothing itself',
+  );
 });
 
 test.run();

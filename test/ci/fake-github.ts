@@ -58,7 +58,11 @@ export async function startFakeGitHub(repository = 'acme/fleet'): Promise<FakeGi
         next.searchParams.set('page', String(page + 1));
         headers.link = `<${page === 1 && state.nextOverride ? state.nextOverride : next.href}>; rel="next", <${api}/last>; rel="last"`;
       }
-      return send(200, slice.map((c) => ({ ...c, html_url: `https://github.example/${repository}/pull/${list[1]}#issuecomment-${c.id}` })), headers);
+      return send(
+        200,
+        slice.map((c) => ({ ...c, html_url: `https://github.example/${repository}/pull/${list[1]}#issuecomment-${c.id}` })),
+        headers,
+      );
     }
     if (list && req.method === 'POST') {
       const { body } = await bodyOf(req);

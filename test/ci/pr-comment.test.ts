@@ -18,19 +18,41 @@ const dir = mkdtempSync(join(tmpdir(), 'llmgw-pr-comment-'));
 let gh: FakeGitHub;
 
 const PLAN = '### llmgw plan\n\n2 to start, 0 to stop.\n';
-writeFileSync(join(dir, 'validate.txt'), 'fleet: valid (8 nodes, 5 models)\nwarning: cluster.yaml:30:10: notify.webhooks[0].url: ${LLMGW_WEBHOOK_URL} is not set\n');
+writeFileSync(
+  join(dir, 'validate.txt'),
+  'fleet: valid (8 nodes, 5 models)\nwarning: cluster.yaml:30:10: notify.webhooks[0].url: ${LLMGW_WEBHOOK_URL} is not set\n',
+);
 writeFileSync(join(dir, 'plan.md'), PLAN);
 writeFileSync(join(dir, 'plan.err'), '');
 
 function run(extra: string[] = [], env: Record<string, string> = {}) {
   let out = '';
   let err = '';
-  const io = { env: { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/fleet', GITHUB_API_URL: gh.api, ...env }, stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } };
-  const argv = ['--validate-output', join(dir, 'validate.txt'), '--validate-exit', '0', '--plan', join(dir, 'plan.md'), '--plan-errors', join(dir, 'plan.err'), '--plan-exit', '0', '--pr', '7', ...extra];
+  const io = {
+    env: { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/fleet', GITHUB_API_URL: gh.api, ...env },
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  };
+  const argv = [
+    '--validate-output',
+    join(dir, 'validate.txt'),
+    '--validate-exit',
+    '0',
+    '--plan',
+    join(dir, 'plan.md'),
+    '--plan-errors',
+    join(dir, 'plan.err'),
+    '--plan-exit',
+    '0',
+    '--pr',
+    '7',
+    ...extra,
+  ];
   return prComment(argv, io).then((code) => ({ code, out, err }));
 }
 
-const others = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ id: from + i, body: `comment ${from + i}`, user: { login: `person${i % 3}`, type: 'User' as const } }));
+const others = (n: number, from = 1) =>
+  Array.from({ length: n }, (_, i) => ({ id: from + i, body: `comment ${from + i}`, user: { login: `person${i % 3}`, type: 'User' as const } }));
 
 test.before.each(async () => {
   gh = await startFakeGitHub();
@@ -47,7 +69,10 @@ test('no comment yet: one is created, marked, holding the plan and the validate 
   assert.ok(c!.body.startsWith(`${MARKER}\n### llmgw plan\n`));
   assert.match(c!.body, /<details><summary>llmgw validate: 1 warning<\/summary>/);
   assert.match(c!.body, /LLMGW_WEBHOOK_URL/);
-  assert.equal(gh.seen.map((s) => `${s.method} ${s.path}`), ['GET /repos/acme/fleet/issues/7/comments?per_page=100', 'POST /repos/acme/fleet/issues/7/comments']);
+  assert.equal(
+    gh.seen.map((s) => `${s.method} ${s.path}`),
+    ['GET /repos/acme/fleet/issues/7/comments?per_page=100', 'POST /repos/acme/fleet/issues/7/comments'],
+  );
   assert.ok(gh.seen.every((s) => s.authorization === `Bearer ${TOKEN}`));
   assert.is(r.out, `llmgw: posted the plan comment on acme/fleet#7: https://github.example/c/${c!.id}\n`);
   assert.not.match(r.out + r.err, TOKEN);
@@ -75,12 +100,15 @@ test('the marked comment is found among 250 others on the third page of comments
   gh.comments.set(7, [...others(220), ours, ...others(30, 221)]);
   const r = await run();
   assert.is(r.code, 0);
-  assert.equal(gh.seen.map((s) => `${s.method} ${s.path}`), [
-    'GET /repos/acme/fleet/issues/7/comments?per_page=100',
-    'GET /repos/acme/fleet/issues/7/comments?per_page=100&page=2',
-    'GET /repos/acme/fleet/issues/7/comments?per_page=100&page=3',
-    'PATCH /repos/acme/fleet/issues/comments/9999',
-  ]);
+  assert.equal(
+    gh.seen.map((s) => `${s.method} ${s.path}`),
+    [
+      'GET /repos/acme/fleet/issues/7/comments?per_page=100',
+      'GET /repos/acme/fleet/issues/7/comments?per_page=100&page=2',
+      'GET /repos/acme/fleet/issues/7/comments?per_page=100&page=3',
+      'PATCH /repos/acme/fleet/issues/comments/9999',
+    ],
+  );
   assert.is(gh.comments.get(7)!.length, 251);
   assert.match(ours.body, /2 to start/);
 });
@@ -117,7 +145,10 @@ test('a body over the limit is cut at a line, the open fence and details closed,
   const body = gh.comments.get(7)![0]!.body;
   assert.ok(body.length <= MAX_COMMENT, `${body.length}`);
   assert.ok(body.length > MAX_COMMENT - 200, 'cut near the limit, not far before it');
-  assert.match(body, /\n\| start \| model-\d+ \| gpu-a\d{4} \| 0,1,2,3 \|\n```\n<\/details>\n\n> \*\*Cut here:\*\* the plan is longer than one comment may be; run `llmgw plan --base origin\/main` for all of it\.\n$/);
+  assert.match(
+    body,
+    /\n\| start \| model-\d+ \| gpu-a\d{4} \| 0,1,2,3 \|\n```\n<\/details>\n\n> \*\*Cut here:\*\* the plan is longer than one comment may be; run `llmgw plan --base origin\/main` for all of it\.\n$/,
+  );
 });
 
 test('fitComment leaves a body within the limit as it is', () => {
@@ -155,14 +186,30 @@ test('a next page on another host is refused, and the token is never sent there'
 
 test('the pull request number comes from the event file when --pr is not given', async () => {
   writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 42 } }));
-  const io = { env: { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/fleet', GITHUB_API_URL: gh.api, GITHUB_EVENT_PATH: join(dir, 'event.json') }, stdout: { write: () => true }, stderr: { write: () => true } };
+  const io = {
+    env: { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/fleet', GITHUB_API_URL: gh.api, GITHUB_EVENT_PATH: join(dir, 'event.json') },
+    stdout: { write: () => true },
+    stderr: { write: () => true },
+  };
   assert.is(await prComment(['--validate-output', join(dir, 'validate.txt'), '--validate-exit', '1'], io), 0);
   assert.is(gh.comments.get(42)!.length, 1);
 });
 
 test('as a script: exit 0 with one line when posted; exit 1 with one line, no stack and no token, when it cannot', async () => {
   const env = { PATH: process.env.PATH!, GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/fleet', GITHUB_API_URL: gh.api };
-  const args = [SCRIPT, '--validate-output', join(dir, 'validate.txt'), '--validate-exit', '0', '--plan', join(dir, 'plan.md'), '--plan-exit', '0', '--pr', '3'];
+  const args = [
+    SCRIPT,
+    '--validate-output',
+    join(dir, 'validate.txt'),
+    '--validate-exit',
+    '0',
+    '--plan',
+    join(dir, 'plan.md'),
+    '--plan-exit',
+    '0',
+    '--pr',
+    '3',
+  ];
   // spawnSync would block this process, and with it the fake server: run it asynchronously.
   const { spawn } = await import('node:child_process');
   const ran = (e: Record<string, string>) =>

@@ -27,7 +27,13 @@ test('an unknown command is one line on stderr and exit 1', async () => {
 });
 
 test('an unknown option of any command is one usage line on stderr and exit 1, never an internal error', async () => {
-  for (const [cmd, flag] of [['apply', '--bogus'], ['reconcile', '--force'], ['demo', '--bogus'], ['run', '--bogus'], ['plan', '--bogus']]) {
+  for (const [cmd, flag] of [
+    ['apply', '--bogus'],
+    ['reconcile', '--force'],
+    ['demo', '--bogus'],
+    ['run', '--bogus'],
+    ['plan', '--bogus'],
+  ]) {
     const c = capture();
     assert.is(await main([cmd, flag], c.io), 1, cmd);
     assert.is(c.err(), `llmgw ${cmd}: Unknown option '${flag}'\n`, cmd);
@@ -65,11 +71,16 @@ test('--help and -h work on every command and every subcommand: usage on stdout,
       walked.push(argv.join(' '));
     }
   }
-  for (const cmd of ['agent report', 'agent apply', 'router serve', 'router usage', 'router endpoints', 'console', 'demo', 'gather']) assert.ok(walked.includes(cmd), cmd);
+  for (const cmd of ['agent report', 'agent apply', 'router serve', 'router usage', 'router endpoints', 'console', 'demo', 'gather'])
+    assert.ok(walked.includes(cmd), cmd);
 });
 
 test('every command takes --repo (docs/commands.md): agent and router accept it and leave it unused, demo and console read it', async () => {
-  for (const argv of [['agent', '--repo', '.', '--help'], ['router', '--repo=.', '--help'], ['demo', '--repo', '.', '--help']]) {
+  for (const argv of [
+    ['agent', '--repo', '.', '--help'],
+    ['router', '--repo=.', '--help'],
+    ['demo', '--repo', '.', '--help'],
+  ]) {
     const c = capture();
     assert.is(await main(argv, c.io), 0, argv.join(' '));
     assert.match(c.out(), /^Usage:\s+llmgw /);

@@ -17,7 +17,11 @@ interface Line {
   tick: string | null;
 }
 
-const lines = (text: string): Line[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const lines = (text: string): Line[] =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
 test('--metrics that is not HOST:PORT and --log-format that is not text or json are one usage line each', async () => {
   const a = captureIo();
@@ -35,7 +39,10 @@ test('run serves the metrics of its ticks, logs JSON lines, and closes the serve
   const sb = sandbox();
   try {
     const c = captureIo({ env: sb.env, cwd: sb.root });
-    const done = main(['run', '--schedule', '0 0 1 1 *', '--repo', join(sb.root, 'seed'), '--no-push', '--metrics', '127.0.0.1:0', '--log-format', 'json'], c.io);
+    const done = main(
+      ['run', '--schedule', '0 0 1 1 *', '--repo', join(sb.root, 'seed'), '--no-push', '--metrics', '127.0.0.1:0', '--log-format', 'json'],
+      c.io,
+    );
     const deadline = Date.now() + 20_000;
     while (!/"msg":"tick \(start\): /.test(c.out())) {
       if (Date.now() > deadline) throw new Error(`no tick within 20 s:\n${c.out()}\n${c.err()}`);
@@ -82,7 +89,10 @@ test('reconcile --log-format json: every line one object, all of them carrying t
     const ids = new Set(all.map((l) => l.tick));
     assert.is(ids.size, 1);
     assert.match([...ids][0] ?? '', /^[0-9a-f]{8}$/);
-    assert.ok(all.some((l) => /action\(s\) planned|config invalid/.test(l.msg)), 'the tick summary is a line too');
+    assert.ok(
+      all.some((l) => /action\(s\) planned|config invalid/.test(l.msg)),
+      'the tick summary is a line too',
+    );
   } finally {
     sb.cleanup();
   }

@@ -38,7 +38,11 @@ test('SIGTERM lets the running loop finish and exit 0', async () => {
     while (!/tick \(start\)/.test(c.out()) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     process.kill(process.pid, 'SIGTERM');
     assert.is(await done, 0);
-    const lines = c.out().split('\n').filter(Boolean).map((l) => l.replace(/^\S+ /, ''));
+    const lines = c
+      .out()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/^\S+ /, ''));
     assert.match(lines[0]!, /^running: schedule '0 0 1 1 \*' in /);
     assert.ok(lines.includes('SIGTERM: finishing the tick in flight'));
     assert.is(lines.at(-1), 'stopped');

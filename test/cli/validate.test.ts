@@ -52,7 +52,10 @@ for (const [what, text, line] of oneLiners) {
     const c = capture(work);
     assert.is(await main(['validate', '--repo', name], c.io), 1);
     assert.is(c.out(), '');
-    const errors = c.err().split('\n').filter((l) => l && !l.startsWith('warning: '));
+    const errors = c
+      .err()
+      .split('\n')
+      .filter((l) => l && !l.startsWith('warning: '));
     assert.equal(errors, [line]);
   });
 }
@@ -85,44 +88,56 @@ test('a set ${VAR} never appears in any output', async () => {
 });
 
 test('several mistakes are all reported, one line each, in file order', async () => {
-  const dir = demoWith('several', [
-    'apiVersion: llmgw/v1',
-    'kind: Models',
-    'models:',
-    '  - name: a',
-    '    weights: w',
-    '    engine: vlm',
-    '    gpus: 0',
-    '  - name: a',
-    '    weights: w',
-    '    engine: vllm',
-    '    gpus: 1',
-    '    replica: 2',
-    '',
-  ].join('\n'));
+  const dir = demoWith(
+    'several',
+    [
+      'apiVersion: llmgw/v1',
+      'kind: Models',
+      'models:',
+      '  - name: a',
+      '    weights: w',
+      '    engine: vlm',
+      '    gpus: 0',
+      '  - name: a',
+      '    weights: w',
+      '    engine: vllm',
+      '    gpus: 1',
+      '    replica: 2',
+      '',
+    ].join('\n'),
+  );
   const c = capture(work);
   assert.is(await main(['validate', '--repo', 'several'], c.io), 1);
   assert.ok(dir);
-  assert.equal(c.err().split('\n').filter((l) => l && !l.startsWith('warning: ')), [
-    "several/models.yaml:6:13: models[0].engine: engine 'vlm' is not declared in cluster.yaml engines (did you mean 'vllm'?) (declared: vllm)",
-    'several/models.yaml:7:11: models[0].gpus: must be >= 1',
-    "several/models.yaml:8:11: models[1].name: duplicate model name 'a': already models[0]",
-    "several/models.yaml:12:5: models[1].replica: unknown key 'replica' (did you mean 'replicas'?)",
-  ]);
+  assert.equal(
+    c
+      .err()
+      .split('\n')
+      .filter((l) => l && !l.startsWith('warning: ')),
+    [
+      "several/models.yaml:6:13: models[0].engine: engine 'vlm' is not declared in cluster.yaml engines (did you mean 'vllm'?) (declared: vllm)",
+      'several/models.yaml:7:11: models[0].gpus: must be >= 1',
+      "several/models.yaml:8:11: models[1].name: duplicate model name 'a': already models[0]",
+      "several/models.yaml:12:5: models[1].replica: unknown key 'replica' (did you mean 'replicas'?)",
+    ],
+  );
 });
 
 test('keys and values with ESC, CR and BEL reach the terminal escaped, never raw', async () => {
-  demoWith('hostile', [
-    'apiVersion: llmgw/v1',
-    'kind: Models',
-    'models:',
-    '  - name: "\x1b[31mred\x1b[0m"',
-    '    weights: w',
-    '    engine: "vllm\r\x07"',
-    '    gpus: 1',
-    '    "\x1b]0;owned\x07": 1',
-    '',
-  ].join('\n'));
+  demoWith(
+    'hostile',
+    [
+      'apiVersion: llmgw/v1',
+      'kind: Models',
+      'models:',
+      '  - name: "\x1b[31mred\x1b[0m"',
+      '    weights: w',
+      '    engine: "vllm\r\x07"',
+      '    gpus: 1',
+      '    "\x1b]0;owned\x07": 1',
+      '',
+    ].join('\n'),
+  );
   const c = capture(work);
   assert.is(await main(['validate', '--repo', 'hostile'], c.io), 1);
   const out = c.out() + c.err();
@@ -139,9 +154,13 @@ test('an engine without allowArgs is one warning, however many models use it', a
   writeFileSync(join(dir, 'cluster.yaml'), cluster.replace(/^ {4}allowArgs: .*\n/m, ''));
   const c = capture(work);
   assert.is(await main(['validate', '--repo', 'open-engine'], c.io), 0);
-  assert.equal(c.err().split('\n').filter((l) => l.includes('allowArgs')), [
-    'warning: open-engine/cluster.yaml:37:3: engines.vllm: no allowArgs: models.yaml may pass any argument to this engine (list the allowed ones as globs)',
-  ]);
+  assert.equal(
+    c
+      .err()
+      .split('\n')
+      .filter((l) => l.includes('allowArgs')),
+    ['warning: open-engine/cluster.yaml:37:3: engines.vllm: no allowArgs: models.yaml may pass any argument to this engine (list the allowed ones as globs)'],
+  );
 });
 
 test('a gpuClass no GPU of the committed snapshot has is a warning with the classes seen; exit 0', async () => {
@@ -149,9 +168,15 @@ test('a gpuClass no GPU of the committed snapshot has is a warning with the clas
   demoWith('typo-class', models);
   const c = capture(work);
   assert.is(await main(['validate', '--repo', 'typo-class'], c.io), 0);
-  assert.equal(c.err().split('\n').filter((l) => l.includes('gpuClass')), [
-    "warning: typo-class/models.yaml:8:15: models[0].gpuClass: no GPU in typo-class/.llmgw/observed.json has class 'H10O' (did you mean 'H100'?); classes seen: H100, H200",
-  ]);
+  assert.equal(
+    c
+      .err()
+      .split('\n')
+      .filter((l) => l.includes('gpuClass')),
+    [
+      "warning: typo-class/models.yaml:8:15: models[0].gpuClass: no GPU in typo-class/.llmgw/observed.json has class 'H10O' (did you mean 'H100'?); classes seen: H100, H200",
+    ],
+  );
 });
 
 test('without a committed snapshot a gpuClass is not judged', async () => {

@@ -29,7 +29,17 @@ test('expanding the compressed list gives back exactly the names, for many rando
     for (let i = 0; i < count; i++) {
       const n = rnd(120);
       const shape = rnd(5);
-      names.add(shape === 0 ? `gpu-${String(n).padStart(3, '0')}` : shape === 1 ? `gpu-${n}` : shape === 2 ? `r${rnd(3)}n${String(n).padStart(2, '0')}` : shape === 3 ? `m-${n}` : `x${n}.ib`);
+      names.add(
+        shape === 0
+          ? `gpu-${String(n).padStart(3, '0')}`
+          : shape === 1
+            ? `gpu-${n}`
+            : shape === 2
+              ? `r${rnd(3)}n${String(n).padStart(2, '0')}`
+              : shape === 3
+                ? `m-${n}`
+                : `x${n}.ib`,
+      );
     }
     const list = compressHostlist(names);
     assert.equal(expand(list).sort(), [...names].sort(), list);

@@ -36,7 +36,10 @@ models:
 `;
 
 function parse(cluster: string, models: string, env: Record<string, string> = {}) {
-  return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env: { HOME: '/home/op', ...env } });
+  return parseConfig(
+    { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } },
+    { env: { HOME: '/home/op', ...env } },
+  );
 }
 function errorsOf(cluster: string, models: string): string[] {
   const r = parse(cluster, models);
@@ -56,21 +59,99 @@ type Case = [rule: string, file: 'cluster' | 'models', from: string, to: string,
 
 const CASES: Case[] = [
   ['a key left empty is "must be object", not a crash', 'cluster', 'name: test', 'name: test\nssh:', ['cluster.yaml:4:1: ssh: must be object']],
-  ['engines left empty is one problem, and models are not checked against it', 'cluster', 'engines:\n  vllm:\n    command: [vllm, serve]\n', 'engines:\n', ['cluster.yaml:10:1: engines: must be object']],
-  ['a storage entry without a path', 'cluster', '      - { path: /models, kind: local }', '      - { kind: local }', ["cluster.yaml:9:9: nodes[0].storage[0]: missing required key 'path'"]],
-  ['a node without a name', 'cluster', '  - name: gpu-a[01-02]\n    fabric: ib-a', '  - fabric: ib-a', ["cluster.yaml:6:5: nodes[0]: missing required key 'name'"]],
+  [
+    'engines left empty is one problem, and models are not checked against it',
+    'cluster',
+    'engines:\n  vllm:\n    command: [vllm, serve]\n',
+    'engines:\n',
+    ['cluster.yaml:10:1: engines: must be object'],
+  ],
+  [
+    'a storage entry without a path',
+    'cluster',
+    '      - { path: /models, kind: local }',
+    '      - { kind: local }',
+    ["cluster.yaml:9:9: nodes[0].storage[0]: missing required key 'path'"],
+  ],
+  [
+    'a node without a name',
+    'cluster',
+    '  - name: gpu-a[01-02]\n    fabric: ib-a',
+    '  - fabric: ib-a',
+    ["cluster.yaml:6:5: nodes[0]: missing required key 'name'"],
+  ],
   ['a router without a name', 'cluster', 'name: test', 'name: test\nrouters:\n  - { host: x }', ["cluster.yaml:5:5: routers[0]: missing required key 'name'"]],
-  ['a command part that is not a string', 'cluster', 'command: [vllm, serve]', 'command: [vllm, 5]', ['cluster.yaml:12:21: engines.vllm.command[1]: must be string']],
-  ['two models without a name are two missing names, not a duplicate', 'models', '  - name: m', '  - weights: x\n    engine: vllm\n    gpus: 1\n  - weights: y\n    engine: vllm\n    gpus: 1\n  - name: m', ["models.yaml:4:5: models[0]: missing required key 'name'", "models.yaml:7:5: models[1]: missing required key 'name'"]],
+  [
+    'a command part that is not a string',
+    'cluster',
+    'command: [vllm, serve]',
+    'command: [vllm, 5]',
+    ['cluster.yaml:12:21: engines.vllm.command[1]: must be string'],
+  ],
+  [
+    'two models without a name are two missing names, not a duplicate',
+    'models',
+    '  - name: m',
+    '  - weights: x\n    engine: vllm\n    gpus: 1\n  - weights: y\n    engine: vllm\n    gpus: 1\n  - name: m',
+    ["models.yaml:4:5: models[0]: missing required key 'name'", "models.yaml:7:5: models[1]: missing required key 'name'"],
+  ],
   ['a model without an engine is only that', 'models', '    engine: vllm\n', '\n', ["models.yaml:4:5: models[0]: missing required key 'engine'"]],
-  ['an undeclared engine lists the declared ones', 'cluster', 'engines:\n  vllm:\n    command: [vllm, serve]\n', 'engines:\n  sglang: { command: [sglang] }\n  tgi: { command: [tgi] }\n', ["models.yaml:6:13: models[0].engine: engine 'vllm' is not declared in cluster.yaml engines (declared: sglang, tgi)"]],
-  ['with no engine declared, the list says none', 'cluster', 'engines:\n  vllm:\n    command: [vllm, serve]\n', 'engines: {}\n', ["models.yaml:6:13: models[0].engine: engine 'vllm' is not declared in cluster.yaml engines (declared: none)"]],
-  ['a malformed proxyJump says what it should look like', 'cluster', 'name: test', 'name: test\nssh:\n  proxyJump: user@@host', ['cluster.yaml:5:14: ssh.proxyJump: must be user@host:port (user and port optional)']],
-  ['a proxyJump port of 0 is not a TCP port', 'cluster', 'name: test', 'name: test\nssh:\n  proxyJump: bastion:0', ['cluster.yaml:5:14: ssh.proxyJump: port 0 is not a TCP port (1..65535)']],
-  ['a proxyJump port past 65535 is not a TCP port', 'cluster', 'name: test', 'name: test\nssh:\n  proxyJump: bastion:65536', ['cluster.yaml:5:14: ssh.proxyJump: port 65536 is not a TCP port (1..65535)']],
-  ['an idle.after too long to count is reported at idle.after', 'cluster', 'name: test', 'name: test\nidle:\n  after: 99999999999999999d', ['cluster.yaml:5:10: idle.after: is too long a duration']],
-  ['overlapping hostlists name the first clash and how many more', 'cluster', '  - name: gpu-a[01-02]', '  - name: gpu-a[01-04]\n    fabric: ib-a\n  - name: gpu-a[02-04]', ["cluster.yaml:8:11: nodes[1].name: duplicate node name 'gpu-a02' and 2 more: already in nodes[0]"]],
-  ['two problems on one line come in column order', 'cluster', 'name: test', 'name: test\nssh: { port: 0, connectTimeout: 0s }', ['cluster.yaml:4:14: ssh.port: must be >= 1', 'cluster.yaml:4:33: ssh.connectTimeout: must be longer than 0s']],
+  [
+    'an undeclared engine lists the declared ones',
+    'cluster',
+    'engines:\n  vllm:\n    command: [vllm, serve]\n',
+    'engines:\n  sglang: { command: [sglang] }\n  tgi: { command: [tgi] }\n',
+    ["models.yaml:6:13: models[0].engine: engine 'vllm' is not declared in cluster.yaml engines (declared: sglang, tgi)"],
+  ],
+  [
+    'with no engine declared, the list says none',
+    'cluster',
+    'engines:\n  vllm:\n    command: [vllm, serve]\n',
+    'engines: {}\n',
+    ["models.yaml:6:13: models[0].engine: engine 'vllm' is not declared in cluster.yaml engines (declared: none)"],
+  ],
+  [
+    'a malformed proxyJump says what it should look like',
+    'cluster',
+    'name: test',
+    'name: test\nssh:\n  proxyJump: user@@host',
+    ['cluster.yaml:5:14: ssh.proxyJump: must be user@host:port (user and port optional)'],
+  ],
+  [
+    'a proxyJump port of 0 is not a TCP port',
+    'cluster',
+    'name: test',
+    'name: test\nssh:\n  proxyJump: bastion:0',
+    ['cluster.yaml:5:14: ssh.proxyJump: port 0 is not a TCP port (1..65535)'],
+  ],
+  [
+    'a proxyJump port past 65535 is not a TCP port',
+    'cluster',
+    'name: test',
+    'name: test\nssh:\n  proxyJump: bastion:65536',
+    ['cluster.yaml:5:14: ssh.proxyJump: port 65536 is not a TCP port (1..65535)'],
+  ],
+  [
+    'an idle.after too long to count is reported at idle.after',
+    'cluster',
+    'name: test',
+    'name: test\nidle:\n  after: 99999999999999999d',
+    ['cluster.yaml:5:10: idle.after: is too long a duration'],
+  ],
+  [
+    'overlapping hostlists name the first clash and how many more',
+    'cluster',
+    '  - name: gpu-a[01-02]',
+    '  - name: gpu-a[01-04]\n    fabric: ib-a\n  - name: gpu-a[02-04]',
+    ["cluster.yaml:8:11: nodes[1].name: duplicate node name 'gpu-a02' and 2 more: already in nodes[0]"],
+  ],
+  [
+    'two problems on one line come in column order',
+    'cluster',
+    'name: test',
+    'name: test\nssh: { port: 0, connectTimeout: 0s }',
+    ['cluster.yaml:4:14: ssh.port: must be >= 1', 'cluster.yaml:4:33: ssh.connectTimeout: must be longer than 0s'],
+  ],
   [
     'a problem under a map key holding / or ~ is placed at that key and printed with it quoted',
     'cluster',
@@ -95,13 +176,24 @@ for (const [rule, file, from, to, expected] of CASES) {
 }
 
 test('proxyJump ports 1 and 65535 are fine', () => {
-  assert.equal(configOf(replaced(CLUSTER, 'name: test', 'name: test\nssh:\n  proxyJump: bastion:1')).cluster.ssh.proxyJump, { user: 'root', host: 'bastion', port: 1 });
-  assert.equal(configOf(replaced(CLUSTER, 'name: test', 'name: test\nssh:\n  user: op\n  proxyJump: bastion:65535')).cluster.ssh.proxyJump, { user: 'op', host: 'bastion', port: 65535 });
+  assert.equal(configOf(replaced(CLUSTER, 'name: test', 'name: test\nssh:\n  proxyJump: bastion:1')).cluster.ssh.proxyJump, {
+    user: 'root',
+    host: 'bastion',
+    port: 1,
+  });
+  assert.equal(configOf(replaced(CLUSTER, 'name: test', 'name: test\nssh:\n  user: op\n  proxyJump: bastion:65535')).cluster.ssh.proxyJump, {
+    user: 'op',
+    host: 'bastion',
+    port: 65535,
+  });
 });
 
 test('storage paths: / stays /, trailing slashes go however many', () => {
   const c = configOf(replaced(CLUSTER, '      - { path: /models, kind: local }', '      - { path: /, kind: local }\n      - { path: /models//, kind: local }'));
-  assert.equal(c.cluster.nodes[0]!.storage, [{ path: '/', kind: 'local' }, { path: '/models', kind: 'local' }]);
+  assert.equal(c.cluster.nodes[0]!.storage, [
+    { path: '/', kind: 'local' },
+    { path: '/models', kind: 'local' },
+  ]);
 });
 
 test('weights may end in a slash or hold ./; only the storage path itself is refused', () => {
@@ -124,7 +216,10 @@ test("a webhook's secret and a model's gpuClass are kept as written", () => {
 
 test('gpuClasses merged in with << follow the ones written, and the merge key is not a class', () => {
   const c = configOf(replaced(CLUSTER, 'name: test', 'name: test\ngpuClasses:\n  <<: { A100: "*A100*" }\n  H100: "*H100*"'));
-  assert.equal(c.cluster.gpuClasses, [{ name: 'H100', glob: '*H100*' }, { name: 'A100', glob: '*A100*' }]);
+  assert.equal(c.cluster.gpuClasses, [
+    { name: 'H100', glob: '*H100*' },
+    { name: 'A100', glob: '*A100*' },
+  ]);
 });
 
 test('~/ in ssh paths is HOME, with or without its trailing slash', () => {

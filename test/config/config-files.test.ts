@@ -36,7 +36,9 @@ test('a symbolic link for cluster.yaml is an error and nothing is read through i
   rmSync(join(dir, 'cluster.yaml'));
   symlinkSync(outside, join(dir, 'cluster.yaml'));
   const { errors, all } = await problems(dir, home);
-  assert.equal(errors, ['repo/cluster.yaml:1:1: cluster.yaml is a symbolic link: llmgw reads only regular files from the config repo, and read nothing through it']);
+  assert.equal(errors, [
+    'repo/cluster.yaml:1:1: cluster.yaml is a symbolic link: llmgw reads only regular files from the config repo, and read nothing through it',
+  ]);
   assert.not.match(all, 'PRIVATE');
 });
 

@@ -34,7 +34,10 @@ test('strict except in notify: notify and everything under it is lenient, every 
 });
 
 test('loaded that way, an unset variable in ssh is an error and one in notify a warning', () => {
-  const r = parseConfig({ cluster: { name: 'cluster.yaml', text: CLUSTER }, models: { name: 'models.yaml', text: MODELS } }, { env: {}, strictEnv: strictExceptNotify });
+  const r = parseConfig(
+    { cluster: { name: 'cluster.yaml', text: CLUSTER }, models: { name: 'models.yaml', text: MODELS } },
+    { env: {}, strictEnv: strictExceptNotify },
+  );
   assert.is(r.ok, false);
   if (r.ok) return;
   assert.equal(r.errors.map(formatProblem), ['cluster.yaml:4:22: ssh.identityFile: environment variable KEY_FILE is not set']);

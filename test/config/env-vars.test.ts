@@ -49,14 +49,7 @@ test('${VAR} is read only in ssh.identityFile and a webhook url, secret or heade
 
 test('a ${…} outside those places is one error per value or key, naming the reference; an unclosed ${ is not a reference', () => {
   const src = source(
-    [
-      'name: "${NAME}x"',
-      'host: "a${HOST"',
-      'notify:',
-      '  webhooks:',
-      '    - url: "${URL}"',
-      '      headers: { "${H}": v }',
-    ].join('\n') + '\n',
+    ['name: "${NAME}x"', 'host: "a${HOST"', 'notify:', '  webhooks:', '    - url: "${URL}"', '      headers: { "${H}": v }'].join('\n') + '\n',
   );
   const errors: ConfigProblem[] = [];
   const at = misplacedRefs(src, errors, isEnvPlace);
@@ -99,10 +92,7 @@ test('ssh and notify that are missing or not mappings are left as they are, neve
 });
 
 test('webhook entries that are not mappings stay as written; values that are not strings are kept', () => {
-  const { value, out } = substitute(
-    { notify: { webhooks: [null, 'x', ['${A}'], { url: '${A}' }, { url: 'u', headers: { N: 5, T: '${A}' } }] } },
-    { A: 'a' },
-  );
+  const { value, out } = substitute({ notify: { webhooks: [null, 'x', ['${A}'], { url: '${A}' }, { url: 'u', headers: { N: 5, T: '${A}' } }] } }, { A: 'a' });
   assert.equal(value, { notify: { webhooks: [null, 'x', ['${A}'], { url: 'a' }, { url: 'u', headers: { N: 5, T: 'a' } }] } });
   assert.equal(
     out.substituted.map((s) => s.path),

@@ -89,7 +89,10 @@ test('state.json is written with sorted keys and rows, so an unchanged state is 
   const back = JSON.parse(text) as State;
   assert.equal(Object.keys(back), ['version', 'unreachableSince', 'startFailures', 'notified', 'everRunning', 'placements', 'outbox']);
   assert.equal(Object.keys(back.unreachableSince), ['n1', 'n10', 'n2']);
-  assert.equal(back.startFailures.map((f) => f.replica), ['z-0', 'a-0', 'm-2', 'm-3']);
+  assert.equal(
+    back.startFailures.map((f) => f.replica),
+    ['z-0', 'a-0', 'm-2', 'm-3'],
+  );
   assert.equal(Object.keys(back.notified), ['model.down/m', 'node.lost/n1', 'node.lost/n2']);
   assert.equal(back.everRunning, ['a', 'm']);
   assert.ok(text.endsWith('}\n') && text.includes('\n  "version": 1,\n'), 'two-space JSON ending in a newline');

@@ -29,7 +29,10 @@ test.after.each(() => rmSync(repo, { recursive: true, force: true }));
 const TOO_LONG = 'x'.repeat(300);
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, DataError);
   return (err as Error).message;
 }
@@ -52,11 +55,20 @@ test('in a commit, only the modes 100xxx (octal) are files: anything longer, sho
 test('a .llmgw that is a submodule or a FIFO is "not a regular directory"', async () => {
   const line = '.llmgw is not a regular directory (a FIFO, socket, device or submodule): llmgw reads nothing there (a reconcile tick replaces it)';
   assert.is(pathProblem('.llmgw', 'dir', 'other'), line);
-  assert.equal(await treePathProblems(new Map([['.llmgw', '160000'], ['.llmgw/state.json', '120000']])), [
-    { file: '.llmgw', line: 1, col: 1, path: '', message: line },
-  ]);
+  assert.equal(
+    await treePathProblems(
+      new Map([
+        ['.llmgw', '160000'],
+        ['.llmgw/state.json', '120000'],
+      ]),
+    ),
+    [{ file: '.llmgw', line: 1, col: 1, path: '', message: line }],
+  );
   execFileSync('mkfifo', [join(repo, '.llmgw')]);
-  assert.equal((await diskPathProblems(repo, 'repo')).map((p) => `${p.file}: ${p.message}`), [`repo/.llmgw: ${line}`]);
+  assert.equal(
+    (await diskPathProblems(repo, 'repo')).map((p) => `${p.file}: ${p.message}`),
+    [`repo/.llmgw: ${line}`],
+  );
 });
 
 test('nothing inside a linked .llmgw/ is judged, even what would be wrong there', async () => {
@@ -64,8 +76,22 @@ test('nothing inside a linked .llmgw/ is judged, even what would be wrong there'
   mkdirSync(join(target, 'observed.json'), { recursive: true });
   symlinkSync('/etc/passwd', join(target, 'state.json'));
   symlinkSync(target, join(repo, '.llmgw'));
-  assert.equal((await diskPathProblems(repo)).map((p) => p.file), ['.llmgw']);
-  assert.equal((await treePathProblems(new Map([['.llmgw', '120000'], ['.llmgw/state.json', '120000'], ['.llmgw/observed.json', '040000']]))).map((p) => p.file), ['.llmgw']);
+  assert.equal(
+    (await diskPathProblems(repo)).map((p) => p.file),
+    ['.llmgw'],
+  );
+  assert.equal(
+    (
+      await treePathProblems(
+        new Map([
+          ['.llmgw', '120000'],
+          ['.llmgw/state.json', '120000'],
+          ['.llmgw/observed.json', '040000'],
+        ]),
+      )
+    ).map((p) => p.file),
+    ['.llmgw'],
+  );
 });
 
 test('STATUS.md is read whether or not .llmgw/ exists; a missing file is null', async () => {
@@ -101,7 +127,10 @@ test('readGeneratedOrNull reads a refused file as absent, but a bug (anything bu
   mkdirSync(join(repo, '.llmgw'));
   symlinkSync('/etc/passwd', join(repo, '.llmgw', 'state.json'));
   assert.is(await readGeneratedOrNull(repo, '.llmgw/state.json'), null);
-  const bug = await readGeneratedOrNull(repo, undefined as unknown as string).then(() => null, (e: unknown) => e);
+  const bug = await readGeneratedOrNull(repo, undefined as unknown as string).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(bug, TypeError);
 });
 

@@ -75,7 +75,13 @@ test('a directory where a file belongs, a file where .llmgw/ belongs, a FIFO and
 });
 
 test('modes of a commit are judged alike: 120000 is a link, 160000 a submodule, and a missing path is fine', async () => {
-  const problems = await treePathProblems(new Map([['STATUS.md', '120000'], ['.llmgw', '040000'], ['.llmgw/state.json', '160000']]));
+  const problems = await treePathProblems(
+    new Map([
+      ['STATUS.md', '120000'],
+      ['.llmgw', '040000'],
+      ['.llmgw/state.json', '160000'],
+    ]),
+  );
   assert.equal(
     problems.map((p) => p.file + ' ' + p.message.split(':')[0]),
     ['STATUS.md STATUS.md is a symbolic link', '.llmgw/state.json .llmgw/state.json is not a regular file (a FIFO, socket, device or submodule)'],
@@ -99,13 +105,19 @@ test('loadConfig (every command) and validate refuse the branch: exit 1 and the 
 test('reading state.json through a linked .llmgw/ or from a FIFO is a DataError, never the target, never a hang', async () => {
   writeFileSync(join(outside, 'state.json'), '{"version":1,"note":"PRIVATE"}');
   symlinkSync(outside, join(repo, '.llmgw'));
-  const err = await readState(repo).then(() => null, (e: unknown) => e);
+  const err = await readState(repo).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, DataError);
   assert.match((err as Error).message, /state\.json: not read: \.llmgw is a symbolic link/);
   rmSync(join(repo, '.llmgw'));
   mkdirSync(join(repo, '.llmgw'));
   execFileSync('mkfifo', [join(repo, '.llmgw', 'state.json')]);
-  const fifo = await readGeneratedFile(repo, '.llmgw/state.json').then(() => null, (e: unknown) => e);
+  const fifo = await readGeneratedFile(repo, '.llmgw/state.json').then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(fifo, DataError);
   assert.is(await readGeneratedFile(repo, '.llmgw/observed.json'), null, 'a missing file is null');
 });

@@ -101,7 +101,10 @@ function lifecycle(order: 'forward' | 'reverse'): LifecycleState {
     ['router-c', { startedAt: T1, requests: 0, errors: 0 }],
   ];
   const rolls: [string, LifecycleState['rollouts'][string]][] = [
-    ['alpha', { spec: 'h1', stage: 'canary', holdSince: T0, canaries: ['alpha-r4'], baseline: Object.fromEntries(order === 'forward' ? base : [...base].reverse()) }],
+    [
+      'alpha',
+      { spec: 'h1', stage: 'canary', holdSince: T0, canaries: ['alpha-r4'], baseline: Object.fromEntries(order === 'forward' ? base : [...base].reverse()) },
+    ],
     ['beta', { spec: 'h2', stage: 'rolling' }],
     ['gamma', { spec: 'h3', stage: 'failed', reason: 'errors', failedAt: T1 }],
   ];
@@ -109,7 +112,7 @@ function lifecycle(order: 'forward' | 'reverse'): LifecycleState {
   return { draining: Object.fromEntries(pick(drains)), rollouts: Object.fromEntries(pick(rolls)) };
 }
 
-test('lifecycleJson: drains, rollouts and each rollout\'s routers are sorted by name, so the same lifecycle is the same bytes whatever order built it', () => {
+test("lifecycleJson: drains, rollouts and each rollout's routers are sorted by name, so the same lifecycle is the same bytes whatever order built it", () => {
   const expected =
     '{"draining":{' +
     `"alpha-r1":{"since":"${T0}","reason":"stop","outOfTablesAt":null},` +

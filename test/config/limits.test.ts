@@ -60,7 +60,9 @@ test('integers are whole numbers within their range', () => {
 test('more than 100,000 nodes in all is one error at the entry that passes the cap, and nothing is expanded', () => {
   const many = Array.from({ length: 300 }, (_, i) => `  - { name: "r${i}n[1-100000]", fabric: ib-a }`).join('\n');
   const out = errors(CLUSTER.replace('  - { name: "n[1-2]", fabric: ib-a }', many));
-  assert.equal(out, ['cluster.yaml:7:13: nodes[1].name: the node entries expand to more than 100,000 nodes in all (reached at this entry); nothing was expanded']);
+  assert.equal(out, [
+    'cluster.yaml:7:13: nodes[1].name: the node entries expand to more than 100,000 nodes in all (reached at this entry); nothing was expanded',
+  ]);
 });
 
 test('exactly 100,000 nodes in all is allowed', () => {
@@ -73,7 +75,10 @@ test('exactly 100,000 nodes in all is allowed', () => {
 });
 
 test('50,000 duplicate names are one error for the entry, counting them', () => {
-  const twice = CLUSTER.replace('  - { name: "n[1-2]", fabric: ib-a }', '  - { name: "gpu-b[1-50000]", fabric: ib-a }\n  - { name: "gpu-b[1-50000]", fabric: ib-a }');
+  const twice = CLUSTER.replace(
+    '  - { name: "n[1-2]", fabric: ib-a }',
+    '  - { name: "gpu-b[1-50000]", fabric: ib-a }\n  - { name: "gpu-b[1-50000]", fabric: ib-a }',
+  );
   assert.equal(errors(twice), ["cluster.yaml:7:13: nodes[1].name: duplicate node name 'gpu-b1' and 49999 more: already in nodes[0]"]);
 });
 
@@ -98,7 +103,7 @@ test('a billion-laughs alias tree is refused at the alias that passes the cap', 
   assert.match(line, /^models\.yaml:1[0-3]:\d+: aliases \(\*name\) repeat too much: they may add at most 1,000,000 values \(1000 alias uses\)$/);
 });
 
-test('one big list repeated by many aliases is refused too (it is within yaml\'s alias count)', () => {
+test("one big list repeated by many aliases is refused too (it is within yaml's alias count)", () => {
   const list = `x-big: &big [${Array(20_000).fill('1').join(',')}]`;
   const uses = Array.from({ length: 60 }, (_, i) => `x-u${i}: *big`).join('\n');
   const [line] = errors(CLUSTER, `${MODELS}${list}\n${uses}\n`);
@@ -115,7 +120,9 @@ test('did-you-mean is not computed for long words or huge lists (bounded work), 
   const fabrics = Array.from({ length: 1500 }, (_, i) => `f${i}`);
   const cluster = CLUSTER.replace('fabrics: [ib-a]', `fabrics: [ib-a, ${fabrics.join(', ')}]`).replace('fabric: ib-a }', 'fabric: ib-b }');
   assert.equal(errors(cluster), ["cluster.yaml:6:31: nodes[0].fabric: fabric 'ib-b' is not declared in fabrics"]);
-  assert.equal(errors(CLUSTER.replace('fabric: ib-a }', 'fabric: ib-b }')), ["cluster.yaml:6:31: nodes[0].fabric: fabric 'ib-b' is not declared in fabrics (did you mean 'ib-a'?)"]);
+  assert.equal(errors(CLUSTER.replace('fabric: ib-a }', 'fabric: ib-b }')), [
+    "cluster.yaml:6:31: nodes[0].fabric: fabric 'ib-b' is not declared in fabrics (did you mean 'ib-a'?)",
+  ]);
 });
 
 test.run();

@@ -17,8 +17,12 @@ test('every default of docs/config.md is filled in', () => {
   if (!r.ok) return;
   const c = r.config.cluster;
   assert.equal(c.ssh, {
-    user: 'op', knownHosts: '/home/op/.ssh/known_hosts', port: 22,
-    connectTimeoutMs: 10_000, commandTimeoutMs: 60_000, concurrency: 64,
+    user: 'op',
+    knownHosts: '/home/op/.ssh/known_hosts',
+    port: 22,
+    connectTimeoutMs: 10_000,
+    commandTimeoutMs: 60_000,
+    concurrency: 64,
   });
   assert.equal(c.agent, { command: 'llmgw agent' });
   assert.equal(c.router, { command: 'llmgw router' });
@@ -35,7 +39,21 @@ test('every default of docs/config.md is filled in', () => {
   assert.equal(c.safety, { maxStopFraction: 0.5, minReachableFraction: 0.5 });
   assert.equal(c.git, { timeoutMs: 60_000 });
   assert.equal(r.config.models, [
-    { name: 'm', weights: 'org/m', engine: 'vllm', gpus: 2, nodes: 1, replicas: 1, priority: 0, args: [], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null },
+    {
+      name: 'm',
+      weights: 'org/m',
+      engine: 'vllm',
+      gpus: 2,
+      nodes: 1,
+      replicas: 1,
+      priority: 0,
+      args: [],
+      index: 0,
+      drainTimeoutMs: 600_000,
+      stopGraceMs: 30_000,
+      check: null,
+      rollout: null,
+    },
   ]);
 });
 
@@ -55,7 +73,9 @@ test('no webhooks is a warning, not an error', () => {
 });
 
 test('{name} in host, ports from ssh.port, ~ from HOME, proxyJump parsed, routers default to their name', () => {
-  const cluster = MINIMAL_CLUSTER.replace('name: tiny', `name: tiny
+  const cluster = MINIMAL_CLUSTER.replace(
+    'name: tiny',
+    `name: tiny
 ssh:
   user: llmgw
   port: 2200
@@ -64,7 +84,8 @@ ssh:
   proxyJump: bastion.example
 routers:
   - { name: rt-1 }
-  - { name: rt-2, host: rt-2.example, port: 22 }`).replace('{ name: "n[1-2]", fabric: ib-a }', '{ name: "n[1-2]", host: "{name}.ib-a.example", fabric: ib-a, cordon: true }');
+  - { name: rt-2, host: rt-2.example, port: 22 }`,
+  ).replace('{ name: "n[1-2]", fabric: ib-a }', '{ name: "n[1-2]", host: "{name}.ib-a.example", fabric: ib-a, cordon: true }');
   const r = load(cluster);
   assert.ok(r.ok);
   if (!r.ok) return;
@@ -73,7 +94,10 @@ routers:
   assert.is(c.ssh.knownHosts, '/etc/ssh/known_hosts');
   assert.equal(c.ssh.proxyJump, { user: 'llmgw', host: 'bastion.example', port: 22 });
   assert.equal(c.nodes[1], { name: 'n2', host: 'n2.ib-a.example', port: 2200, fabric: 'ib-a', cordon: true, storage: [] });
-  assert.equal(c.routers, [{ name: 'rt-1', host: 'rt-1', port: 2200 }, { name: 'rt-2', host: 'rt-2.example', port: 22 }]);
+  assert.equal(c.routers, [
+    { name: 'rt-1', host: 'rt-1', port: 2200 },
+    { name: 'rt-2', host: 'rt-2.example', port: 22 },
+  ]);
 });
 
 test('proxyJump user@host:port gives all three', () => {
@@ -86,35 +110,71 @@ test('${VAR} is substituted from the environment and the value never appears in 
   const r = load(cluster, MINIMAL_MODELS, { HOME: '/h', HOOK: 'https://hooks.example/abc' });
   assert.ok(r.ok);
   if (!r.ok) return;
-  assert.equal(r.config.cluster.notify.webhooks, [{ url: 'https://hooks.example/abc', events: ['node.lost'] }], 'an unset secret is no secret, not an empty HMAC key');
+  assert.equal(
+    r.config.cluster.notify.webhooks,
+    [{ url: 'https://hooks.example/abc', events: ['node.lost'] }],
+    'an unset secret is no secret, not an empty HMAC key',
+  );
   assert.equal(r.warnings.map(formatProblem), ['cluster.yaml:11:33: notify.webhooks[0].secret: environment variable HOOK_SECRET is not set']);
 });
 
 test('gpuClasses keep file order, so the first matching glob wins', () => {
   const r = load(MINIMAL_CLUSTER + 'gpuClasses:\n  H100-PCIe: "NVIDIA H100 PCIe*"\n  H100: "NVIDIA H100*"\n');
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.config.cluster.gpuClasses.map((g) => g.name), ['H100-PCIe', 'H100']);
+  if (r.ok)
+    assert.equal(
+      r.config.cluster.gpuClasses.map((g) => g.name),
+      ['H100-PCIe', 'H100'],
+    );
 });
 
 test('a class named with digits only keeps its place in the file too (a JS object would move it first)', () => {
   const r = load(MINIMAL_CLUSTER + 'gpuClasses:\n  H100: "NVIDIA H100*"\n  "4090": "*"\n');
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.config.cluster.gpuClasses, [{ name: 'H100', glob: 'NVIDIA H100*' }, { name: '4090', glob: '*' }]);
+  if (r.ok)
+    assert.equal(r.config.cluster.gpuClasses, [
+      { name: 'H100', glob: 'NVIDIA H100*' },
+      { name: '4090', glob: '*' },
+    ]);
 });
 
 test('models keep their file order as index, and models: [] is valid', () => {
   const two = MINIMAL_MODELS + '  - { name: z, weights: org/z, engine: vllm, gpus: 1, nodes: 2, replicas: 0, priority: 5, args: [--x] }\n';
   const r = load(MINIMAL_CLUSTER, two);
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.config.models[1], { name: 'z', weights: 'org/z', engine: 'vllm', gpus: 1, nodes: 2, replicas: 0, priority: 5, args: ['--x'], index: 1, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null });
+  if (r.ok)
+    assert.equal(r.config.models[1], {
+      name: 'z',
+      weights: 'org/z',
+      engine: 'vllm',
+      gpus: 1,
+      nodes: 2,
+      replicas: 0,
+      priority: 5,
+      args: ['--x'],
+      index: 1,
+      drainTimeoutMs: 600_000,
+      stopGraceMs: 30_000,
+      check: null,
+      rollout: null,
+    });
   const none = load(MINIMAL_CLUSTER, 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n');
   assert.ok(none.ok && none.config.models.length === 0);
 });
 
 test('storage paths lose a trailing slash; shared keeps its filer', () => {
-  const r = load(MINIMAL_CLUSTER.replace('{ name: "n[1-2]", fabric: ib-a }', '{ name: "n[1-2]", fabric: ib-a, storage: [{ path: /models/, kind: local }, { path: /lustre, kind: shared, filer: lus }] }'));
+  const r = load(
+    MINIMAL_CLUSTER.replace(
+      '{ name: "n[1-2]", fabric: ib-a }',
+      '{ name: "n[1-2]", fabric: ib-a, storage: [{ path: /models/, kind: local }, { path: /lustre, kind: shared, filer: lus }] }',
+    ),
+  );
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.config.cluster.nodes[0].storage, [{ path: '/models', kind: 'local' }, { path: '/lustre', kind: 'shared', filer: 'lus' }]);
+  if (r.ok)
+    assert.equal(r.config.cluster.nodes[0].storage, [
+      { path: '/models', kind: 'local' },
+      { path: '/lustre', kind: 'shared', filer: 'lus' },
+    ]);
 });
 
 test('loadConfig reads the repo and prints file names under displayDir; both missing files are reported', async () => {
@@ -140,7 +200,9 @@ test('a YAML alias without an anchor is an error at the alias, not a crash', () 
 });
 
 test('x- keys hold YAML anchors that node entries reuse with <<', () => {
-  const cluster = MINIMAL_CLUSTER.replace('nodes:\n  - { name: "n[1-2]", fabric: ib-a }', `x-gpu-node: &gpu-node
+  const cluster = MINIMAL_CLUSTER.replace(
+    'nodes:\n  - { name: "n[1-2]", fabric: ib-a }',
+    `x-gpu-node: &gpu-node
   fabric: ib-a
   storage: [{ path: /models, kind: local }]
 nodes:
@@ -148,11 +210,19 @@ nodes:
     name: "n[1-2]"
   - <<: *gpu-node
     name: m1
-    cordon: true`);
+    cordon: true`,
+  );
   const r = load(cluster);
   assert.equal(r.ok ? [] : r.errors.map(formatProblem), []);
   if (r.ok) {
-    assert.equal(r.config.cluster.nodes.map((n) => [n.name, n.fabric, n.cordon, n.storage.length]), [['n1', 'ib-a', false, 1], ['n2', 'ib-a', false, 1], ['m1', 'ib-a', true, 1]]);
+    assert.equal(
+      r.config.cluster.nodes.map((n) => [n.name, n.fabric, n.cordon, n.storage.length]),
+      [
+        ['n1', 'ib-a', false, 1],
+        ['n2', 'ib-a', false, 1],
+        ['m1', 'ib-a', true, 1],
+      ],
+    );
   }
 });
 

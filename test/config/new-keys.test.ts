@@ -40,14 +40,11 @@ function model(extra: string): string {
 
 test('without the new keys: drain 10m, stop grace 30s, no check, no rollout, git timeout 60s', () => {
   const c = ok(CLUSTER, HEAD + MODEL);
-  assert.equal(
-    [c.models[0].drainTimeoutMs, c.models[0].stopGraceMs, c.models[0].check, c.models[0].rollout],
-    [600_000, 30_000, null, null],
-  );
+  assert.equal([c.models[0].drainTimeoutMs, c.models[0].stopGraceMs, c.models[0].check, c.models[0].rollout], [600_000, 30_000, null, null]);
   assert.equal(c.cluster.git, { timeoutMs: 60_000 });
 });
 
-test('cluster.yaml defaults apply to every model; a model\'s own value wins', () => {
+test("cluster.yaml defaults apply to every model; a model's own value wins", () => {
   const cluster = `${CLUSTER}defaults:\n  drainTimeout: 5m\n  stopGrace: 45s\n  check: { prompt: "Say ok.", expect: ok }\ngit: { timeout: 2m }\n`;
   const models = `${HEAD}${MODEL}${model('    drainTimeout: 20m\n    stopGrace: 0s\n    check: { prompt: "Reply with the word ready.", expect: "(?i)ready", timeout: 90s }\n').slice(HEAD.length).replace('name: m', 'name: own')}`;
   const c = ok(cluster, models);
@@ -66,7 +63,11 @@ test('check: false turns a default check off for one model (an embedding model c
 
 test('rollout: {} takes every default: one canary, hold 10m, at most 5% errors', () => {
   assert.equal(ok(CLUSTER, model('    rollout: {}\n')).models[0].rollout, { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 });
-  assert.equal(ok(CLUSTER, model('    rollout: { canary: 3, hold: 1h, maxErrorRate: 0 }\n')).models[0].rollout, { canary: 3, holdMs: 3_600_000, maxErrorRate: 0 });
+  assert.equal(ok(CLUSTER, model('    rollout: { canary: 3, hold: 1h, maxErrorRate: 0 }\n')).models[0].rollout, {
+    canary: 3,
+    holdMs: 3_600_000,
+    maxErrorRate: 0,
+  });
 });
 
 const ERRORS: [rule: string, extra: string, expected: string][] = [
@@ -74,13 +75,37 @@ const ERRORS: [rule: string, extra: string, expected: string][] = [
   ['canary is a whole number', '    rollout: { canary: 1.5 }\n', 'models.yaml:8:24: models[0].rollout.canary: must be integer'],
   ['maxErrorRate is a share, 0..1', '    rollout: { maxErrorRate: 1.5 }\n', 'models.yaml:8:30: models[0].rollout.maxErrorRate: must be <= 1'],
   ['hold is a duration', '    rollout: { hold: soon }\n', 'models.yaml:8:22: models[0].rollout.hold: must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
-  ['a misspelt rollout key suggests the key of that level', '    rollout: { canery: 2 }\n', "models.yaml:8:16: models[0].rollout.canery: unknown key 'canery' (did you mean 'canary'?)"],
+  [
+    'a misspelt rollout key suggests the key of that level',
+    '    rollout: { canery: 2 }\n',
+    "models.yaml:8:16: models[0].rollout.canery: unknown key 'canery' (did you mean 'canary'?)",
+  ],
   ['a check needs expect', '    check: { prompt: hi }\n', "models.yaml:8:12: models[0].check: missing required key 'expect'"],
-  ['a misspelt check key suggests the key of that level', '    check: { prompt: hi, expect: x, timeot: 5s }\n', "models.yaml:8:37: models[0].check.timeot: unknown key 'timeot' (did you mean 'timeout'?)"],
-  ['check.expect must compile', '    check: { prompt: hi, expect: "(ready" }\n', 'models.yaml:8:34: models[0].check.expect: is not a valid regular expression: Unterminated group'],
-  ['only a leading (?i) is a flag', '    check: { prompt: hi, expect: "(?s)ready" }\n', 'models.yaml:8:34: models[0].check.expect: only (?i), at the start, is understood as a flag (case-insensitive)'],
-  ['(?i) twice is not two flags', '    check: { prompt: hi, expect: "(?i)(?m)ready" }\n', 'models.yaml:8:34: models[0].check.expect: only (?i), at the start, is understood as a flag (case-insensitive)'],
-  ['a check timeout of 0s could never pass', '    check: { prompt: hi, expect: x, timeout: 0s }\n', 'models.yaml:8:46: models[0].check.timeout: must be longer than 0s'],
+  [
+    'a misspelt check key suggests the key of that level',
+    '    check: { prompt: hi, expect: x, timeot: 5s }\n',
+    "models.yaml:8:37: models[0].check.timeot: unknown key 'timeot' (did you mean 'timeout'?)",
+  ],
+  [
+    'check.expect must compile',
+    '    check: { prompt: hi, expect: "(ready" }\n',
+    'models.yaml:8:34: models[0].check.expect: is not a valid regular expression: Unterminated group',
+  ],
+  [
+    'only a leading (?i) is a flag',
+    '    check: { prompt: hi, expect: "(?s)ready" }\n',
+    'models.yaml:8:34: models[0].check.expect: only (?i), at the start, is understood as a flag (case-insensitive)',
+  ],
+  [
+    '(?i) twice is not two flags',
+    '    check: { prompt: hi, expect: "(?i)(?m)ready" }\n',
+    'models.yaml:8:34: models[0].check.expect: only (?i), at the start, is understood as a flag (case-insensitive)',
+  ],
+  [
+    'a check timeout of 0s could never pass',
+    '    check: { prompt: hi, expect: x, timeout: 0s }\n',
+    'models.yaml:8:46: models[0].check.timeout: must be longer than 0s',
+  ],
   ['check: true means nothing', '    check: true\n', 'models.yaml:8:12: models[0].check: must be a mapping (prompt, expect, timeout) or false'],
   ['a drain timeout a timer cannot count is an error', '    drainTimeout: 30d\n', 'models.yaml:8:19: models[0].drainTimeout: must be at most 24d'],
   ['stopGrace is a duration', '    stopGrace: 30\n', 'models.yaml:8:16: models[0].stopGrace: must be string'],
@@ -140,7 +165,10 @@ test('a malformed allowArgs glob is an error at the glob', () => {
 });
 
 test('advise: each engine without allowArgs is one warning, however many models use it', () => {
-  const cluster = CLUSTER.replace('vllm: { command: [vllm, serve] }', 'vllm: { command: [vllm, serve] }\n  sglang: { command: [sglang] }\n  strict: { command: [s], allowArgs: [] }');
+  const cluster = CLUSTER.replace(
+    'vllm: { command: [vllm, serve] }',
+    'vllm: { command: [vllm, serve] }\n  sglang: { command: [sglang] }\n  strict: { command: [s], allowArgs: [] }',
+  );
   const models = HEAD + MODEL + MODEL.replace('name: m', 'name: m2') + MODEL.replace('name: m', 'name: m3').replace('vllm', 'sglang');
   const r = load(cluster, models, { advise: true });
   assert.equal(r.warnings.map(formatProblem), [
@@ -156,11 +184,16 @@ test('advise: a gpuClass no GPU of the snapshot has is a warning listing the cla
   const observedGpus = { file: '.llmgw/observed.json', products: ['NVIDIA H100 80GB HBM3', 'NVIDIA A100-SXM4-80GB'] };
   const r = load(CLUSTER, models, { advise: true, observedGpus });
   assert.ok(r.ok, 'a warning, not an error: what the fleet holds is no validation matter');
-  assert.equal(r.warnings.map(formatProblem).filter((w) => w.includes('gpuClass')), [
-    "models.yaml:8:15: models[0].gpuClass: no GPU in .llmgw/observed.json has class 'H10O' (did you mean 'H100'?); classes seen: A100, H100",
-  ]);
+  assert.equal(
+    r.warnings.map(formatProblem).filter((w) => w.includes('gpuClass')),
+    ["models.yaml:8:15: models[0].gpuClass: no GPU in .llmgw/observed.json has class 'H10O' (did you mean 'H100'?); classes seen: A100, H100"],
+  );
   const none = load(CLUSTER, models, { advise: true, observedGpus: null });
-  assert.equal(none.warnings.map(formatProblem).filter((w) => w.includes('gpuClass')), [], 'no snapshot: nothing to say');
+  assert.equal(
+    none.warnings.map(formatProblem).filter((w) => w.includes('gpuClass')),
+    [],
+    'no snapshot: nothing to say',
+  );
 });
 
 test.run();

@@ -56,7 +56,9 @@ test('parseState: a part of the wrong shape is "not a valid state file" with its
 
 test('parseState: a number JSON reads as Infinity (1e999) is refused by its path, even where the schema lets any integer through', () => {
   assert.is(
-    message(`{"version":1,"lifecycle":{"rollouts":{"m":{"spec":"s","stage":"canary","baseline":{"router-a":{"startedAt":"${T0}","requests":1e999,"errors":0}}}}}}`),
+    message(
+      `{"version":1,"lifecycle":{"rollouts":{"m":{"spec":"s","stage":"canary","baseline":{"router-a":{"startedAt":"${T0}","requests":1e999,"errors":0}}}}}}`,
+    ),
     `${FILE}: not a valid state file (/lifecycle/rollouts/m/baseline/router-a/requests: a number out of range (not finite))`,
   );
   assert.is(message('{"version":1,"extra":-1e999}'), `${FILE}: not a valid state file (/extra: a number out of range (not finite))`);
@@ -71,7 +73,13 @@ test('parseState: a file with only "version": 1 is the empty state, and has no l
 
 test('parseState: drains and rollouts under way are read back (normalized: a drain without a reason stops as "stop")', () => {
   const s = parseState(
-    JSON.stringify({ version: 1, lifecycle: { draining: { 'm-r1': { since: T0, reason: 'stop' }, 'm-r2': { since: T1, reason: 'surplus', outOfTablesAt: T2 } }, rollouts: { m: { spec: 'h1', stage: 'rolling' } } } }),
+    JSON.stringify({
+      version: 1,
+      lifecycle: {
+        draining: { 'm-r1': { since: T0, reason: 'stop' }, 'm-r2': { since: T1, reason: 'surplus', outOfTablesAt: T2 } },
+        rollouts: { m: { spec: 'h1', stage: 'rolling' } },
+      },
+    }),
     FILE,
   );
   assert.equal(s.lifecycle, {
@@ -82,16 +90,28 @@ test('parseState: drains and rollouts under way are read back (normalized: a dra
 
 test('stateOrFresh: no file is the empty state without a warning; a good file is its state without a warning', () => {
   const warnings: string[] = [];
-  assert.equal(stateOrFresh(null, FILE, (m) => warnings.push(m)), emptyState());
+  assert.equal(
+    stateOrFresh(null, FILE, (m) => warnings.push(m)),
+    emptyState(),
+  );
   const good = { version: 1, unreachableSince: { 'gpu-a01': T0 }, startFailures: [], notified: {}, everRunning: ['m'], placements: {}, outbox: [] };
-  assert.equal(stateOrFresh(JSON.stringify(good), FILE, (m) => warnings.push(m)), good);
+  assert.equal(
+    stateOrFresh(JSON.stringify(good), FILE, (m) => warnings.push(m)),
+    good,
+  );
   assert.equal(warnings, []);
 });
 
 test('stateOrFresh: a broken file is one warning naming it and the problem, and an empty state', () => {
   const warnings: string[] = [];
-  assert.equal(stateOrFresh('{"version":1,"everRunning":"m"}', FILE, (m) => warnings.push(m)), emptyState());
-  assert.equal(stateOrFresh('{"version":3}', FILE, (m) => warnings.push(m)), emptyState());
+  assert.equal(
+    stateOrFresh('{"version":1,"everRunning":"m"}', FILE, (m) => warnings.push(m)),
+    emptyState(),
+  );
+  assert.equal(
+    stateOrFresh('{"version":3}', FILE, (m) => warnings.push(m)),
+    emptyState(),
+  );
   assert.equal(warnings, [
     `${FILE}: not a valid state file (/everRunning: must be array); starting from an empty state`,
     `${FILE}: not an llmgw state file (expected an object with "version": 1); starting from an empty state`,
@@ -101,8 +121,15 @@ test('stateOrFresh: a broken file is one warning naming it and the problem, and 
 test('stateOrFresh: an error that is not about the file (a bug) is thrown, never turned into a warning and an empty state', () => {
   const warnings: string[] = [];
   // A name that cannot be turned into text: building the file's DataError itself fails.
-  const file = { toString: () => { throw new RangeError('not a file name'); } } as unknown as string;
-  assert.throws(() => stateOrFresh('{', file, (m) => warnings.push(m)), (err: unknown) => err instanceof RangeError && err.message === 'not a file name');
+  const file = {
+    toString: () => {
+      throw new RangeError('not a file name');
+    },
+  } as unknown as string;
+  assert.throws(
+    () => stateOrFresh('{', file, (m) => warnings.push(m)),
+    (err: unknown) => err instanceof RangeError && err.message === 'not a file name',
+  );
   assert.equal(warnings, []);
 });
 
@@ -173,7 +200,11 @@ test('serializeState: the same state built in another order is the same bytes, a
   const reordered: State = {
     ...m,
     unreachableSince: Object.fromEntries(Object.entries(m.unreachableSince).reverse()),
-    placements: Object.fromEntries(Object.entries(m.placements).reverse().map(([id, p]) => [id, { ...p, ranks: [...p.ranks].reverse() }])),
+    placements: Object.fromEntries(
+      Object.entries(m.placements)
+        .reverse()
+        .map(([id, p]) => [id, { ...p, ranks: [...p.ranks].reverse() }]),
+    ),
   };
   const text = serializeState(reordered);
   assert.is(text, serializeState(m));

@@ -37,14 +37,14 @@ test('args keep only their string entries, in order', () => {
   assert.equal(models[0]!.args, ['--a', '--b']);
 });
 
-test('routing: prefix and least-inflight are carried as written; absent or unknown leaves the routers\' default (no key)', () => {
+test("routing: prefix and least-inflight are carried as written; absent or unknown leaves the routers' default (no key)", () => {
   assert.is(configOf(`${MODELS}    routing: prefix\n`).models[0]!.routing, 'prefix');
   assert.is(configOf(`${MODELS}    routing: least-inflight\n`).models[0]!.routing, 'least-inflight');
   assert.not.ok('routing' in configOf(MODELS).models[0]!);
   assert.not.ok('routing' in resolved(`${MODELS}    routing: random\n`).models[0]!);
 });
 
-test('an arg the engine does not allow, on a model without a name, names the model as \'\'', () => {
+test("an arg the engine does not allow, on a model without a name, names the model as ''", () => {
   const cluster = CLUSTER.replace('command: [vllm, serve]', 'command: [vllm, serve]\n    allowArgs: ["--dtype=*"]');
   const r = parse(cluster, 'apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - weights: org/m\n    engine: vllm\n    gpus: 1\n    args: [--trust-remote-code]\n');
   assert.equal(r.ok ? [] : r.errors.map(formatProblem), [

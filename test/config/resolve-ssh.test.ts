@@ -63,7 +63,11 @@ test('a bare ~ as a path is $HOME itself', () => {
 
 test('a proxyJump with text before or after user@host:port is only the schema problem: no bastion is read out of part of it', () => {
   for (const jump of ['a/bastion:0', 'bastion:0/x']) {
-    assert.equal(errorsOf(`${CLUSTER}ssh:\n  proxyJump: ${jump}\n`), ['cluster.yaml:12:14: ssh.proxyJump: must be user@host:port (user and port optional)'], jump);
+    assert.equal(
+      errorsOf(`${CLUSTER}ssh:\n  proxyJump: ${jump}\n`),
+      ['cluster.yaml:12:14: ssh.proxyJump: must be user@host:port (user and port optional)'],
+      jump,
+    );
     const { ctx, ssh } = ctxOf(`${CLUSTER}ssh:\n  proxyJump: ${jump}\n`);
     assert.is(resolveSsh(ctx, ssh).proxyJump, undefined, jump);
     assert.equal(ctx.errors, [], jump);
@@ -77,7 +81,7 @@ test('an identityFile from ${VAR} must come out absolute or ~/…: a relative re
   assert.is(configOf(cluster, { KEYDIR: '~/.ssh/' }).cluster.ssh.identityFile, '/home/op/.ssh/id_ed25519');
 });
 
-test('a relative key path is the schema\'s problem only: it is not judged against the repo', () => {
+test("a relative key path is the schema's problem only: it is not judged against the repo", () => {
   assert.equal(errorsOf(`${CLUSTER}ssh:\n  knownHosts: known_hosts\n`, {}, process.cwd()), [
     'cluster.yaml:12:15: ssh.knownHosts: must be an absolute path or start with ~/',
   ]);

@@ -82,7 +82,8 @@ test('an anchor under x- may hold ${VAR}; it is refused where an alias uses it o
 });
 
 test('url, secret, header values and identityFile are substituted, whole or in part', () => {
-  const cluster = CLUSTER.replace('name: test', 'name: test\nssh:\n  identityFile: ${KEY_DIR}/id_ed25519') +
+  const cluster =
+    CLUSTER.replace('name: test', 'name: test\nssh:\n  identityFile: ${KEY_DIR}/id_ed25519') +
     'notify:\n  webhooks:\n    - url: ${LLMGW_WEBHOOK_URL}\n      secret: ${SECRET}\n      headers:\n        Authorization: "Bearer ${HOOK_TOKEN}"\n        X-Team: ml\n';
   const { r } = load(cluster, MODELS, { env: { ...ENV, KEY_DIR: '/etc/llmgw' } });
   assert.ok(r.ok);
@@ -111,12 +112,16 @@ test('a URL with an unset ${VAR} in it is no URL at all, never half of one', () 
 test('a header value from the environment with a line break is refused, naming the variable, not the value', () => {
   const cluster = CLUSTER + 'notify:\n  webhooks:\n    - url: https://h.example/x\n      headers: { X-Token: "${INJECT}" }\n';
   const { errors, all } = load(cluster, MODELS, { env: { ...ENV, INJECT: 'abc-secret\r\nX-Evil: 1' } });
-  assert.equal(errors, ['cluster.yaml:14:27: notify.webhooks[0].headers.X-Token: must not contain line breaks or control characters (after substituting ${INJECT})']);
+  assert.equal(errors, [
+    'cluster.yaml:14:27: notify.webhooks[0].headers.X-Token: must not contain line breaks or control characters (after substituting ${INJECT})',
+  ]);
   assert.not.match(all, 'abc-secret');
 });
 
 test('headers llmgw sets itself, and a header given twice in other case, are refused at the key', () => {
-  const cluster = CLUSTER + 'notify:\n  webhooks:\n    - url: https://h.example/x\n      headers:\n        Content-Type: text/plain\n        webhook-signature: v1,forged\n        X-A: "1"\n        x-a: "2"\n';
+  const cluster =
+    CLUSTER +
+    'notify:\n  webhooks:\n    - url: https://h.example/x\n      headers:\n        Content-Type: text/plain\n        webhook-signature: v1,forged\n        X-A: "1"\n        x-a: "2"\n';
   assert.equal(load(cluster).errors, [
     "cluster.yaml:15:9: notify.webhooks[0].headers.Content-Type: header 'Content-Type' is set by llmgw (or by HTTP) and cannot be configured",
     "cluster.yaml:16:9: notify.webhooks[0].headers.webhook-signature: header 'webhook-signature' is set by llmgw (or by HTTP) and cannot be configured",
@@ -142,7 +147,8 @@ mkdirSync(join(repo, 'cfg', 'keys'), { recursive: true });
 mkdirSync(join(repo, 'home'));
 symlinkSync(join(repo, 'cfg', 'keys'), join(repo, 'home', 'keys'));
 const inRepo = (ssh: string, env: Record<string, string> = {}) =>
-  load(CLUSTER.replace('name: test', `name: test\nssh:\n${ssh}`), MODELS, { repoDir: join(repo, 'cfg'), env: { ...ENV, HOME: join(repo, 'home'), ...env } }).errors;
+  load(CLUSTER.replace('name: test', `name: test\nssh:\n${ssh}`), MODELS, { repoDir: join(repo, 'cfg'), env: { ...ENV, HOME: join(repo, 'home'), ...env } })
+    .errors;
 
 test('knownHosts or identityFile inside the config repo is an error: a PR would choose the trusted host keys', () => {
   assert.equal(inRepo(`  knownHosts: ${join(repo, 'cfg', 'known_hosts')}`), [

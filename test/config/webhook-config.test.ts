@@ -27,7 +27,10 @@ models:
 `;
 
 function load(notify: string, env: Record<string, string> = {}) {
-  const r = parseConfig({ cluster: { name: 'cluster.yaml', text: CLUSTER + notify }, models: { name: 'models.yaml', text: MODELS } }, { env: { HOME: '/h', ...env } });
+  const r = parseConfig(
+    { cluster: { name: 'cluster.yaml', text: CLUSTER + notify }, models: { name: 'models.yaml', text: MODELS } },
+    { env: { HOME: '/h', ...env } },
+  );
   return { r, errors: r.ok ? [] : r.errors.map(formatProblem), warnings: r.warnings.map(formatProblem) };
 }
 
@@ -53,15 +56,25 @@ test('every header llmgw sets or HTTP owns is refused at its key, in any case', 
   for (const name of RESERVED) {
     for (const spelled of [name, name.toLowerCase(), name.toUpperCase()]) {
       const { errors } = load(`notify:\n  webhooks:\n    - url: https://h.example/x\n      headers:\n        ${spelled}: "v"\n`);
-      assert.equal(errors, [`cluster.yaml:15:9: notify.webhooks[0].headers.${spelled}: header '${spelled}' is set by llmgw (or by HTTP) and cannot be configured`], spelled);
+      assert.equal(
+        errors,
+        [`cluster.yaml:15:9: notify.webhooks[0].headers.${spelled}: header '${spelled}' is set by llmgw (or by HTTP) and cannot be configured`],
+        spelled,
+      );
     }
   }
 });
 
 test('a header of its own is kept with its name as written; the hook carries only what was given', () => {
-  const { r, errors, warnings } = load('notify:\n  webhooks:\n    - url: https://h.example/x\n      headers: { X-Team: ops, Authorization: "Bearer t" }\n    - url: http://h.example/y\n');
+  const { r, errors, warnings } = load(
+    'notify:\n  webhooks:\n    - url: https://h.example/x\n      headers: { X-Team: ops, Authorization: "Bearer t" }\n    - url: http://h.example/y\n',
+  );
   assert.equal([errors, warnings], [[], []]);
-  if (r.ok) assert.equal(r.config.cluster.notify.webhooks, [{ url: 'https://h.example/x', headers: { 'X-Team': 'ops', Authorization: 'Bearer t' } }, { url: 'http://h.example/y' }]);
+  if (r.ok)
+    assert.equal(r.config.cluster.notify.webhooks, [
+      { url: 'https://h.example/x', headers: { 'X-Team': 'ops', Authorization: 'Bearer t' } },
+      { url: 'http://h.example/y' },
+    ]);
 });
 
 test('a header value with a control character is refused (NUL, backspace, LF, CR, ESC, US, DEL); a tab or a space is kept', () => {
@@ -90,12 +103,16 @@ test('a secret is kept when given in full; an empty one, or one with an unset ${
     return r.ok ? r.config.cluster.notify.webhooks : null;
   };
   assert.equal(hooks('notify:\n  webhooks:\n    - { url: "https://h.example/x", secret: "s3" }\n'), [{ url: 'https://h.example/x', secret: 's3' }]);
-  assert.equal(hooks('notify:\n  webhooks:\n    - { url: "https://h.example/x", secret: "a-${S}" }\n', { S: 'b' }), [{ url: 'https://h.example/x', secret: 'a-b' }]);
+  assert.equal(hooks('notify:\n  webhooks:\n    - { url: "https://h.example/x", secret: "a-${S}" }\n', { S: 'b' }), [
+    { url: 'https://h.example/x', secret: 'a-b' },
+  ]);
   assert.equal(hooks('notify:\n  webhooks:\n    - { url: "https://h.example/x", secret: "a-${NOPE}" }\n'), [{ url: 'https://h.example/x' }]);
 });
 
 test('a URL must be http:// or https://; one from an unset ${VAR} is the empty URL, with no URL error', () => {
-  assert.equal(load('notify:\n  webhooks:\n    - url: ftp://h.example/x\n').errors, ['cluster.yaml:13:12: notify.webhooks[0].url: must be an http:// or https:// URL']);
+  assert.equal(load('notify:\n  webhooks:\n    - url: ftp://h.example/x\n').errors, [
+    'cluster.yaml:13:12: notify.webhooks[0].url: must be an http:// or https:// URL',
+  ]);
   const unset = load('notify:\n  webhooks:\n    - url: "${NOPE}"\n');
   assert.equal(unset.errors, []);
   if (unset.r.ok) assert.equal(unset.r.config.cluster.notify.webhooks, [{ url: '' }]);
@@ -104,12 +121,16 @@ test('a URL must be http:// or https://; one from an unset ${VAR} is the empty U
 test('a hook lists the events it wants; without a list it has no events key (all events)', () => {
   const { r } = load('notify:\n  webhooks:\n    - { url: "https://h.example/x", events: [model.down, node.lost] }\n    - { url: "https://h.example/y" }\n');
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.config.cluster.notify.webhooks, [{ url: 'https://h.example/x', events: ['model.down', 'node.lost'] }, { url: 'https://h.example/y' }]);
+  if (r.ok)
+    assert.equal(r.config.cluster.notify.webhooks, [{ url: 'https://h.example/x', events: ['model.down', 'node.lost'] }, { url: 'https://h.example/y' }]);
 });
 
 test('no webhooks at all is a warning naming what then notifies nobody; one webhook is no warning', () => {
   const none = load('');
-  assert.equal(none.warnings.filter((w) => w.includes('webhooks')), ['cluster.yaml:1:1: notify.webhooks: no webhooks: a lost node or a model going down notifies nobody']);
+  assert.equal(
+    none.warnings.filter((w) => w.includes('webhooks')),
+    ['cluster.yaml:1:1: notify.webhooks: no webhooks: a lost node or a model going down notifies nobody'],
+  );
   assert.equal(load('notify:\n  webhooks:\n    - url: https://h.example/x\n').warnings, []);
 });
 

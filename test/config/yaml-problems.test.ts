@@ -24,7 +24,10 @@ function clusterErrors(text: string): string[] {
 
 function modelsErrors(gpus: string): string[] {
   const cluster = 'apiVersion: llmgw/v1\nkind: Cluster\nname: t\nfabrics: [a]\nnodes: [{ name: n1, fabric: a }]\nengines: { vllm: { command: [vllm] } }\n';
-  const r = parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: MODELS.replace('gpus: 1', gpus) } }, { env: {} });
+  const r = parseConfig(
+    { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: MODELS.replace('gpus: 1', gpus) } },
+    { env: {} },
+  );
   return r.ok ? [] : r.errors.map(formatProblem);
 }
 
@@ -36,7 +39,9 @@ test('a file that is not a mapping says what it found instead: a list, a number,
 });
 
 test('a duplicate key is named as written, even indented, at the second one', () => {
-  assert.equal(clusterErrors('apiVersion: llmgw/v1\nssh:\n  port: 22\n  port: 23\n'), ["cluster.yaml:4:3: duplicate key 'port': a key may appear once in a mapping"]);
+  assert.equal(clusterErrors('apiVersion: llmgw/v1\nssh:\n  port: 22\n  port: 23\n'), [
+    "cluster.yaml:4:3: duplicate key 'port': a key may appear once in a mapping",
+  ]);
 });
 
 test('an alias without an anchor is shown where it is, after any alias that resolves', () => {

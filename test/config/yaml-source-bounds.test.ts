@@ -19,7 +19,10 @@ test('a file of exactly the size cap is read; one byte more is refused', () => {
   const r = parseYamlSource('f.yaml', exact, 'a mapping');
   assert.ok(r.ok);
   const over = parseYamlSource('f.yaml', `${exact}b`, 'a mapping');
-  assert.equal(over, { ok: false, error: { file: 'f.yaml', line: 1, col: 1, path: '', message: 'the file is 4,194,305 bytes; a config file may be at most 4 MiB' } });
+  assert.equal(over, {
+    ok: false,
+    error: { file: 'f.yaml', line: 1, col: 1, path: '', message: 'the file is 4,194,305 bytes; a config file may be at most 4 MiB' },
+  });
 });
 
 test('more than 1000 alias uses while converting is the too-large problem, at the start of the document', () => {

@@ -69,17 +69,24 @@ function cellsOf(page: Page, selector: string): Promise<Record<string, string[]>
 /** The Overview's numbers against the status JSON: capacity, fabrics, every model (folded ones too), attention, idle. */
 async function checkNumbers(page: Page, report: StatusReport): Promise<void> {
   const capacity = await cellsOf(page, '#capacity tbody tr');
-  for (const c of report.capacity) assert.equal(capacity[c.class]!.slice(2).map(Number), [c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned], c.class);
+  for (const c of report.capacity)
+    assert.equal(capacity[c.class]!.slice(2).map(Number), [c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned], c.class);
   const fabrics = await cellsOf(page, '#fabrics tbody tr');
   for (const f of report.fabrics) {
-    const whole = Object.entries(f.freeWholeNodes).map(([k, n]) => `${k} ${n}`).join(', ') || '—';
+    const whole =
+      Object.entries(f.freeWholeNodes)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || '—';
     assert.equal(fabrics[f.name], [f.name, String(f.nodes), String(f.reachable), whole], f.name);
   }
   const models = await cellsOf(page, '#models tbody tr');
   assert.is(Object.keys(models).length, report.models.length);
   for (const m of report.models) assert.equal(models[m.name]!.slice(1).map(Number), [m.desired, m.running, m.starting, m.failed], m.name);
   const headlines = await page.$$eval('#attention li .headline', (els) => els.map((x) => x.textContent));
-  assert.equal(headlines, report.attention.map((a) => a.text));
+  assert.equal(
+    headlines,
+    report.attention.map((a) => a.text),
+  );
   assert.is(Object.keys(await cellsOf(page, '#idle tbody tr')).length, report.idle.length);
   for (const n of [...report.nodes.lost, ...report.nodes.unreachable]) {
     const row = (await cellsOf(page, '#nodes tbody tr'))[n.node]!;
@@ -93,7 +100,9 @@ async function checkKeyboard(page: Page, everyLink: boolean): Promise<void> {
   const reached = (await tabThrough(page, links + 20)).filter((p) => p.startsWith('/'));
   for (const p of NAV) assert.ok(reached.includes(p), `Tab reaches ${p}`);
   if (!everyLink) return;
-  const visible = await page.$$eval('a', (as) => as.filter((a) => !a.closest('details:not([open])')).map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const visible = await page.$$eval('a', (as) =>
+    as.filter((a) => !a.closest('details:not([open])')).map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+  );
   assert.equal(reached, visible);
 }
 
@@ -109,7 +118,11 @@ async function walk(base: string, name: string, report: StatusReport, extra: str
         await visit(page, problems, base + p, `${name}-${i}-${p.split('/')[1]}`, size);
         await checkKeyboard(page, false);
         if (p === '/models') assert.is((await page.$$('#main tbody tr')).length, report.models.length);
-        if (p === '/nodes') assert.is((await page.$$('#main tbody tr')).length, report.fabrics.reduce((n, f) => n + f.nodes, 0));
+        if (p === '/nodes')
+          assert.is(
+            (await page.$$('#main tbody tr')).length,
+            report.fabrics.reduce((n, f) => n + f.nodes, 0),
+          );
       }
     }
   } finally {

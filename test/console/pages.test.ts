@@ -54,7 +54,14 @@ function hostile(): Snapshot {
     observedAt: '2026-11-29T08:00:00Z',
     nodes: [
       { name: 'n1', reachable: true, report: r },
-      { name: 'n2', reachable: false, error: `<svg/onload=alert(5)> \u001b[31m`, reason: 'bad-reply', unreachableSince: '2026-11-29T07:59:00Z', lastReport: null },
+      {
+        name: 'n2',
+        reachable: false,
+        error: `<svg/onload=alert(5)> \u001b[31m`,
+        reason: 'bad-reply',
+        unreachableSince: '2026-11-29T07:59:00Z',
+        lastReport: null,
+      },
     ],
     routers: [],
   };
@@ -156,13 +163,19 @@ test('ticks: llmgw commits and people changes from git history; a tick says whic
     git(repo.dir, ['init', '-q', '-b', 'main']);
     git(repo.dir, ['add', '.']);
     git(repo.dir, ['commit', '-qm', 'lab: first config']);
-    const one: Snapshot = { ...first, nodes: [{ name: 'n1', reachable: true, report: report(gpus(2), [replica('m-0', [0], { state: 'starting' })]) }, first.nodes[1]!] };
+    const one: Snapshot = {
+      ...first,
+      nodes: [{ name: 'n1', reachable: true, report: report(gpus(2), [replica('m-0', [0], { state: 'starting' })]) }, first.nodes[1]!],
+    };
     mkdirSync(join(repo.dir, '.llmgw'));
     writeFileSync(join(repo.dir, '.llmgw/observed.json'), stableJson(one));
     writeFileSync(join(repo.dir, 'STATUS.md'), '# Fleet status: lab\n\n1 starting\n');
     git(repo.dir, ['add', '.']);
     git(repo.dir, ['commit', '-qm', 'llmgw: started 1 (lab)'], 'llmgw');
-    const two: Snapshot = { ...one, nodes: [{ name: 'n1', reachable: true, report: report(gpus(2), [replica('m-0', [0]), replica('m-1', [1], { state: 'failed' })]) }, one.nodes[1]!] };
+    const two: Snapshot = {
+      ...one,
+      nodes: [{ name: 'n1', reachable: true, report: report(gpus(2), [replica('m-0', [0]), replica('m-1', [1], { state: 'failed' })]) }, one.nodes[1]!],
+    };
     writeFileSync(join(repo.dir, '.llmgw/observed.json'), stableJson(two));
     writeFileSync(join(repo.dir, 'STATUS.md'), '# Fleet status: lab\n\n1 running\n');
     git(repo.dir, ['add', '.']);
@@ -183,7 +196,7 @@ test('ticks: llmgw commits and people changes from git history; a tick says whic
       assert.match(detail, /<span class="del">-1 starting<\/span>\n<span class="add">\+1 running<\/span>/);
       const change = (await get(url, `/ticks/${config}`)).text;
       assert.ok(change.includes('This commit changed cluster.yaml and models.yaml'));
-      assert.not.match(change, /hooks\.example/, "a config change is named, not shown");
+      assert.not.match(change, /hooks\.example/, 'a config change is named, not shown');
     });
   } finally {
     repo.remove();

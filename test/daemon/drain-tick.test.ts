@@ -54,7 +54,14 @@ test('a restarted reconciler continues a drain: the replica stays out of every t
   let minute = 0;
   // Each tick is a reconciler started afresh on the checkout: nothing carried over in memory.
   const tick = async () =>
-    runTick({ repo: await openConfigRepo({ dir, env: process.env }), transport, env: {}, now: () => new Date(Date.parse('2026-11-29T08:00:00Z') + minute++ * 60_000), push: false, log: () => undefined });
+    runTick({
+      repo: await openConfigRepo({ dir, env: process.env }),
+      transport,
+      env: {},
+      now: () => new Date(Date.parse('2026-11-29T08:00:00Z') + minute++ * 60_000),
+      push: false,
+      log: () => undefined,
+    });
   const state = async () => JSON.parse(await readFile(join(dir, '.llmgw/state.json'), 'utf8')) as State;
   const routed = () => tables.at(-1)!.models.m!.map((e) => e.replica);
   try {
@@ -66,7 +73,10 @@ test('a restarted reconciler continues a drain: the replica stays out of every t
     await git(dir, ['commit', '--quiet', '-am', 'scale down']);
     canned.inflight = { 'm-1': 2 };
     const drain = await tick();
-    assert.equal(drain.plan!.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.phase : ''}`), ['stop m-1 drain']);
+    assert.equal(
+      drain.plan!.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.phase : ''}`),
+      ['stop m-1 drain'],
+    );
     assert.equal(routed(), ['m-0']);
     assert.equal(stops, []);
     assert.equal(Object.keys((await state()).lifecycle!.draining), ['m-1']);
@@ -75,14 +85,23 @@ test('a restarted reconciler continues a drain: the replica stays out of every t
     const busy = await tick();
     assert.equal(busy.plan!.actions, [], 'requests still in flight on it: it waits');
     assert.equal(routed(), ['m-0'], 'never put back in a table while its stop is intended');
-    assert.equal(busy.report!.replicas.map((r) => `${r.id} ${r.state}`), ['m-0 running', 'm-1 draining']);
+    assert.equal(
+      busy.report!.replicas.map((r) => `${r.id} ${r.state}`),
+      ['m-0 running', 'm-1 draining'],
+    );
 
     canned.inflight = {};
     const done = await tick();
-    assert.equal(done.plan!.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.reason : ''}`), ['stop m-1 surplus (2 of 1); drained']);
+    assert.equal(
+      done.plan!.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.reason : ''}`),
+      ['stop m-1 surplus (2 of 1); drained'],
+    );
     assert.equal(stops, [[{ replica: 'm-1', graceSeconds: 5 }]]);
     assert.is((await state()).lifecycle, undefined);
-    assert.equal([...canned.replicas.values()].flat().map((r) => r.id), ['m-0']);
+    assert.equal(
+      [...canned.replicas.values()].flat().map((r) => r.id),
+      ['m-0'],
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

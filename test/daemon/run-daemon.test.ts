@@ -108,7 +108,15 @@ test('without a remote the single instance ticks without any lease talk', async 
   const repo = await openConfigRepo({ dir: join(sb.root, 'seed'), env: sb.env });
   const ticks: string[] = [];
   const lines: string[] = [];
-  const d = startDaemon({ repo, schedule: NEVER, holder: 'solo', leaseTtlMs: TTL, now: () => new Date(), tick: async (r, expiry) => void ticks.push(`${r} ${expiry === undefined ? 'no deadline' : 'deadline'}`), log: (l) => lines.push(l) });
+  const d = startDaemon({
+    repo,
+    schedule: NEVER,
+    holder: 'solo',
+    leaseTtlMs: TTL,
+    now: () => new Date(),
+    tick: async (r, expiry) => void ticks.push(`${r} ${expiry === undefined ? 'no deadline' : 'deadline'}`),
+    log: (l) => lines.push(l),
+  });
   await until(() => ticks.length === 1);
   await d.stop();
   assert.equal(lines, []);

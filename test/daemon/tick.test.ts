@@ -67,7 +67,13 @@ test('a tick applies the plan, then commits the three generated files with a mes
   assert.equal((await git(dir, ['show', '--name-only', '--format=', 'HEAD'])).split('\n').sort(), ['.llmgw/observed.json', '.llmgw/state.json', 'STATUS.md']);
   const observed = await readFile(join(dir, '.llmgw/observed.json'), 'utf8');
   assert.match(observed, /"state": "starting"/); // the fleet as the tick leaves it
-  assert.equal([...canned.replicas.values()].flat().map((x) => x.id).sort(), ['m-0', 'm-1']);
+  assert.equal(
+    [...canned.replicas.values()]
+      .flat()
+      .map((x) => x.id)
+      .sort(),
+    ['m-0', 'm-1'],
+  );
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -131,7 +137,10 @@ test('invalid uncommitted edits are reported line by line, never turned into the
   await writeFile(join(dir, 'models.yaml'), models(2).replace('gpus: 8', 'gpus: 0'));
   const r = await tick();
   assert.equal([r.configInvalid, r.applied, r.plan, r.events.includes('config.invalid')], [false, false, null, false]);
-  assert.ok(lines.some((l) => /^ {2}models\.yaml:4:\d+: models\[0\]\.gpus: must be >= 1$/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => /^ {2}models\.yaml:4:\d+: models\[0\]\.gpus: must be >= 1$/.test(l)),
+    lines.join('\n'),
+  );
   assert.not.match(await git(dir, ['show', 'HEAD:STATUS.md']), /invalid/i);
   assert.not.match(await readFile(join(dir, '.llmgw/state.json'), 'utf8'), /config\.invalid/);
   await rm(dir, { recursive: true, force: true });
@@ -141,13 +150,22 @@ test('a replica a report shows failed is a failed start: recorded once in state.
   const { dir, canned, tick } = await setup();
   await tick();
   const [node, list] = [...canned.replicas].find(([, l]) => l.some((x) => x.id === 'm-0'))!;
-  canned.replicas.set(node, list.map((x) => (x.id === 'm-0' ? { ...x, state: 'failed' as const } : x)));
+  canned.replicas.set(
+    node,
+    list.map((x) => (x.id === 'm-0' ? { ...x, state: 'failed' as const } : x)),
+  );
   const r = await tick();
   const start = r.plan!.actions.find((a) => a.op === 'start')!;
-  assert.equal(r.plan!.actions.map((a) => `${a.op} ${a.replica}`), ['stop m-0', 'start m-2']);
+  assert.equal(
+    r.plan!.actions.map((a) => `${a.op} ${a.replica}`),
+    ['stop m-0', 'start m-2'],
+  );
   assert.is.not(start.placement[0]!.node, node);
   const recorded = JSON.parse(await readFile(join(dir, '.llmgw/state.json'), 'utf8')).startFailures;
-  assert.equal(recorded.map((f: { node: string; model: string; replica: string }) => [f.node, f.model, f.replica]), [[node, 'm', 'm-0']]);
+  assert.equal(
+    recorded.map((f: { node: string; model: string; replica: string }) => [f.node, f.model, f.replica]),
+    [[node, 'm', 'm-0']],
+  );
   assert.ok(r.events.includes('apply.failed'), 'somebody hears of the failed start');
   assert.equal((await tick()).events, [], 'once: the next tick neither records nor notifies it again');
   await rm(dir, { recursive: true, force: true });
@@ -233,7 +251,8 @@ test('a failed start is recorded in state.json and never stops the other start',
   const inner = handlerTransport(canned);
   const failing: Transport = {
     async run(target, command, input) {
-      if (target.name === 'g1' && command.endsWith('apply')) return JSON.stringify({ version: 1, results: [{ replica: JSON.parse(input).start[0].replica, op: 'start', ok: false, error: 'CUDA error' }] });
+      if (target.name === 'g1' && command.endsWith('apply'))
+        return JSON.stringify({ version: 1, results: [{ replica: JSON.parse(input).start[0].replica, op: 'start', ok: false, error: 'CUDA error' }] });
       return inner.run(target, command, input);
     },
     close: async () => undefined,
@@ -241,7 +260,10 @@ test('a failed start is recorded in state.json and never stops the other start',
   const r = await tick({ transport: failing });
   assert.equal([r.outcome!.started, r.outcome!.failed], [1, 1]);
   const state = JSON.parse(await readFile(join(dir, '.llmgw/state.json'), 'utf8'));
-  assert.equal(state.startFailures.map((f: { node: string; model: string; error: string }) => [f.node, f.model, f.error]), [['g1', 'm', 'CUDA error']]);
+  assert.equal(
+    state.startFailures.map((f: { node: string; model: string; error: string }) => [f.node, f.model, f.error]),
+    [['g1', 'm', 'CUDA error']],
+  );
   assert.ok(r.events.includes('apply.failed'));
   await rm(dir, { recursive: true, force: true });
 });

@@ -39,7 +39,10 @@ async function status(): Promise<StatusReport> {
 
 test('a replica whose engine answers the check wrongly never gets traffic and is failed with the check as its reason', async () => {
   const started = await w.tick();
-  assert.equal(started.plan!.actions.map((a) => `${a.op} ${a.replica}`), ['start good-0', 'start bad-0']);
+  assert.equal(
+    started.plan!.actions.map((a) => `${a.op} ${a.replica}`),
+    ['start good-0', 'start bad-0'],
+  );
   const good = await until('good-0 passing its check', async () => (await of(w, 'good', 'running'))[0]);
   assert.equal(good.check?.ok, true);
   // bad-0 answers health but not the check: `starting` until the check's timeout, then failed. Either way a tick routes good-0, never it.
@@ -52,13 +55,19 @@ test('a replica whose engine answers the check wrongly never gets traffic and is
   const seen = await status();
   const row = seen.replicas.find((r) => r.id === 'bad-0')!;
   assert.equal([row.state, row.error], ['failed', failed.error]);
-  assert.equal(seen.models.find((m) => m.name === 'bad'), { name: 'bad', desired: 1, running: 0, starting: 0, failed: 1 });
+  assert.equal(
+    seen.models.find((m) => m.name === 'bad'),
+    { name: 'bad', desired: 1, running: 0, starting: 0, failed: 1 },
+  );
 
   const next = await w.tick();
   assert.ok(next.plan!.actions.some((a) => a.op === 'stop' && a.replica === 'bad-0' && a.reason === 'failed'));
   const memory = (await w.state()).startFailures.find((f) => f.replica === 'bad-0')!;
   assert.is(memory.error, failed.error, 'placement steers away from that node, remembering why');
-  assert.ok(w.events.some((e) => e.event === 'apply.failed' && e.subject === 'bad-0' && JSON.stringify(e.details).includes('answer check failed')), JSON.stringify(w.events));
+  assert.ok(
+    w.events.some((e) => e.event === 'apply.failed' && e.subject === 'bad-0' && JSON.stringify(e.details).includes('answer check failed')),
+    JSON.stringify(w.events),
+  );
   const usage = await w.usage();
   assert.not.ok('bad-0' in usage.lastUsed || 'bad-0' in (usage.served ?? {}) || 'bad-0' in (usage.inflight ?? {}), 'never routed');
 });

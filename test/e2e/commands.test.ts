@@ -61,7 +61,10 @@ test('apply --yes shows the plan with its STATUS.md diff, applies it and writes 
   assert.match(c.out(), /\+ start\s+small-0/);
   assert.match(c.out(), /\+\+\+ STATUS\.md \(planned\)/);
   assert.match(c.out(), /start small-0: ok/);
-  assert.equal((await e.replicasOnFleet()).map((r) => r.id), ['small-0']);
+  assert.equal(
+    (await e.replicasOnFleet()).map((r) => r.id),
+    ['small-0'],
+  );
   assert.match(await readFile(join(e.workdir, 'STATUS.md'), 'utf8'), /small/);
   assert.is(await git(e.workdir, ['rev-parse', 'HEAD']), head);
 });
@@ -92,13 +95,19 @@ test('apply refuses a blocked plan, and --force lets it through by hand', async 
   const refused = captureIo({ cwd: e.workdir, env: env() });
   assert.is(await apply(['--yes'], refused.io), 1);
   assert.match(refused.err(), /^llmgw apply: the plan is blocked: .*maxStopFraction.* \(--force applies it anyway\)\n$/);
-  assert.equal((await e.replicasOnFleet()).map((r) => r.id), ['small-0']);
+  assert.equal(
+    (await e.replicasOnFleet()).map((r) => r.id),
+    ['small-0'],
+  );
   const forced = captureIo({ cwd: e.workdir, env: env() });
   assert.is(await apply(['--yes', '--force'], forced.io), 0, forced.err());
   // A stop drains first (docs/safety.md#stopping-a-replica): out of the router now, stopped by the next apply.
   assert.match(forced.out(), /drain small-0: ok\n/);
   assert.match(forced.out(), /started 0, stopped 0, draining 1, waiting 0, failed 0/);
-  assert.equal((await e.replicasOnFleet()).map((r) => r.id), ['small-0']);
+  assert.equal(
+    (await e.replicasOnFleet()).map((r) => r.id),
+    ['small-0'],
+  );
   // Router evidence counts from a later second than the table change (observedAt is whole seconds).
   await sleep(1010 - (Date.now() % 1000));
   const next = captureIo({ cwd: e.workdir, env: env() });

@@ -17,7 +17,14 @@ test(`kill -9 at ${MOMENTS.join(', ')}: each desired replica runs once, nothing 
   assert.equal(r.notReached, [], r.log.join('\n'));
   assert.equal(r.moments, [...MOMENTS]);
   assert.equal(
-    { duplicates: r.duplicates, stuck: r.stuck, lostCommits: r.lostCommits, undelivered: r.undelivered, uncommittedSends: r.uncommittedSends, extraIds: r.extraIds },
+    {
+      duplicates: r.duplicates,
+      stuck: r.stuck,
+      lostCommits: r.lostCommits,
+      undelivered: r.undelivered,
+      uncommittedSends: r.uncommittedSends,
+      extraIds: r.extraIds,
+    },
     { duplicates: 0, stuck: 0, lostCommits: 0, undelivered: 0, uncommittedSends: 0, extraIds: 0 },
     r.log.join('\n'),
   );

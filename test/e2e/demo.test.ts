@@ -81,12 +81,18 @@ test('llmgw demo --repo refuses a config too large to simulate, or an invalid on
   try {
     await writeFile(join(own, 'cluster.yaml'), OWN_CLUSTER.replace('"lab[3-4]"', '"lab[3-400]"'));
     await writeFile(join(own, 'models.yaml'), OWN_MODELS);
-    const big = await exec(process.execPath, [main, 'demo', '--repo', own]).then(() => null, (e: { code: number; stderr: string }) => e);
+    const big = await exec(process.execPath, [main, 'demo', '--repo', own]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     assert.is(big?.code, 1);
     assert.is(big?.stderr, `llmgw demo: ${own}/cluster.yaml has 400 nodes; the simulation runs at most 100 (an SSH server each, in this process)\n`);
     await writeFile(join(own, 'models.yaml'), OWN_MODELS.replace('gpus: 2,', 'gpus: zero,'));
     await writeFile(join(own, 'cluster.yaml'), OWN_CLUSTER);
-    const bad = await exec(process.execPath, [main, 'demo', '--repo', own]).then(() => null, (e: { code: number; stderr: string }) => e);
+    const bad = await exec(process.execPath, [main, 'demo', '--repo', own]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     assert.is(bad?.code, 1);
     assert.match(bad!.stderr, new RegExp(`^${own}/models\\.yaml:4:\\d+: models\\[0\\]\\.gpus: `));
   } finally {

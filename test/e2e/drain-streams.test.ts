@@ -55,16 +55,25 @@ test('50 streams in flight while models.yaml drops the model from 4 replicas to 
 
   await w.config({ models: models(1) });
   const drain = await w.tick();
-  assert.equal(stops(drain).map((s) => s.phase), ['drain', 'drain', 'drain']);
+  assert.equal(
+    stops(drain).map((s) => s.phase),
+    ['drain', 'drain', 'drain'],
+  );
   const leaving = stops(drain).map((s) => s.replica);
-  assert.equal(drain.report!.replicas.filter((r) => r.state === 'draining').map((r) => r.id), leaving);
+  assert.equal(
+    drain.report!.replicas.filter((r) => r.state === 'draining').map((r) => r.id),
+    leaving,
+  );
   assert.match(drain.status, /- Draining before a stop \(out of every router/);
   assert.equal(drain.report!.models[0], { name: 'm1', desired: 1, running: 1, starting: 0, failed: 0, draining: 3 });
   assert.equal(Object.keys((await w.state()).lifecycle!.draining), leaving);
 
   // While their streams run, the routers say so, and ticks wait: no stop but of a replica drained.
   const waiting = await w.tick();
-  assert.equal(stops(waiting).filter((s) => !s.reason.endsWith('; drained')), []);
+  assert.equal(
+    stops(waiting).filter((s) => !s.reason.endsWith('; drained')),
+    [],
+  );
   await until('the draining replicas drained', async () => (await inFlight(leaving)) === 0);
   const stopped = await settle(w);
   assert.equal(stopped.report!.models[0], { name: 'm1', desired: 1, running: 1, starting: 0, failed: 0 });
@@ -82,7 +91,10 @@ test('50 streams in flight while the spec rolls: the old replicas drain after th
 
   await w.config({ models: models(2, '--max-model-len, "4096"') });
   const surge = await w.tick();
-  assert.equal(surge.plan!.actions.map((a) => `${a.op} ${a.op === 'stop' ? a.waitFor.length : ''}`.trim()), ['start', 'start', 'stop 2', 'stop 2']);
+  assert.equal(
+    surge.plan!.actions.map((a) => `${a.op} ${a.op === 'stop' ? a.waitFor.length : ''}`.trim()),
+    ['start', 'start', 'stop 2', 'stop 2'],
+  );
   const fresh = surge.plan!.actions.filter((a) => a.op === 'start').map((a) => a.replica);
   await until('the new replicas running', async () => (await of(w, 'm1', 'running')).filter((r) => fresh.includes(r.id)).length === 2);
   // The table still lists only the old spec: every stream lands there.
@@ -90,10 +102,18 @@ test('50 streams in flight while the spec rolls: the old replicas drain after th
   await until('every stream in flight on the old replicas', async () => (await inFlight(old)) === STREAMS);
 
   const drain = await w.tick();
-  assert.equal(stops(drain).map((s) => [s.replica, s.phase]).sort(), old.map((id) => [id, 'drain']).sort());
+  assert.equal(
+    stops(drain)
+      .map((s) => [s.replica, s.phase])
+      .sort(),
+    old.map((id) => [id, 'drain']).sort(),
+  );
   // New requests now go to the new spec and come back whole (its engines are fast).
   const after = await Promise.all([1, 2, 3, 4].map((i) => stream(w.e.world.routerPort, 'm1', `after ${i}`)));
-  assert.ok(after.every((r) => r.status === 200 && r.done && r.text === 'Hello from the llmgw stub engine.'), JSON.stringify(after));
+  assert.ok(
+    after.every((r) => r.status === 200 && r.done && r.text === 'Hello from the llmgw stub engine.'),
+    JSON.stringify(after),
+  );
   assert.equal(await inFlight(fresh), 0);
 
   await until('the old replicas drained', async () => (await inFlight(old)) === 0);

@@ -150,7 +150,21 @@ export async function faultRun(opts: { seed: number; kills: Kill[]; log?: (line:
     report.log.push(line);
     opts.log?.(line);
   };
-  const report: FaultReport = { kills: 0, reached: 0, moments: [], notReached: [], duplicates: 0, stuck: 0, lostCommits: 0, undelivered: 0, uncommittedSends: 0, extraIds: 0, retriedTicks: 0, leftovers: {}, log: [] };
+  const report: FaultReport = {
+    kills: 0,
+    reached: 0,
+    moments: [],
+    notReached: [],
+    duplicates: 0,
+    stuck: 0,
+    lostCommits: 0,
+    undelivered: 0,
+    uncommittedSends: 0,
+    extraIds: 0,
+    retriedTicks: 0,
+    leftovers: {},
+    log: [],
+  };
   const steady = await receiver(() => false);
   const flaky = await receiver(() => rand() < 0.3);
   const hookEnv = { HOOK_A: steady.url, HOOK_B: flaky.url, HOOK_SECRET: 'fault-secret' };
@@ -193,7 +207,15 @@ export async function faultRun(opts: { seed: number; kills: Kill[]; log?: (line:
       for (let i = 0; i < 25; i++) {
         let r;
         try {
-          r = await leasedTick({ repo: recover, holder: 'recover@fault', transport: (c) => transports.forConfig(c), env, now, push: true, log: (l) => repairs(why, l) });
+          r = await leasedTick({
+            repo: recover,
+            holder: 'recover@fault',
+            transport: (c) => transports.forConfig(c),
+            env,
+            now,
+            push: true,
+            log: (l) => repairs(why, l),
+          });
         } catch (err) {
           report.retriedTicks += 1;
           if (i > 2) note(`${why}: tick ${i} failed: ${(err as Error).message}`);
@@ -232,7 +254,8 @@ export async function faultRun(opts: { seed: number; kills: Kill[]; log?: (line:
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
       // A person pushes while the reconciler works, now and then: the push race.
-      const racing = rand() < 0.5 ? sleep(Math.floor(rand() * 400)).then(() => personPush({ [`notes/${peopleCommits.length}.md`]: 'a note\n' }, 'a note')) : null;
+      const racing =
+        rand() < 0.5 ? sleep(Math.floor(rand() * 400)).then(() => personPush({ [`notes/${peopleCommits.length}.md`]: 'a note\n' }, 'a note')) : null;
       const signal = await new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, s) => r(s)));
       await racing;
       if (signal !== 'SIGKILL') note(`${k.moment}: the tick finished without reaching the moment: ${out.trim().split('\n').slice(-2).join(' | ')}`);
@@ -250,7 +273,15 @@ export async function faultRun(opts: { seed: number; kills: Kill[]; log?: (line:
       await flip();
       if (k.moment === 'git:rebase') {
         // A commit of ours the remote lacks, and a person's commit after it: the next sync must rebase.
-        const local = await leasedTick({ repo: recover, holder: 'recover@fault', transport: (c) => transports.forConfig(c), env, now, push: false, log: () => undefined });
+        const local = await leasedTick({
+          repo: recover,
+          holder: 'recover@fault',
+          transport: (c) => transports.forConfig(c),
+          env,
+          now,
+          push: false,
+          log: () => undefined,
+        });
         if (!local.held) report.stuck += 1;
         await personPush({ [`notes/${peopleCommits.length}.md`]: 'a note\n' }, 'a note before the rebase');
       }
@@ -270,7 +301,10 @@ export async function faultRun(opts: { seed: number; kills: Kill[]; log?: (line:
 
     // Nothing a person pushed is lost.
     for (const sha of peopleCommits) {
-      const kept = await git(world.world.remote, ['merge-base', '--is-ancestor', sha, 'main']).then(() => true, () => false);
+      const kept = await git(world.world.remote, ['merge-base', '--is-ancestor', sha, 'main']).then(
+        () => true,
+        () => false,
+      );
       if (!kept) report.lostCommits += 1;
     }
     // Every event committed for a hook reached it, under the id it was committed with.
@@ -280,7 +314,10 @@ export async function faultRun(opts: { seed: number; kills: Kill[]; log?: (line:
       const state = JSON.parse(await git(world.world.remote, ['show', `${sha}:.llmgw/state.json`])) as Partial<State>;
       for (const o of state.outbox ?? []) committed.set(o.id, new Set([...(committed.get(o.id) ?? []), ...o.hooks]));
     }
-    for (const [rx, url] of [[steady, steady.url], [flaky, flaky.url]] as const) {
+    for (const [rx, url] of [
+      [steady, steady.url],
+      [flaky, flaky.url],
+    ] as const) {
       const key = hookKey({ url });
       const got = new Set(rx.got.map((g) => g.id));
       for (const [id, hooks] of committed) if (hooks.has(key) && !got.has(id)) report.undelivered += 1;
@@ -305,7 +342,13 @@ function leftoversIn(dir: string): string[] {
     for (const n of readdirSync(d)) {
       const p = join(d, n);
       const r = rel === '' ? n : `${rel}/${n}`;
-      if (n.endsWith('.lock') || n.endsWith('.tmp')) out.push(r.replace(/next-index-\d+\.lock$/, 'next-index-<pid>.lock').replace(/\.\d+\.\d+\.tmp$/, '.<pid>.tmp').replace(/^\.git\/refs\/.*\.lock$/, '.git/refs/….lock'));
+      if (n.endsWith('.lock') || n.endsWith('.tmp'))
+        out.push(
+          r
+            .replace(/next-index-\d+\.lock$/, 'next-index-<pid>.lock')
+            .replace(/\.\d+\.\d+\.tmp$/, '.<pid>.tmp')
+            .replace(/^\.git\/refs\/.*\.lock$/, '.git/refs/….lock'),
+        );
       else if (['rebase-merge', 'rebase-apply', 'MERGE_AUTOSTASH', 'MERGE_HEAD', 'llmgw-op'].includes(n)) out.push(r);
       else if (statSync(p).isDirectory() && n !== 'objects' && n !== 'node_modules') walk(p, r);
     }

@@ -73,7 +73,9 @@ export async function startE2E(opts: Omit<SimWorldOptions, 'dir'> & { env?: Reco
   const dir = await mkdtemp(join(tmpdir(), 'llmgw-e2e-'));
   const hook = await bodyRecorder();
   // The canary secrets, read by a webhook of the world's cluster.yaml unless the test brings its own.
-  const webhooks = opts.webhooks ?? [{ url: '${LLMGW_CANARY_HOOK}', secret: '${LLMGW_WEBHOOK_SECRET}', headers: { Authorization: 'Bearer ${LLMGW_CANARY_TOKEN}' } }];
+  const webhooks = opts.webhooks ?? [
+    { url: '${LLMGW_CANARY_HOOK}', secret: '${LLMGW_WEBHOOK_SECRET}', headers: { Authorization: 'Bearer ${LLMGW_CANARY_TOKEN}' } },
+  ];
   const world = await startSimWorld({ ...opts, webhooks, dir });
   const workdir = join(dir, 'checkout');
   const people = join(dir, 'people');
@@ -91,7 +93,15 @@ export async function startE2E(opts: Omit<SimWorldOptions, 'dir'> & { env?: Reco
     tick: (extra = {}) => {
       const log = extra.log;
       // Every line a tick logs is kept for the leak check, also when the test reads them itself.
-      return runTick({ repo, transport: (c) => transports.forConfig(c), env, now: () => new Date(), push: true, ...extra, log: (l) => (logs.push(l), log?.(l)) });
+      return runTick({
+        repo,
+        transport: (c) => transports.forConfig(c),
+        env,
+        now: () => new Date(),
+        push: true,
+        ...extra,
+        log: (l) => (logs.push(l), log?.(l)),
+      });
     },
     async push(files, message) {
       await pullRemote(people);
@@ -118,11 +128,13 @@ export async function startE2E(opts: Omit<SimWorldOptions, 'dir'> & { env?: Reco
     },
     async leaks() {
       const files = await Promise.all(
-        ['STATUS.md', '.llmgw/observed.json', '.llmgw/state.json'].map(async (f) => leaksIn((await readFile(join(workdir, f), 'utf8').catch(() => '')), `${f} in the checkout`)),
+        ['STATUS.md', '.llmgw/observed.json', '.llmgw/state.json'].map(async (f) =>
+          leaksIn(await readFile(join(workdir, f), 'utf8').catch(() => ''), `${f} in the checkout`),
+        ),
       );
       return [
         ...(await remoteLeaks(world.remote)),
-        ...leaksIn(logs.join('\n'), 'the ticks\' log lines'),
+        ...leaksIn(logs.join('\n'), "the ticks' log lines"),
         ...hook.bodies.flatMap((b, i) => leaksIn(b, `webhook body ${i}`)),
         ...files.flat(),
       ];

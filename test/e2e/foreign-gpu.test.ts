@@ -39,14 +39,29 @@ test("a node with someone else's process on GPU 3: placement avoids that GPU, an
   const first = await w.tick();
   const starts = first.plan!.actions.filter((a) => a.op === 'start');
   // Not a free whole node any more: three `eight`s on the other H100 nodes, the fourth cannot be placed.
-  assert.equal(starts.filter((a) => a.model === 'eight').map((a) => a.placement[0]!.node).sort(), ['gpu-a02', 'gpu-a03', 'gpu-a04']);
-  assert.equal(first.plan!.unplaceable.map((u) => [u.model, u.missing]), [['eight', 1]]);
+  assert.equal(
+    starts
+      .filter((a) => a.model === 'eight')
+      .map((a) => a.placement[0]!.node)
+      .sort(),
+    ['gpu-a02', 'gpu-a03', 'gpu-a04'],
+  );
+  assert.equal(
+    first.plan!.unplaceable.map((u) => [u.model, u.missing]),
+    [['eight', 1]],
+  );
   // `seven` takes the seven GPUs around it.
-  assert.equal(starts.filter((a) => a.model === 'seven').map((a) => a.placement), [[{ node: 'gpu-a01', gpus: [0, 1, 2, 4, 5, 6, 7] }]]);
+  assert.equal(
+    starts.filter((a) => a.model === 'seven').map((a) => a.placement),
+    [[{ node: 'gpu-a01', gpus: [0, 1, 2, 4, 5, 6, 7] }]],
+  );
 
   const done = await settle(w);
   const onA01 = (await w.replicas()).filter((r) => r.node === 'gpu-a01');
-  assert.ok(onA01.every((r) => !r.gpus.includes(3)), JSON.stringify(onA01));
+  assert.ok(
+    onA01.every((r) => !r.gpus.includes(3)),
+    JSON.stringify(onA01),
+  );
   assert.equal((await of(w, 'seven', 'running')).length, 1);
   const h100 = done.report!.capacity.find((c) => c.class === 'H100')!;
   assert.equal(h100, { class: 'H100', total: 32, used: 31, free: 0, unhealthy: 0, other: 1, unreachable: 0, cordoned: 0 });

@@ -16,7 +16,10 @@ test.after(async () => {
 test('an invalid models.yaml on the remote changes nothing on the fleet and STATUS.md shows the invalid block', async () => {
   await e.tick();
   const before = await e.replicasOnFleet();
-  assert.equal(before.map((r) => r.id), ['small-0']);
+  assert.equal(
+    before.map((r) => r.id),
+    ['small-0'],
+  );
   await e.push({ 'models.yaml': modelsYaml([{ name: 'small', replicas: 0 }]).replace('gpus: 1', 'gpus: 0') }, 'Break models.yaml');
 
   const calls: string[] = [];

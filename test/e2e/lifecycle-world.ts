@@ -39,7 +39,10 @@ export interface LifecycleWorld {
 /** Today 01:00 UTC: the clock moves by seconds, never across midnight. */
 const DAY_START = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 1);
 
-export async function startLifecycleWorld(modelsYaml: string, opts: { hook?: boolean; cluster?: (doc: Record<string, any>) => void } = {}): Promise<LifecycleWorld> {
+export async function startLifecycleWorld(
+  modelsYaml: string,
+  opts: { hook?: boolean; cluster?: (doc: Record<string, any>) => void } = {},
+): Promise<LifecycleWorld> {
   const events: LifecycleWorld['events'] = [];
   let hook: Server | null = null;
   let hookUrl: string | null = null;

@@ -42,7 +42,13 @@ async function untilTicks(n: number): Promise<Sample[]> {
 
 test.before(async () => {
   // 'huge' wants 16 GPUs on one node of eight: never placeable.
-  e = await startE2E({ modelsYaml: modelsYaml([{ name: 'small', replicas: 2 }, { name: 'big', gpus: 4 }, { name: 'huge', gpus: 16 }]) });
+  e = await startE2E({
+    modelsYaml: modelsYaml([
+      { name: 'small', replicas: 2 },
+      { name: 'big', gpus: 4 },
+      { name: 'huge', gpus: 16 },
+    ]),
+  });
   const logger = createLogger({ format: 'json', stdout: logOut, stderr: logOut, timestamps: true });
   metrics = await serveRunMetrics({ host: '127.0.0.1', port: 0 }, { log: logger.line });
   loop = startDaemon({
@@ -98,16 +104,22 @@ test('after the first tick the metrics say what it did: its starts, the GPUs the
   assert.is(sumOf(s, 'llmgw_gpus', { bucket: 'free' }), 8 * e.world.nodeNames.length - taken);
 
   // As the tick left them: what it started is starting; what cannot be placed has none.
-  for (const [model, n] of [['small', 2], ['big', 1]] as const) {
+  for (const [model, n] of [
+    ['small', 2],
+    ['big', 1],
+  ] as const) {
     assert.is(valueOf(s, 'llmgw_replicas', { model, state: 'starting' }), n, model);
     assert.is(valueOf(s, 'llmgw_replicas', { model, state: 'running' }), 0, model);
   }
-  assert.equal(r.plan!.unplaceable.map((u) => u.model), ['huge']);
+  assert.equal(
+    r.plan!.unplaceable.map((u) => u.model),
+    ['huge'],
+  );
   assert.is(valueOf(s, 'llmgw_replicas', { model: 'huge', state: 'running' }), 0);
   assert.is(valueOf(s, 'llmgw_replicas_desired', { model: 'huge' }), 1);
 });
 
-test('a scrape during a tick answers at once with the last tick\'s numbers; the tick\'s own land when it ends', async () => {
+test("a scrape during a tick answers at once with the last tick's numbers; the tick's own land when it ends", async () => {
   let open = () => undefined as void;
   const opened = new Promise<void>((r) => (open = r));
   gate = { opened, open, waiting: false };
@@ -129,7 +141,10 @@ test('a scrape during a tick answers at once with the last tick\'s numbers; the 
   assert.is(results.length, 2);
   assert.equal(results[1]!.plan!.actions, [], 'nothing more to do');
   assert.is(valueOf(after, 'llmgw_actions_total', { op: 'start' }), 3, 'no new starts');
-  for (const [model, n] of [['small', 2], ['big', 1]] as const) {
+  for (const [model, n] of [
+    ['small', 2],
+    ['big', 1],
+  ] as const) {
     assert.is(valueOf(after, 'llmgw_replicas', { model, state: 'running' }), n, `${model} now running`);
     assert.is(valueOf(after, 'llmgw_replicas', { model, state: 'starting' }), 0, model);
   }
@@ -147,8 +162,11 @@ test('the metrics server answers /metrics only', async () => {
   assert.is(r.status, 404);
 });
 
-test('every log line of the run is one JSON object; a tick\'s lines share its id', () => {
-  const lines = logText.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { time: string; level: string; msg: string; tick: string | null });
+test("every log line of the run is one JSON object; a tick's lines share its id", () => {
+  const lines = logText
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { time: string; level: string; msg: string; tick: string | null });
   assert.ok(lines.length > 0);
   for (const l of lines) assert.equal(Object.keys(l).sort(), ['level', 'msg', 'tick', 'time']);
   const serving = lines.find((l) => l.msg.startsWith('metrics: serving Prometheus metrics on http://127.0.0.1:'));

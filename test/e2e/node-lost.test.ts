@@ -48,7 +48,10 @@ test('a node going away fires node.lost exactly once, signed, and a restart does
   assert.is(gone.events.includes('node.lost'), false);
   assert.match(gone.status, /^- 1 node unreachable \(not yet lost\): gpu-b04 \(refused\)$/m, 'STATUS.md says which node and why');
   const lost = await e.tick(at(12));
-  assert.equal(lost.events.filter((x) => x === 'node.lost'), ['node.lost']);
+  assert.equal(
+    lost.events.filter((x) => x === 'node.lost'),
+    ['node.lost'],
+  );
   assert.ok(lost.commit);
   assert.match(await git(e.world.remote, ['log', '-1', '--format=%s', lost.commit!]), /^llmgw: gpu-b04 lost/, 'the commit names the event');
   await e.tick(at(13));

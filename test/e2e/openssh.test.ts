@@ -65,23 +65,56 @@ const NVIDIA_H100 = 'NVIDIA H100 80GB HBM3';
 function agentCommand(): string {
   const bundle = join(tmp.dir, 'opt', 'llmgw-node.mjs');
   const env = { ...fakeGpuEnv(join(tmp.dir, 'gpus.csv')), LLMGW_STATE_DIR: join(tmp.dir, 'state') };
-  const prefix = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ');
+  const prefix = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   return `env ${prefix} ${process.execPath} ${bundle} agent`;
 }
 
 function sshConfig(knownHosts: string): SshConfig {
-  return { user: userInfo().username, identityFile: join(tmp.dir, 'client'), knownHosts, port: 22, connectTimeoutMs: 5000, commandTimeoutMs: 10_000, concurrency: 4 };
+  return {
+    user: userInfo().username,
+    identityFile: join(tmp.dir, 'client'),
+    knownHosts,
+    port: 22,
+    connectTimeoutMs: 5000,
+    commandTimeoutMs: 10_000,
+    concurrency: 4,
+  };
 }
 
 function config(ssh: SshConfig): Config {
   return {
     cluster: {
-      name: 'e2e', ssh, agent: { command: agentCommand() }, router: { command: 'llmgw router' }, fabrics: ['f'], gpuClasses: [],
+      name: 'e2e',
+      ssh,
+      agent: { command: agentCommand() },
+      router: { command: 'llmgw router' },
+      fabrics: ['f'],
+      gpuClasses: [],
       nodes: [{ name: 'e2e-node', host: ADDRESS, port, fabric: 'f', cordon: false, storage: [{ path: join(tmp.dir, 'models'), kind: 'local' }] }],
-      routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 1, lostAfterMs: 1, safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 }, git: { timeoutMs: 60_000 },
+      routers: [],
+      engines: {},
+      notify: { webhooks: [] },
+      idleAfterMs: 1,
+      lostAfterMs: 1,
+      safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
+      git: { timeoutMs: 60_000 },
     },
     models: ['org/complete', 'org/empty', 'org/absent'].map((weights, index) => ({
-      name: `m${index}`, weights, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null,
+      name: `m${index}`,
+      weights,
+      engine: 'vllm',
+      gpus: 1,
+      nodes: 1,
+      replicas: 1,
+      priority: 0,
+      args: [],
+      index,
+      drainTimeoutMs: 600_000,
+      stopGraceMs: 30_000,
+      check: null,
+      rollout: null,
     })),
   };
 }
@@ -109,7 +142,10 @@ test.before(async () => {
   writeFileSync(join(d, 'authorized_keys'), keygen('ed25519', join(d, 'client')) + '\n');
   mkdirSync(join(d, 'opt'));
   copyFileSync(BUNDLE, join(d, 'opt', 'llmgw-node.mjs'));
-  await writeFakeGpus(join(d, 'gpus.csv'), [{ name: NVIDIA_H100, uuid: 'GPU-e2e-0' }, { name: NVIDIA_H100, uuid: 'GPU-e2e-1', unhealthy: 'ecc' }]);
+  await writeFakeGpus(join(d, 'gpus.csv'), [
+    { name: NVIDIA_H100, uuid: 'GPU-e2e-0' },
+    { name: NVIDIA_H100, uuid: 'GPU-e2e-1', unhealthy: 'ecc' },
+  ]);
   mkdirSync(join(d, 'models/org/complete'), { recursive: true });
   mkdirSync(join(d, 'models/org/empty'), { recursive: true });
   writeFileSync(join(d, 'models/org/complete/model.safetensors'), 'weights');
@@ -117,10 +153,20 @@ test.before(async () => {
   writeFileSync(
     join(d, 'sshd_config'),
     [
-      `Port ${port}`, `ListenAddress ${ADDRESS}`, `HostKey ${d}/host_ed25519`, `HostKey ${d}/host_ecdsa`,
-      `AuthorizedKeysFile ${d}/authorized_keys`, `PidFile ${d}/sshd.pid`, 'StrictModes no', 'UsePAM no',
-      'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password',
-      'LogLevel ERROR', '',
+      `Port ${port}`,
+      `ListenAddress ${ADDRESS}`,
+      `HostKey ${d}/host_ed25519`,
+      `HostKey ${d}/host_ecdsa`,
+      `AuthorizedKeysFile ${d}/authorized_keys`,
+      `PidFile ${d}/sshd.pid`,
+      'StrictModes no',
+      'UsePAM no',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'PermitRootLogin prohibit-password',
+      'LogLevel ERROR',
+      '',
     ].join('\n'),
   );
   sshd = spawn(SSHD, ['-D', '-e', '-f', join(d, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -154,7 +200,10 @@ test('gathers the report of the real agent, run from the one-file bundle, from a
     const report = (node as { report: AgentReport }).report;
     assert.equal(
       report.gpus.map((g) => [g.index, g.uuid, g.name, g.healthy]),
-      [[0, 'GPU-e2e-0', NVIDIA_H100, true], [1, 'GPU-e2e-1', NVIDIA_H100, false]],
+      [
+        [0, 'GPU-e2e-0', NVIDIA_H100, true],
+        [1, 'GPU-e2e-1', NVIDIA_H100, false],
+      ],
     );
     assert.equal(report.storage, [{ path: join(tmp.dir, 'models'), kind: 'local', weights: ['org/complete'], incomplete: ['org/empty'] }]);
     assert.equal(report.replicas, []);

@@ -113,15 +113,15 @@ export async function reconcileAndCompare(w: World, plan: PlanOut): Promise<void
   const r = await w.e.tick({ now: () => w.at() });
   assert.equal([r.configInvalid, r.outcome?.failed ?? 0, r.outcome?.failures ?? []], [false, 0, []], 'the tick applied without errors');
   const committed = await git(w.e.world.remote, ['show', 'main:STATUS.md']).then((s) => s + '\n');
-  assert.fixture(committed, plan.afterSide, 'the committed STATUS.md is the after-side of the plan\'s diff');
-  assert.fixture(renderStatusMarkdown(plan.json.after), committed, 'and the STATUS.md of the plan\'s after');
+  assert.fixture(committed, plan.afterSide, "the committed STATUS.md is the after-side of the plan's diff");
+  assert.fixture(renderStatusMarkdown(plan.json.after), committed, "and the STATUS.md of the plan's after");
   const status = await cli(w.e.workdir, ['status', '--json', '--observed', '.llmgw/observed.json', '--now', w.iso()]);
   assert.is(status.code, 0, status.err);
   const got = JSON.parse(status.out) as Record<string, unknown>;
   const want = { ...plan.json.after } as Record<string, unknown>;
   delete got.observedAt;
   delete want.observedAt;
-  assert.equal(got, want, 'status --json of the result is the plan\'s after');
+  assert.equal(got, want, "status --json of the result is the plan's after");
 }
 
 /** The fleet as a tick would observe it now, written where `plan --observed` reads it: for changes to the fleet, not the config. */

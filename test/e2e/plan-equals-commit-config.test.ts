@@ -41,7 +41,10 @@ const ops = (p: Awaited<ReturnType<typeof planPr>>) => p.json.actions.map((a) =>
 test('scale up: the new replica starting, as planned and as committed', async () => {
   await scenario({ 'models.yaml': MODELS({ m1: 3 }) }, (p) => {
     assert.equal(ops(p), ['start change']);
-    assert.equal(p.json.after.models.find((m) => m.name === 'm1'), { name: 'm1', desired: 3, running: 2, starting: 1, failed: 0 });
+    assert.equal(
+      p.json.after.models.find((m) => m.name === 'm1'),
+      { name: 'm1', desired: 3, running: 2, starting: 1, failed: 0 },
+    );
   });
 });
 
@@ -52,7 +55,10 @@ test('scale down: the surplus drains first — out of the router, draining in ST
   const plan = await planPr(w);
   assert.equal(ops(plan), ['stop change', 'stop change']);
   assert.equal(phases(plan), ['drain', 'drain']);
-  assert.equal(plan.json.after.models.find((m) => m.name === 'm1'), { name: 'm1', desired: 1, running: 1, starting: 0, failed: 0, draining: 2 });
+  assert.equal(
+    plan.json.after.models.find((m) => m.name === 'm1'),
+    { name: 'm1', desired: 1, running: 1, starting: 0, failed: 0, draining: 2 },
+  );
   assert.equal(plan.json.after.replicas.filter((r) => r.state === 'draining').length, 2);
   assert.ok(plan.afterSide.includes('- Draining before a stop'), plan.afterSide);
   await mergePr(w);
@@ -62,7 +68,10 @@ test('scale down: the surplus drains first — out of the router, draining in ST
   const next = await planPr(w, ['--observed', await observeNow(w)]);
   assert.equal(ops(next), ['stop pending', 'stop pending']);
   assert.equal(phases(next), ['stop', 'stop']);
-  assert.ok(next.json.actions.every((a) => (a as unknown as { reason: string }).reason.endsWith('; drained')), JSON.stringify(next.json.actions));
+  assert.ok(
+    next.json.actions.every((a) => (a as unknown as { reason: string }).reason.endsWith('; drained')),
+    JSON.stringify(next.json.actions),
+  );
   assert.not.ok(next.json.after.replicas.some((r) => r.state === 'draining'));
   await reconcileAndCompare(w, next);
   await settle(w);
@@ -73,7 +82,10 @@ test('a spec roll: new replicas starting, and the stops that wait for them still
     assert.equal(ops(p), ['start change', 'stop change']);
     const stop = p.json.actions.find((a) => a.op === 'stop') as unknown as { waitFor: string[] };
     assert.is(stop.waitFor.length, 1);
-    assert.equal(p.json.after.models.find((m) => m.name === 'm2'), { name: 'm2', desired: 1, running: 1, starting: 1, failed: 0 });
+    assert.equal(
+      p.json.after.models.find((m) => m.name === 'm2'),
+      { name: 'm2', desired: 1, running: 1, starting: 1, failed: 0 },
+    );
   });
 });
 
@@ -95,17 +107,29 @@ test('a removed model: its replica drains, then stops', async () => {
   await scenario({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "4096"', m3: null }) }, (p) => {
     assert.equal(ops(p), ['stop change']);
     assert.equal(phases(p), ['drain']);
-    assert.equal(p.json.after.replicas.filter((r) => r.model === 'm3').map((r) => r.state), ['draining']);
-    assert.equal(p.json.after.models.find((m) => m.name === 'm3'), { name: 'm3', desired: 0, running: 0, starting: 0, failed: 0, draining: 1 });
+    assert.equal(
+      p.json.after.replicas.filter((r) => r.model === 'm3').map((r) => r.state),
+      ['draining'],
+    );
+    assert.equal(
+      p.json.after.models.find((m) => m.name === 'm3'),
+      { name: 'm3', desired: 0, running: 0, starting: 0, failed: 0, draining: 1 },
+    );
   });
-  assert.not.ok((await w.e.replicasOnFleet()).some((r) => r.id.startsWith('m3-')), 'settled: stopped');
+  assert.not.ok(
+    (await w.e.replicasOnFleet()).some((r) => r.id.startsWith('m3-')),
+    'settled: stopped',
+  );
 });
 
 test('a spec change with rollout: the plan shows the canary it starts, as planned and as committed', async () => {
   await scenarioNoSettle({ 'models.yaml': MODELS({ m1: 1, m2args: '--max-model-len, "8192"', m2rollout: true, m3: null }) }, (p) => {
     assert.equal(ops(p), ['start change'], 'the canary only: nothing of the old spec stops');
     const rollouts = (p.json as unknown as { rollouts: { model: string; stage: string; text: string }[] }).rollouts;
-    assert.equal(rollouts.map((r) => [r.model, r.stage]), [['m2', 'canary']]);
+    assert.equal(
+      rollouts.map((r) => [r.model, r.stage]),
+      [['m2', 'canary']],
+    );
     assert.match(rollouts[0]!.text, /^canary 1 of 1 for spec [0-9a-f]{8}: starting$/);
     assert.match(p.text, /~ rollout {2}m2: canary 1 of 1 for spec [0-9a-f]{8}: starting/);
     assert.equal(p.json.after.models.find((m) => m.name === 'm2')!.rollout!.stage, 'canary');

@@ -34,7 +34,10 @@ test('an unhealthy GPU: the replica on it replaced, the old one kept until the n
   // No PR: the plan reads the fleet as a tick would observe it now (REF's config, state and STATUS.md).
   const plan = await planPr(w, ['--observed', await observeNow(w)]);
   assert.equal(ops(plan), ['start pending', 'stop pending']);
-  assert.equal(plan.json.after.capacity.reduce((n, c) => n + c.unhealthy, 0), 1);
+  assert.equal(
+    plan.json.after.capacity.reduce((n, c) => n + c.unhealthy, 0),
+    1,
+  );
   await reconcileAndCompare(w, plan);
   await settle(w);
 });

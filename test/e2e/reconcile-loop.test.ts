@@ -15,7 +15,10 @@ test.after(async () => {
 test('the first tick starts the desired replica and commits the generated files as llmgw', async () => {
   const r = await e.tick();
   assert.is(r.configInvalid, false);
-  assert.equal(r.plan!.actions.map((a) => `${a.op} ${a.replica}`), ['start small-0']);
+  assert.equal(
+    r.plan!.actions.map((a) => `${a.op} ${a.replica}`),
+    ['start small-0'],
+  );
   assert.equal([r.outcome!.started, r.outcome!.failed], [1, 0]);
   assert.ok(r.commit);
   assert.is(r.pushed, true);
@@ -23,13 +26,24 @@ test('the first tick starts the desired replica and commits the generated files 
   assert.is(await git(e.world.remote, ['log', '-1', '--format=%an|%s', 'main']), 'llmgw|llmgw: started 1 (demo)');
   const files = (await git(e.world.remote, ['show', '--name-only', '--format=', 'main'])).split('\n').sort();
   assert.equal(files, ['.llmgw/observed.json', '.llmgw/state.json', 'STATUS.md']);
-  assert.equal((await e.replicasOnFleet()).map((x) => x.id), ['small-0']);
+  assert.equal(
+    (await e.replicasOnFleet()).map((x) => x.id),
+    ['small-0'],
+  );
 });
 
 test('a models.yaml change pushed to the remote is applied at the next tick and STATUS.md committed', async () => {
   await e.waitRunning(1);
   await e.tick(); // sees small-0 running
-  await e.push({ 'models.yaml': modelsYaml([{ name: 'small', replicas: 1 }, { name: 'extra', replicas: 2 }]) }, 'Add extra');
+  await e.push(
+    {
+      'models.yaml': modelsYaml([
+        { name: 'small', replicas: 1 },
+        { name: 'extra', replicas: 2 },
+      ]),
+    },
+    'Add extra',
+  );
   const r = await e.tick();
   assert.equal(r.plan!.actions.map((a) => `${a.op} ${a.replica}`).sort(), ['start extra-0', 'start extra-1']);
   assert.is(r.outcome!.started, 2);

@@ -35,10 +35,17 @@ test('a canary answering 500 to 20% of requests is rolled back after its hold; t
 
   await w.config({ models: models('--max-model-len, "4096"') });
   const start = await w.tick();
-  assert.equal(start.plan!.actions.map((a) => a.op), ['start'], 'the canary beside the old replicas, nothing stopped');
+  assert.equal(
+    start.plan!.actions.map((a) => a.op),
+    ['start'],
+    'the canary beside the old replicas, nothing stopped',
+  );
   const canary = start.plan!.actions[0]!.replica;
   assert.match(start.plan!.actions[0]!.reason, /^canary 1 of 2 for spec [0-9a-f]{8}$/);
-  assert.equal(start.plan!.rollouts!.map((r) => r.stage), ['canary']);
+  assert.equal(
+    start.plan!.rollouts!.map((r) => r.stage),
+    ['canary'],
+  );
   const running = await until('the canary running', async () => (await of(w, 'm2', 'running')).find((r) => r.id === canary));
   await w.stub(running.endpoint!, { failRate: 0.2 });
 
@@ -53,13 +60,25 @@ test('a canary answering 500 to 20% of requests is rolled back after its hold; t
   const judged = await w.tick(30_000);
   const verdict = judged.plan!.rollouts![0]!;
   assert.equal([verdict.stage, verdict.next.reason], ['failed', 'error rate 20% (5 of 25 requests) above maxErrorRate 5%']);
-  assert.equal(judged.plan!.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.phase : ''}`), [`stop ${canary} drain`]);
+  assert.equal(
+    judged.plan!.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.phase : ''}`),
+    [`stop ${canary} drain`],
+  );
   assert.match(judged.status, /- rollout failed for 1 model: m2\n/);
-  assert.match(judged.status, /- \*\*m2\*\*: rollout failed for spec [0-9a-f]{8}: error rate 20% \\\(5 of 25 requests\\\) above maxErrorRate 5%; the old spec keeps serving/);
+  assert.match(
+    judged.status,
+    /- \*\*m2\*\*: rollout failed for spec [0-9a-f]{8}: error rate 20% \\\(5 of 25 requests\\\) above maxErrorRate 5%; the old spec keeps serving/,
+  );
   assert.equal(judged.report!.models[0]!.rollout!.stage, 'failed');
   assert.equal((await w.state()).lifecycle!.rollouts.m2!.stage, 'failed');
-  assert.equal(w.events.filter((e) => e.event === 'rollout.failed').map((e) => [e.subject, e.details.reason]), [['m2', 'error rate 20% (5 of 25 requests) above maxErrorRate 5%']]);
-  assert.ok((await traffic(6)).every((s) => s === 200), 'out of the table at once: the old spec answers everything');
+  assert.equal(
+    w.events.filter((e) => e.event === 'rollout.failed').map((e) => [e.subject, e.details.reason]),
+    [['m2', 'error rate 20% (5 of 25 requests) above maxErrorRate 5%']],
+  );
+  assert.ok(
+    (await traffic(6)).every((s) => s === 200),
+    'out of the table at once: the old spec answers everything',
+  );
 
   await settle(w);
   assert.equal((await of(w, 'm2')).map((r) => r.id).sort(), old, 'the canary is gone, the old replicas are the ones from before');
@@ -73,14 +92,21 @@ test('a good canary is promoted after its hold, and the rest roll one replica at
   const old = (await of(w, 'm2', 'running')).map((r) => r.id).sort();
   await w.config({ models: models('--max-model-len, "8192"') });
   const start = await w.tick();
-  assert.equal(start.plan!.actions.map((a) => a.op), ['start']);
+  assert.equal(
+    start.plan!.actions.map((a) => a.op),
+    ['start'],
+  );
   const canary = start.plan!.actions[0]!.replica;
   await until('the canary running', async () => (await of(w, 'm2', 'running')).some((r) => r.id === canary));
   assert.equal((await w.tick()).plan!.rollouts![0]!.stage, 'hold');
   assert.ok((await traffic(66)).every((s) => s === 200));
   const promoted = await w.tick(30_000);
   assert.equal(promoted.plan!.rollouts![0]!.stage, 'rolling');
-  assert.equal(promoted.plan!.actions.map((a) => (a.op === 'stop' ? a.phase : a.op)), ['drain'], 'three serve where two are wanted: one old one drains');
+  assert.equal(
+    promoted.plan!.actions.map((a) => (a.op === 'stop' ? a.phase : a.op)),
+    ['drain'],
+    'three serve where two are wanted: one old one drains',
+  );
   // From here on, never more than one replica in transition: count what the agents run at every step.
   let most = 0;
   for (let i = 0; i < 20; i++) {
@@ -96,7 +122,10 @@ test('a good canary is promoted after its hold, and the rest roll one replica at
   }
   const final = await of(w, 'm2', 'running');
   assert.is(final.length, 2);
-  assert.ok(final.every((r) => !old.includes(r.id)), 'every old replica replaced');
+  assert.ok(
+    final.every((r) => !old.includes(r.id)),
+    'every old replica replaced',
+  );
   assert.ok(final.some((r) => r.id === canary));
   assert.ok(most <= 3, `at most one replica beyond the two wanted (saw ${most})`);
   assert.is((await w.state()).lifecycle, undefined, 'the rollout is over: nothing left to remember');

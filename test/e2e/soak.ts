@@ -24,7 +24,11 @@ process.stdout.write(
     `stuck states: ${r.stuck}`,
     `person's commits lost: ${r.lostCommits}`,
     `events undelivered: ${r.undelivered}, sent before commit: ${r.uncommittedSends}, transitions under a second id: ${r.extraIds}`,
-    `left by the kills: ${Object.entries(r.leftovers).map(([k, n]) => `${k} ${n}`).join(', ') || 'nothing'}; ticks retried after a kill (a lock younger than git.timeout): ${r.retriedTicks}`,
+    `left by the kills: ${
+      Object.entries(r.leftovers)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || 'nothing'
+    }; ticks retried after a kill (a lock younger than git.timeout): ${r.retriedTicks}`,
   ].join('\n') + '\n',
 );
 const bad = r.duplicates + r.stuck + r.lostCommits + r.undelivered + r.uncommittedSends + r.extraIds;

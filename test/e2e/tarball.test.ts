@@ -77,7 +77,14 @@ test('the installed package carries its runtime libraries, the node bundle, the 
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   const shipped = readdirSync(join(INSTALLED, 'node_modules'));
   for (const dep of Object.keys(pkg.dependencies)) assert.ok(shipped.includes(dep), `${dep} travels in the tarball`);
-  for (const f of ['dist/llmgw-node.mjs', 'examples/demo/cluster.yaml', 'examples/demo/models.yaml', 'src/sim/fake-nvidia-smi.sh', 'docs/operations.md', 'schemas/cluster.schema.json']) {
+  for (const f of [
+    'dist/llmgw-node.mjs',
+    'examples/demo/cluster.yaml',
+    'examples/demo/models.yaml',
+    'src/sim/fake-nvidia-smi.sh',
+    'docs/operations.md',
+    'schemas/cluster.schema.json',
+  ]) {
     assert.ok(existsSync(join(INSTALLED, f)), `${f} is installed`);
   }
 });

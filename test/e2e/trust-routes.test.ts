@@ -76,7 +76,16 @@ test('a node gone unreachable keeps the route the router already has; a PR forgi
   const snap = JSON.parse(await readFile(join(e.people, '.llmgw/observed.json'), 'utf8')) as Snapshot;
   const entry = snap.nodes.find((n) => n.name === node)!;
   assert.ok(entry.reachable);
-  entry.report.replicas.push({ id: 'small-7', model: 'small', gpus: [7], state: 'running', endpoint: ATTACKER, port: 8555, rank: 0, startedAt: snap.observedAt });
+  entry.report.replicas.push({
+    id: 'small-7',
+    model: 'small',
+    gpus: [7],
+    state: 'running',
+    endpoint: ATTACKER,
+    port: 8555,
+    rank: 0,
+    startedAt: snap.observedAt,
+  });
   await writeFile(join(e.people, '.llmgw/observed.json'), JSON.stringify(snap, null, 2) + '\n');
   await git(e.people, ['commit', '--quiet', '-am', 'A forged carried-over report']);
   await git(e.people, ['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
@@ -90,7 +99,10 @@ test('a node gone unreachable keeps the route the router already has; a PR forgi
     assert.equal(carried, ['small-0', 'small-7'], 'both are carried over: their GPUs stay taken');
     // small-0 was in the router's table and stays; small-7 never was and is not added.
     assert.equal(await routerTable(), { small: [{ replica: 'small-0', url }] });
-    assert.equal(r.report!.endpointWarnings.map((w) => [w.replica, w.reported]), [['small-7', ATTACKER]]);
+    assert.equal(
+      r.report!.endpointWarnings.map((w) => [w.replica, w.reported]),
+      [['small-7', ATTACKER]],
+    );
   } finally {
     await e.world.sim.setFaultAsync(node, null);
   }

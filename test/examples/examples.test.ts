@@ -9,7 +9,13 @@ import { formatProblem } from '../../src/errors.js';
 
 const examplesDir = fileURLToPath(new URL('../../../examples/', import.meta.url));
 const withConfig = readdirSync(examplesDir).filter((d) => existsSync(join(examplesDir, d, 'cluster.yaml')));
-const env = { HOME: '/home/op', USER: 'op', LLMGW_WEBHOOK_URL: 'https://hooks.example/x', LLMGW_WEBHOOK_SECRET: 's', LLMGW_PAGER_URL: 'https://pager.example/y' };
+const env = {
+  HOME: '/home/op',
+  USER: 'op',
+  LLMGW_WEBHOOK_URL: 'https://hooks.example/x',
+  LLMGW_WEBHOOK_SECRET: 's',
+  LLMGW_PAGER_URL: 'https://pager.example/y',
+};
 
 test('the examples with a config are demo and large at least', () => {
   assert.ok(withConfig.includes('demo') && withConfig.includes('large'), withConfig.join(','));
@@ -28,10 +34,19 @@ test('examples/demo: 2 fabrics, 8 nodes of H100 and H200 hosts, a router, 5 mode
   if (!r.ok) return;
   const { cluster, models } = r.config;
   assert.equal(cluster.fabrics, ['ib-a', 'ib-b']);
-  assert.equal(cluster.nodes.map((n) => n.name), ['gpu-a01', 'gpu-a02', 'gpu-a03', 'gpu-a04', 'gpu-b01', 'gpu-b02', 'gpu-b03', 'gpu-b04']);
+  assert.equal(
+    cluster.nodes.map((n) => n.name),
+    ['gpu-a01', 'gpu-a02', 'gpu-a03', 'gpu-a04', 'gpu-b01', 'gpu-b02', 'gpu-b03', 'gpu-b04'],
+  );
   assert.is(cluster.nodes[0].host, 'gpu-a01.ib-a.example');
-  assert.equal(cluster.nodes[0].storage.map((s) => s.kind), ['local', 'shared']);
-  assert.equal(cluster.routers.map((x) => x.name), ['rt-1']);
+  assert.equal(
+    cluster.nodes[0].storage.map((s) => s.kind),
+    ['local', 'shared'],
+  );
+  assert.equal(
+    cluster.routers.map((x) => x.name),
+    ['rt-1'],
+  );
   assert.equal(Object.keys(cluster.engines), ['vllm']);
   assert.is(models.length, 5);
   assert.ok(models.some((m) => m.nodes === 2));
@@ -63,7 +78,10 @@ test('examples/ci: on a pull request the workflow runs the action, which validat
   assert.ok('pull_request' in wf.on);
   assert.is(wf.permissions['pull-requests'], 'write');
   const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
-  assert.ok(steps.some((s) => /\/llmgw@v\d/.test(s.uses ?? '')), 'the workflow uses the llmgw action');
+  assert.ok(
+    steps.some((s) => /\/llmgw@v\d/.test(s.uses ?? '')),
+    'the workflow uses the llmgw action',
+  );
   const action = readFileSync(join(examplesDir, '..', 'action.yml'), 'utf8');
   assert.match(action, 'main.js" validate --repo');
   assert.match(action, 'main.js" plan --repo "$LLMGW_REPO" --base "$LLMGW_BASE_REF" --format markdown');

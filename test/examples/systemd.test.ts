@@ -71,7 +71,15 @@ test('the reconciler unit reads its secrets from an environment file and keeps t
   const text = readFileSync(join(UNITS, 'llmgw-run.service'), 'utf8');
   assert.match(text, /^EnvironmentFile=\/etc\/llmgw\/llmgw\.env$/m);
   assert.match(text, /mode 0600/);
-  for (const line of ['NoNewPrivileges=yes', 'ProtectSystem=strict', 'ProtectHome=yes', 'PrivateTmp=yes', 'StateDirectory=llmgw', 'CapabilityBoundingSet=', 'User=llmgw']) {
+  for (const line of [
+    'NoNewPrivileges=yes',
+    'ProtectSystem=strict',
+    'ProtectHome=yes',
+    'PrivateTmp=yes',
+    'StateDirectory=llmgw',
+    'CapabilityBoundingSet=',
+    'User=llmgw',
+  ]) {
     assert.match(text, new RegExp(`^${line}$`, 'm'), line);
   }
   // Node's JIT writes executable memory: MemoryDenyWriteExecute would kill it.

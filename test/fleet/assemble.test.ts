@@ -16,7 +16,11 @@ import type { AgentReport } from '../../src/types/snapshot.js';
 import { emptyState, type PlacementRecord, type State } from '../../src/types/state.js';
 import { NOW, config, foreignGpu, gpus, model, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
 
-const running = (ranks: [string, number][]): PlacementRecord => ({ model: 'm', state: 'running', ranks: ranks.map(([node, rank]) => ({ node, rank, gpus: [0] })) });
+const running = (ranks: [string, number][]): PlacementRecord => ({
+  model: 'm',
+  state: 'running',
+  ranks: ranks.map(([node, rank]) => ({ node, rank, gpus: [0] })),
+});
 const withPlacements = (placements: State['placements']): State => ({ ...emptyState(), placements });
 const four = ['a', 'b', 'c', 'd'].map((n) => nodeConfig(n));
 
@@ -25,29 +29,55 @@ test('buildFleet: the copy that stays is the one of record (state.json), though 
   const snap = snapshot([up('a', report(gpus(1), [replica('m-0', [0])])), up('b', report(gpus(1), [replica('m-0', [0])]))]);
   const f = buildFleet(c, snap, withPlacements({ 'm-0': running([['b', 0]]) }), NOW);
   assert.equal(f.replicaById.get('m-0')!.nodes, ['b']);
-  assert.equal(f.duplicates!.map((d) => [d.replica, d.nodes, d.recordNodes]), [['m-0', ['a'], ['b']]]);
+  assert.equal(
+    f.duplicates!.map((d) => [d.replica, d.nodes, d.recordNodes]),
+    [['m-0', ['a'], ['b']]],
+  );
   assert.equal(f.records, { 'm-0': running([['b', 0]]) });
   // Without a record, the node first by name stays.
   assert.equal(buildFleet(c, snap, emptyState(), NOW).replicaById.get('m-0')!.nodes, ['a']);
 });
 
-test('buildFleet: more ranks than models.yaml\'s nodes, against a record of that many, is a duplicate rank (the model\'s nodes are looked up)', () => {
+test("buildFleet: more ranks than models.yaml's nodes, against a record of that many, is a duplicate rank (the model's nodes are looked up)", () => {
   const c = config(four, {}, [model('m', { nodes: 2 })]);
   const snap = snapshot([
     up('a', report(gpus(1), [replica('m-0', [0], { rank: 0 })])),
     up('b', report(gpus(1), [replica('m-0', [0], { rank: 1 })])),
     up('c', report(gpus(1), [replica('m-0', [0], { rank: 2 })])),
   ]);
-  const f = buildFleet(c, snap, withPlacements({ 'm-0': running([['a', 0], ['b', 1]]) }), NOW);
+  const f = buildFleet(
+    c,
+    snap,
+    withPlacements({
+      'm-0': running([
+        ['a', 0],
+        ['b', 1],
+      ]),
+    }),
+    NOW,
+  );
   assert.equal(f.replicaById.get('m-0')!.nodes, ['a', 'b']);
-  assert.equal(f.duplicates!.map((d) => d.nodes), [['c']]);
+  assert.equal(
+    f.duplicates!.map((d) => d.nodes),
+    [['c']],
+  );
 });
 
-test('splitting copies: a replica with as many ranks as its model, one on a node other than the record\'s, is no duplicate', () => {
+test("splitting copies: a replica with as many ranks as its model, one on a node other than the record's, is no duplicate", () => {
   // Two ranks, nodes 2: the record says b holds rank 1, c reports it (moved by hand). Nothing collides.
   const c2 = config(four, {}, [model('m', { nodes: 2 })]);
   const snap2 = snapshot([up('a', report(gpus(1), [replica('m-0', [0], { rank: 0 })])), up('c', report(gpus(1), [replica('m-0', [0], { rank: 1 })]))]);
-  const f2 = buildFleet(c2, snap2, withPlacements({ 'm-0': running([['a', 0], ['b', 1]]) }), NOW);
+  const f2 = buildFleet(
+    c2,
+    snap2,
+    withPlacements({
+      'm-0': running([
+        ['a', 0],
+        ['b', 1],
+      ]),
+    }),
+    NOW,
+  );
   assert.equal([f2.replicaById.get('m-0')!.nodes, f2.duplicates], [['a', 'c'], []]);
   // Three ranks of an older, larger spec against a record of three (nodes now 2): replaced later, not split now.
   const snap3 = snapshot([
@@ -55,60 +85,107 @@ test('splitting copies: a replica with as many ranks as its model, one on a node
     up('b', report(gpus(1), [replica('m-0', [0], { rank: 1 })])),
     up('c', report(gpus(1), [replica('m-0', [0], { rank: 2 })])),
   ]);
-  const f3 = buildFleet(c2, snap3, withPlacements({ 'm-0': running([['a', 0], ['d', 1], ['c', 2]]) }), NOW);
+  const f3 = buildFleet(
+    c2,
+    snap3,
+    withPlacements({
+      'm-0': running([
+        ['a', 0],
+        ['d', 1],
+        ['c', 2],
+      ]),
+    }),
+    NOW,
+  );
   assert.equal([f3.replicaById.get('m-0')!.nodes, f3.duplicates], [['a', 'b', 'c'], []]);
 });
 
 test('splitting copies: without a record, a copy that says when it started beats one that does not, whatever the names', () => {
   const c = config(four, {}, [model('m')]);
-  const f = buildFleet(c, snapshot([
-    up('a', report(gpus(1), [replica('m-0', [0], { startedAt: undefined })])),
-    up('b', report(gpus(1), [replica('m-0', [0], { startedAt: '2026-11-29T07:00:00Z' })])),
-  ]), emptyState(), NOW);
+  const f = buildFleet(
+    c,
+    snapshot([
+      up('a', report(gpus(1), [replica('m-0', [0], { startedAt: undefined })])),
+      up('b', report(gpus(1), [replica('m-0', [0], { startedAt: '2026-11-29T07:00:00Z' })])),
+    ]),
+    emptyState(),
+    NOW,
+  );
   assert.equal(f.replicaById.get('m-0')!.nodes, ['b']);
   // And the other way round: the first node by name started, the second did not say.
-  const g = buildFleet(c, snapshot([
-    up('a', report(gpus(1), [replica('m-0', [0], { startedAt: '2026-11-29T07:00:00Z' })])),
-    up('b', report(gpus(1), [replica('m-0', [0], { startedAt: undefined })])),
-  ]), emptyState(), NOW);
+  const g = buildFleet(
+    c,
+    snapshot([
+      up('a', report(gpus(1), [replica('m-0', [0], { startedAt: '2026-11-29T07:00:00Z' })])),
+      up('b', report(gpus(1), [replica('m-0', [0], { startedAt: undefined })])),
+    ]),
+    emptyState(),
+    NOW,
+  );
   assert.equal(g.replicaById.get('m-0')!.nodes, ['a']);
 });
 
-test('a duplicate\'s ranks are in rank order, each rank\'s GPUs sorted by index', () => {
+test("a duplicate's ranks are in rank order, each rank's GPUs sorted by index", () => {
   const c = config(four, {}, [model('m', { nodes: 2 })]);
-  const f = buildFleet(c, snapshot([
-    up('a', report(gpus(4), [replica('m-0', [0], { rank: 0 })])),
-    up('b', report(gpus(4), [replica('m-0', [0], { rank: 1 })])),
-    up('c', report(gpus(4), [replica('m-0', [3, 1, 2], { rank: 1 })])),
-    up('d', report(gpus(4), [replica('m-0', [2, 0], { rank: 0 })])),
-  ]), withPlacements({ 'm-0': running([['a', 0], ['b', 1]]) }), NOW);
-  assert.equal(f.duplicates, [{
-    replica: 'm-0',
-    model: 'm',
-    ranks: [{ node: 'd', rank: 0, gpus: [0, 2] }, { node: 'c', rank: 1, gpus: [1, 2, 3] }],
-    nodes: ['d', 'c'],
-    recordNodes: ['a', 'b'],
-  }]);
+  const f = buildFleet(
+    c,
+    snapshot([
+      up('a', report(gpus(4), [replica('m-0', [0], { rank: 0 })])),
+      up('b', report(gpus(4), [replica('m-0', [0], { rank: 1 })])),
+      up('c', report(gpus(4), [replica('m-0', [3, 1, 2], { rank: 1 })])),
+      up('d', report(gpus(4), [replica('m-0', [2, 0], { rank: 0 })])),
+    ]),
+    withPlacements({
+      'm-0': running([
+        ['a', 0],
+        ['b', 1],
+      ]),
+    }),
+    NOW,
+  );
+  assert.equal(f.duplicates, [
+    {
+      replica: 'm-0',
+      model: 'm',
+      ranks: [
+        { node: 'd', rank: 0, gpus: [0, 2] },
+        { node: 'c', rank: 1, gpus: [1, 2, 3] },
+      ],
+      nodes: ['d', 'c'],
+      recordNodes: ['a', 'b'],
+    },
+  ]);
 });
 
 test('mergeReplicas without options: no record, no model sizes; copies split by preference alone', () => {
   const rep = (node: string, r: AgentReport): ReportedNode => ({ name: node, condition: 'reachable', report: r });
   const { replicas, duplicates } = mergeReplicas([rep('a', report(gpus(1), [replica('m-0', [0])])), rep('b', report(gpus(1), [replica('m-0', [0])]))]);
-  assert.equal(replicas.map((r) => [r.id, r.nodes]), [['m-0', ['a']]]);
-  assert.equal(duplicates.map((d) => d.nodes), [['b']]);
+  assert.equal(
+    replicas.map((r) => [r.id, r.nodes]),
+    [['m-0', ['a']]],
+  );
+  assert.equal(
+    duplicates.map((d) => d.nodes),
+    [['b']],
+  );
 });
 
-test('a replica\'s error is a failed rank\'s message; a running rank\'s stale error, or a failed rank with none, is not it', () => {
+test("a replica's error is a failed rank's message; a running rank's stale error, or a failed rank with none, is not it", () => {
   const c = config(four, {}, [model('m', { nodes: 2 }), model('r')]);
-  const f = buildFleet(c, snapshot([
-    up('a', report(gpus(2), [replica('m-0', [0], { rank: 0, state: 'failed' }), replica('r-0', [1], { error: 'old news' })])),
-    up('b', report(gpus(1), [replica('m-0', [0], { rank: 1, state: 'failed', error: 'CUDA out of memory' })])),
-  ]), emptyState(), NOW);
+  const f = buildFleet(
+    c,
+    snapshot([
+      up('a', report(gpus(2), [replica('m-0', [0], { rank: 0, state: 'failed' }), replica('r-0', [1], { error: 'old news' })])),
+      up('b', report(gpus(1), [replica('m-0', [0], { rank: 1, state: 'failed', error: 'CUDA out of memory' })])),
+    ]),
+    emptyState(),
+    NOW,
+  );
   assert.is(f.replicaById.get('m-0')!.error, 'CUDA out of memory');
   assert.is(f.replicaById.get('r-0')!.error, null);
 });
 
-test('assembleFleet with only the required frame (the planner\'s projection): no drains, no routers, no records', () => {
+test("assembleFleet with only the required frame (the planner's projection): no drains, no routers, no records", () => {
   const c = config([nodeConfig('a')], {}, [model('m')]);
   const f = buildFleet(c, snapshot([up('a', report(gpus(1), [replica('m-0', [0])]))]), emptyState(), NOW);
   const g = assembleFleet(c, f.nodes, { now: NOW, observedAt: NOW, routersAnswered: false, foreignReplicaIds: [], idle: () => null });
@@ -130,10 +207,18 @@ test('foreign GPU processes: a negative or non-numeric count from a node counts 
   const classOf = () => 'H100-80G';
   const notANumber = '2' as unknown as number;
   const gs = fleetGpus(report([foreignGpu(0, -3), foreignGpu(1, notANumber), foreignGpu(2, 2), foreignGpu(3, 0)]), 'reachable', false, classOf);
-  assert.equal(gs.map((x) => [x.index, x.foreign, x.bucket]), [[0, 0, 'free'], [1, 0, 'free'], [2, 2, 'other'], [3, 0, 'free']]);
+  assert.equal(
+    gs.map((x) => [x.index, x.foreign, x.bucket]),
+    [
+      [0, 0, 'free'],
+      [1, 0, 'free'],
+      [2, 2, 'other'],
+      [3, 0, 'free'],
+    ],
+  );
 });
 
-test('freeWholeClassOf: one GPU in someone else\'s hands (a foreign process) means the node is not free whole', () => {
+test("freeWholeClassOf: one GPU in someone else's hands (a foreign process) means the node is not free whole", () => {
   const gpu = (foreign: number): FleetGpu => ({ index: 0, class: 'H100-80G', name: 'H100', healthy: true, bucket: 'free', replica: null, foreign });
   assert.is(freeWholeClassOf('reachable', false, 0, [gpu(0), { ...gpu(0), index: 1 }]), 'H100-80G');
   assert.is(freeWholeClassOf('reachable', false, 0, [gpu(0), { ...gpu(1), index: 1 }]), null);

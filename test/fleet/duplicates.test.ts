@@ -28,7 +28,10 @@ test('the same rank on two nodes: the copy on the node of record stays, whatever
 test('without a record: a node that answers, then a serving copy, then the first started, then the name', () => {
   assert.equal(names(splitCopies([part('a', 0, { condition: 'unreachable' }), part('b', 0)], undefined, 1).kept), ['0@b']);
   assert.equal(names(splitCopies([part('a', 0, { state: 'starting' }), part('b', 0)], undefined, 1).kept), ['0@b']);
-  assert.equal(names(splitCopies([part('b', 0, { startedAt: '2026-11-29T08:00:00Z' }), part('a', 0, { startedAt: '2026-11-29T09:00:00Z' })], undefined, 1).kept), ['0@b']);
+  assert.equal(
+    names(splitCopies([part('b', 0, { startedAt: '2026-11-29T08:00:00Z' }), part('a', 0, { startedAt: '2026-11-29T09:00:00Z' })], undefined, 1).kept),
+    ['0@b'],
+  );
   assert.equal(names(splitCopies([part('b', 0), part('a', 0)], undefined, 1).kept), ['0@a']);
   // A record naming nodes where no copy is falls back to the same preference.
   assert.equal(names(splitCopies([part('b', 0), part('a', 0)], record(['z', 0]), 1).kept), ['0@a']);

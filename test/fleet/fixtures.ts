@@ -10,7 +10,22 @@ export function nodeConfig(name: string, extra: Partial<NodeConfig> = {}): NodeC
 }
 
 export function model(name: string, extra: Partial<ModelConfig> = {}): ModelConfig {
-  return { name, weights: `org/${name}`, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index: 0, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null, ...extra };
+  return {
+    name,
+    weights: `org/${name}`,
+    engine: 'vllm',
+    gpus: 1,
+    nodes: 1,
+    replicas: 1,
+    priority: 0,
+    args: [],
+    index: 0,
+    drainTimeoutMs: 600_000,
+    stopGraceMs: 30_000,
+    check: null,
+    rollout: null,
+    ...extra,
+  };
 }
 
 export function config(nodes: NodeConfig[], extra: Partial<ClusterConfig> = {}, models: ModelConfig[] = []): Config {

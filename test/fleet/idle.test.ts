@@ -5,7 +5,10 @@ import { emptyState } from '../../src/types/state.js';
 import type { RouterObservation } from '../../src/types/snapshot.js';
 import { NOW, config, gpus, nodeConfig, replica, report, routerUp, snapshot, up } from './fixtures.js';
 
-const routers = [{ name: 'rt-1', host: 'rt-1', port: 22 }, { name: 'rt-2', host: 'rt-2', port: 22 }];
+const routers = [
+  { name: 'rt-1', host: 'rt-1', port: 22 },
+  { name: 'rt-2', host: 'rt-2', port: 22 },
+];
 const STARTED = '2026-11-27T08:00:00Z';
 
 function idleOf(obs: RouterObservation[], startedAt: string | null = STARTED, state: 'running' | 'starting' = 'running', rts = routers) {
@@ -24,10 +27,7 @@ test('the newest lastUsed over every router wins', () => {
 });
 
 test('a router that has not served the replica contributes its own start time', () => {
-  const got = idleOf([
-    routerUp('rt-1', '2026-11-28T08:00:00Z'),
-    routerUp('rt-2', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-27T09:00:00Z' }),
-  ]);
+  const got = idleOf([routerUp('rt-1', '2026-11-28T08:00:00Z'), routerUp('rt-2', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-27T09:00:00Z' })]);
   assert.equal(got, { idleSeconds: 86400, idleSince: '2026-11-28T08:00:00Z', answered: true });
 });
 

@@ -28,10 +28,12 @@ test('drainMarkOf: no lifecycle in state.json (an older state) means no replica 
 });
 
 test('drainMarkOf: a recorded drain is the mark; a drain not yet out of every table has outOfTablesAt null', () => {
-  const markOf = drainMarkOf(stateDraining({
-    'a-0': { since: SINCE, reason: 'surplus', outOfTablesAt: OUT },
-    'b-0': { since: SINCE, reason: 'replaced' } as DrainEntry,
-  }));
+  const markOf = drainMarkOf(
+    stateDraining({
+      'a-0': { since: SINCE, reason: 'surplus', outOfTablesAt: OUT },
+      'b-0': { since: SINCE, reason: 'replaced' } as DrainEntry,
+    }),
+  );
   assert.equal(markOf('a-0'), { since: SINCE, reason: 'surplus', outOfTablesAt: OUT });
   assert.equal(markOf('b-0'), { since: SINCE, reason: 'replaced', outOfTablesAt: null });
   assert.is(markOf('c-0'), null);
@@ -45,11 +47,14 @@ test('drainMarkOf: an id that names an Object.prototype member is not a drain', 
 
 test('buildFleet marks each replica from state.json: the draining one, and null for the rest', () => {
   const f = fleet(stateDraining({ 'b-0': { since: SINCE, reason: 'surplus', outOfTablesAt: null } }));
-  assert.equal(f.replicas.map((r) => [r.id, r.draining]), [
-    ['a-0', null],
-    ['b-0', { since: SINCE, reason: 'surplus', outOfTablesAt: null }],
-    ['c-0', null],
-  ]);
+  assert.equal(
+    f.replicas.map((r) => [r.id, r.draining]),
+    [
+      ['a-0', null],
+      ['b-0', { since: SINCE, reason: 'surplus', outOfTablesAt: null }],
+      ['c-0', null],
+    ],
+  );
 });
 
 test('withDrainMarks: nothing differs (no drains, marks absent or null) -> the very same fleet object', () => {
@@ -69,7 +74,10 @@ test('withDrainMarks: a drain begun this tick marks that replica only, in replic
   const f = fleet();
   const g = withDrainMarks(f, stateDraining({ 'c-0': { since: NOW, reason: 'surplus', outOfTablesAt: null } }));
   assert.ok(g !== f);
-  assert.equal(g.replicas.map((r) => r.id), ['a-0', 'b-0', 'c-0']);
+  assert.equal(
+    g.replicas.map((r) => r.id),
+    ['a-0', 'b-0', 'c-0'],
+  );
   assert.equal(g.replicaById.get('c-0')!.draining, { since: NOW, reason: 'surplus', outOfTablesAt: null });
   assert.ok(g.replicaById.get('c-0') === g.replicas[2]);
   assert.equal([...g.replicaById.keys()], ['a-0', 'b-0', 'c-0']);
@@ -85,7 +93,10 @@ test('withDrainMarks: a drain begun this tick marks that replica only, in replic
 test('withDrainMarks: a drain that ended (its replica stopped or kept) clears the mark', () => {
   const f = fleet(stateDraining({ 'a-0': { since: SINCE, reason: 'surplus', outOfTablesAt: null } }));
   const g = withDrainMarks(f, emptyState());
-  assert.equal(g.replicas.map((r) => r.draining), [null, null, null]);
+  assert.equal(
+    g.replicas.map((r) => r.draining),
+    [null, null, null],
+  );
   assert.is(g.replicaById.get('a-0')!.draining, null);
 });
 

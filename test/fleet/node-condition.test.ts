@@ -64,7 +64,10 @@ test('cordoned comes from cluster.yaml, whatever the node says', () => {
 
 test('snapshot nodes that cluster.yaml does not name are not part of the fleet', () => {
   const f = buildFleet(config([nodeConfig('n1')]), snapshot([up('n1', report(gpus(1))), up('zz', report(gpus(8)))]), emptyState(), NOW);
-  assert.equal(f.nodes.map((n) => n.name), ['n1']);
+  assert.equal(
+    f.nodes.map((n) => n.name),
+    ['n1'],
+  );
 });
 
 test('a config node missing from the snapshot says so as its error, and lists no replicas', () => {

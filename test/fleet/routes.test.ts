@@ -22,7 +22,7 @@ test('replicaUrl: a host name or IPv4 as it is, an IPv6 address in brackets once
   assert.is(replicaUrl('[fd00::7]', 8002), 'http://[fd00::7]:8002');
 });
 
-test('routedUrl: the rank-0 node\'s host from cluster.yaml and the replica\'s port', () => {
+test("routedUrl: the rank-0 node's host from cluster.yaml and the replica's port", () => {
   const f = fleetOf(up('n1', report(gpus(1), [replica('m-0', [0], { port: 8005, endpoint: 'http://evil.example:9/steal' })])));
   assert.is(routedUrl(f.replicaById.get('m-0')!, f), 'http://n1.example:8005');
 });
@@ -35,10 +35,15 @@ test('routedUrl: null without a port, without nodes, or on a node cluster.yaml d
 });
 
 test('endpointWarnings: a report whose endpoint is elsewhere is named, with what routers get instead', () => {
-  const f = fleetOf(up('n1', report(gpus(2), [
-    replica('m-0', [0], { port: 8000, endpoint: 'http://attacker.example/steal' }),
-    replica('m-1', [1], { port: 8001, endpoint: 'http://n1.example:8001' }),
-  ])));
+  const f = fleetOf(
+    up(
+      'n1',
+      report(gpus(2), [
+        replica('m-0', [0], { port: 8000, endpoint: 'http://attacker.example/steal' }),
+        replica('m-1', [1], { port: 8001, endpoint: 'http://n1.example:8001' }),
+      ]),
+    ),
+  );
   assert.equal(endpointWarnings(f), [{ replica: 'm-0', node: 'n1', reported: 'http://attacker.example/steal', routed: 'http://n1.example:8000' }]);
 });
 
@@ -57,10 +62,9 @@ test('endpointWarnings: an endpoint that is no URL at all is a warning, cut to 2
 });
 
 test('endpointWarnings: nothing to compare -> no warning (no endpoint; no port, so routers get nothing)', () => {
-  const f = fleetOf(up('n1', report(gpus(2), [
-    replica('m-0', [0], { port: 8000, endpoint: undefined }),
-    replica('m-1', [1], { port: undefined, endpoint: 'garbage' }),
-  ])));
+  const f = fleetOf(
+    up('n1', report(gpus(2), [replica('m-0', [0], { port: 8000, endpoint: undefined }), replica('m-1', [1], { port: undefined, endpoint: 'garbage' })])),
+  );
   assert.is(f.replicaById.get('m-1')!.port, null);
   assert.equal(endpointWarnings(f), []);
 });
@@ -73,15 +77,32 @@ test('endpointWarnings: a replica on a lost node is gone, so no warning for it',
   );
   assert.equal([f.replicaById.get('m-0')!.lost, f.replicaById.get('m-1')!.lost], [true, false]);
   // Unreachable (not yet lost) still counts: its last report is what routers were given.
-  assert.equal(endpointWarnings(f).map((w) => w.replica), ['m-1']);
+  assert.equal(
+    endpointWarnings(f).map((w) => w.replica),
+    ['m-1'],
+  );
 });
 
 test('endpointWarnings: sorted by replica id whatever order the fleet lists them in', () => {
   const ids = ['a-0', 'b-0', 'c-0', 'd-0', 'e-0'];
-  const f = fleetOf(up('n1', report(gpus(5), ids.map((id, i) => replica(id, [i], { port: 8000 + i, endpoint: `http://elsewhere.example/${id}` })))));
+  const f = fleetOf(
+    up(
+      'n1',
+      report(
+        gpus(5),
+        ids.map((id, i) => replica(id, [i], { port: 8000 + i, endpoint: `http://elsewhere.example/${id}` })),
+      ),
+    ),
+  );
   const shuffled: Fleet = { ...f, replicas: [f.replicas[3]!, f.replicas[0]!, f.replicas[4]!, f.replicas[2]!, f.replicas[1]!] };
-  assert.equal(endpointWarnings(shuffled).map((w) => w.replica), ids);
-  assert.equal(endpointWarnings({ ...f, replicas: [...f.replicas].reverse() }).map((w) => w.replica), ids);
+  assert.equal(
+    endpointWarnings(shuffled).map((w) => w.replica),
+    ids,
+  );
+  assert.equal(
+    endpointWarnings({ ...f, replicas: [...f.replicas].reverse() }).map((w) => w.replica),
+    ids,
+  );
 });
 
 test.run();

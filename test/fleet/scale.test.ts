@@ -23,10 +23,13 @@ test('2000 nodes x 8 GPUs: every GPU, replica, free whole node and holding is co
   assert.equal(capacityByClass(f), [{ class: 'H100', total: 16000, used: 5332, free: 10668, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0 }]);
   assert.is(f.replicas.length, 1333);
   // The idle nodes (i % 3 == 0) are whole and free: even ones on ib-a, odd ones on ib-b.
-  assert.equal([...freeWholeNodes(f)].map(([fabric, byClass]) => [fabric, [...byClass]]), [
-    ['ib-a', [['H100', 334]]],
-    ['ib-b', [['H100', 333]]],
-  ]);
+  assert.equal(
+    [...freeWholeNodes(f)].map(([fabric, byClass]) => [fabric, [...byClass]]),
+    [
+      ['ib-a', [['H100', 334]]],
+      ['ib-b', [['H100', 333]]],
+    ],
+  );
   // Replicas m-1, m-2, m-4, … all of model m, which models.yaml does not name.
   assert.equal(modelCounts(f), [{ name: 'm', desired: 0, running: 1333, starting: 0, failed: 0 }]);
   assert.is(fabricHolds(f, 'ib-a', 'org/m'), true);

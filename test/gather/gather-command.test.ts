@@ -53,7 +53,10 @@ test('llmgw gather prints the snapshot, carries unreachableSince and lastReport 
     const snap = JSON.parse(c.out()) as Snapshot;
     assert.ok(c.out().startsWith('{\n  "version": 1,\n  "observedAt": "'));
     assert.equal(snap.nodes[0], { name: 'n1', reachable: true, report: cannedReport('n1') });
-    assert.equal({ ...snap.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', reason: 'refused', unreachableSince: '2026-11-29T06:00:00Z', lastReport: cannedReport('n2') });
+    assert.equal(
+      { ...snap.nodes[1], error: '' },
+      { name: 'n2', reachable: false, error: '', reason: 'refused', unreachableSince: '2026-11-29T06:00:00Z', lastReport: cannedReport('n2') },
+    );
     assert.match((snap.nodes[1] as { error: string }).error, /^n2 \(127\.0\.0\.3:\d+\): connection refused$/);
     assert.match(c.err(), /2\/2 nodes · 1 unreachable/, 'progress on a terminal');
     assert.ok(c.err().endsWith('llmgw gather: 1 of 2 nodes answered; unreachable: 1 refused (n2)\n'), c.err());
@@ -85,7 +88,10 @@ test('two gathers through .llmgw/observed.json: a node that goes down is unreach
     await new Promise((r) => setTimeout(r, 1100)); // a later observedAt
     const third = await gather();
     assert.is.not(third.observedAt, second.observedAt);
-    assert.equal({ ...third.nodes[1], error: '' }, { name: 'n2', reachable: false, error: '', reason: 'refused', unreachableSince: second.observedAt, lastReport: cannedReport('n2') });
+    assert.equal(
+      { ...third.nodes[1], error: '' },
+      { name: 'n2', reachable: false, error: '', reason: 'refused', unreachableSince: second.observedAt, lastReport: cannedReport('n2') },
+    );
   });
 });
 
@@ -116,13 +122,23 @@ test('a fleet where no node answers (8 of 8 refuse our key) still prints the sna
     const c = capture(cwd);
     assert.is(await run(['--repo', 'repo'], c.io), 1);
     const snap = JSON.parse(c.out()) as Snapshot;
-    assert.equal(snap.nodes.map((n) => [n.name, n.reachable, n.reachable ? null : n.reason]), hosts.map((h) => [h.name, false, 'auth']));
+    assert.equal(
+      snap.nodes.map((n) => [n.name, n.reachable, n.reachable ? null : n.reason]),
+      hosts.map((h) => [h.name, false, 'auth']),
+    );
     assert.is(c.err(), 'llmgw gather: 0 of 8 nodes answered; unreachable: 8 auth (gpu-a[01-08])\n');
   });
 });
 
 test('the summary counts each reason class apart and names its hosts as a hostlist', () => {
-  const down = (name: string, reason?: UnreachableReason) => ({ name, reachable: false as const, error: 'x', ...(reason ? { reason } : {}), unreachableSince: null, lastReport: null });
+  const down = (name: string, reason?: UnreachableReason) => ({
+    name,
+    reachable: false as const,
+    error: 'x',
+    ...(reason ? { reason } : {}),
+    unreachableSince: null,
+    lastReport: null,
+  });
   const up = (name: string) => ({ name, reachable: true as const, report: cannedReport(name) });
   const snap: Snapshot = {
     version: 1,
@@ -130,7 +146,10 @@ test('the summary counts each reason class apart and names its hosts as a hostli
     nodes: [up('n01'), down('n02', 'timeout'), down('n03', 'timeout'), down('n04', 'host-key-changed'), down('n05'), up('n06')],
     routers: [{ name: 'rt-1', reachable: false, error: 'x', reason: 'refused' }],
   };
-  assert.is(gatherSummary(snap), 'llmgw gather: 2 of 6 nodes answered; unreachable: 2 timeout (n[02-03]), 1 host key changed (n04), 1 unknown (n05); 0 of 1 router answered; unreachable: 1 refused (rt-1)');
+  assert.is(
+    gatherSummary(snap),
+    'llmgw gather: 2 of 6 nodes answered; unreachable: 2 timeout (n[02-03]), 1 host key changed (n04), 1 unknown (n05); 0 of 1 router answered; unreachable: 1 refused (rt-1)',
+  );
   assert.is(noNodeAnswered(snap), false);
   assert.is(noNodeAnswered({ ...snap, nodes: [] }), false, 'a fleet of no nodes is not a failed gather');
 });

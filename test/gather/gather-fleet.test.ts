@@ -60,7 +60,10 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
     assert.is(snap.observedAt, '2026-11-29T08:00:00Z');
     assert.equal(getValidator('snapshot')(JSON.parse(JSON.stringify(snap))), { ok: true }, 'the snapshot keeps to schemas/snapshot.schema.json');
     assert.is(snap.nodes.length, 50);
-    assert.equal(snap.nodes.map((n) => n.name), [...snap.nodes.map((n) => n.name)].sort());
+    assert.equal(
+      snap.nodes.map((n) => n.name),
+      [...snap.nodes.map((n) => n.name)].sort(),
+    );
     const bad = snap.nodes.filter((n) => !n.reachable) as Extract<NodeObservation, { reachable: false }>[];
     assert.equal(bad.map((n) => n.name).sort(), FAULTS.map((f) => `node-${f.replace('-', '')}`).sort());
     for (const n of bad) {
@@ -74,7 +77,13 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
     for (const n of snap.nodes.filter((x) => x.reachable)) {
       assert.equal(n.reachable && n.report, cannedReport(n.name));
     }
-    assert.equal(snap.routers.map((r) => [r.name, r.reachable, r.reachable ? null : r.reason]), [['rt-1', true, null], ['rt-2', false, 'refused']]);
+    assert.equal(
+      snap.routers.map((r) => [r.name, r.reachable, r.reachable ? null : r.reason]),
+      [
+        ['rt-1', true, null],
+        ['rt-2', false, 'refused'],
+      ],
+    );
     // The request: node name, its storage, and every distinct weights of models.yaml, sorted.
     assert.equal(requests[0], { version: 1, node: 'node-00', storage: [{ path: '/models', kind: 'local' }], weights: ['org/a', 'org/b'] });
     assert.equal(progress.length, 50);

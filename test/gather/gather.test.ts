@@ -18,10 +18,18 @@ const report = (tag: string): AgentReport => ({ version: 1, gpus: [], replicas: 
 function config(names: string[]): Config {
   return {
     cluster: {
-      name: 'c', ssh: { user: 'u', knownHosts: '/dev/null', port: 22, connectTimeoutMs: 1, commandTimeoutMs: 1, concurrency: 1 },
-      agent: { command: 'env A=1 llmgw agent' }, router: { command: 'llmgw router' }, fabrics: [], gpuClasses: [],
+      name: 'c',
+      ssh: { user: 'u', knownHosts: '/dev/null', port: 22, connectTimeoutMs: 1, commandTimeoutMs: 1, concurrency: 1 },
+      agent: { command: 'env A=1 llmgw agent' },
+      router: { command: 'llmgw router' },
+      fabrics: [],
+      gpuClasses: [],
       nodes: names.map((name) => ({ name, host: `${name}.example`, port: 22, fabric: 'f', cordon: false, storage: [] })),
-      routers: [], engines: {}, notify: { webhooks: [] }, idleAfterMs: 1, lostAfterMs: 1,
+      routers: [],
+      engines: {},
+      notify: { webhooks: [] },
+      idleAfterMs: 1,
+      lostAfterMs: 1,
       safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
       git: { timeoutMs: 60_000 },
     },
@@ -43,7 +51,11 @@ function fake(answers: Record<string, () => string>, seen: string[] = []): Trans
 test('a newly unreachable node is unreachable since now and keeps the report it gave last time', () => {
   const prev = { name: 'a', reachable: true as const, report: report('old') };
   assert.equal(unreachableObservation('a', 'e', prev, emptyState(), NOW), {
-    name: 'a', reachable: false, error: 'e', unreachableSince: NOW, lastReport: report('old'),
+    name: 'a',
+    reachable: false,
+    error: 'e',
+    unreachableSince: NOW,
+    lastReport: report('old'),
   });
 });
 
@@ -90,7 +102,10 @@ test('nodes come out sorted by name, each asked with `<agent.command> report` an
   const seen: string[] = [];
   const t = fake({ b: () => JSON.stringify(report('b')), a: () => JSON.stringify(report('a')) }, seen);
   const snap = await gatherSnapshot(config(['b', 'a']), { transport: t, previous: null, state: emptyState(), now: () => new Date(NOW) });
-  assert.equal(snap.nodes.map((n) => n.name), ['a', 'b']);
+  assert.equal(
+    snap.nodes.map((n) => n.name),
+    ['a', 'b'],
+  );
   assert.equal(seen.sort(), ['a.example env A=1 llmgw agent report', 'b.example env A=1 llmgw agent report']);
   assert.equal(snap.routers, []);
 });
@@ -102,29 +117,48 @@ test('a banner a login shell prints before the reply does not spoil it; text wit
   });
   const snap = await gatherSnapshot(config(['a', 'b']), { transport: t, previous: null, state: emptyState(), now: () => new Date(NOW) });
   assert.equal(snap.nodes[0], { name: 'a', reachable: true, report: report('a') });
-  assert.equal((snap.nodes[1] as { error: string }).error, 'b (b.example:22): `env A=1 llmgw agent report` gave a reply that is not JSON: "Welcome to gpu-b no reply here"');
+  assert.equal(
+    (snap.nodes[1] as { error: string }).error,
+    'b (b.example:22): `env A=1 llmgw agent report` gave a reply that is not JSON: "Welcome to gpu-b no reply here"',
+  );
 });
 
 test('a replica reported without startedAt (an agent that cannot tell) is accepted as is, not a bad reply', async () => {
   const replica = { id: 'm-0', model: 'm', gpus: [0], state: 'running' as const };
   const withReplica: AgentReport = { ...report('a'), replicas: [replica] };
-  const snap = await gatherSnapshot(config(['a']), { transport: fake({ a: () => JSON.stringify(withReplica) }), previous: null, state: emptyState(), now: () => new Date(NOW) });
+  const snap = await gatherSnapshot(config(['a']), {
+    transport: fake({ a: () => JSON.stringify(withReplica) }),
+    previous: null,
+    state: emptyState(),
+    now: () => new Date(NOW),
+  });
   assert.equal(snap.nodes[0], { name: 'a', reachable: true, report: withReplica });
 });
 
 test('a transport that throws something other than SshError makes an error line, never a throw', async () => {
   const t = fake({
-    a: () => { throw new TypeError('boom'); },
-    b: () => { throw new SshError('refused', 'b', 'b (b.example:22): connection refused'); },
+    a: () => {
+      throw new TypeError('boom');
+    },
+    b: () => {
+      throw new SshError('refused', 'b', 'b (b.example:22): connection refused');
+    },
     c: () => '{"version":2}',
   });
   const previous: Snapshot = { version: 1, observedAt: NOW, nodes: [{ name: 'b', reachable: true, report: report('b') }], routers: [] };
   const snap = await gatherSnapshot(config(['a', 'b', 'c']), { transport: t, previous, state: emptyState(), now: () => new Date(NOW) });
-  assert.equal(snap.nodes.map((n) => [n.name, n.reachable, !n.reachable && n.error]), [
-    ['a', false, 'a (a.example:22): boom'],
-    ['b', false, 'b (b.example:22): connection refused'],
-    ['c', false, "c (c.example:22): `env A=1 llmgw agent report` gave a reply that is not a valid agent-report: /: must have required property 'gpus'; and 4 more"],
-  ]);
+  assert.equal(
+    snap.nodes.map((n) => [n.name, n.reachable, !n.reachable && n.error]),
+    [
+      ['a', false, 'a (a.example:22): boom'],
+      ['b', false, 'b (b.example:22): connection refused'],
+      [
+        'c',
+        false,
+        "c (c.example:22): `env A=1 llmgw agent report` gave a reply that is not a valid agent-report: /: must have required property 'gpus'; and 4 more",
+      ],
+    ],
+  );
   assert.equal((snap.nodes[1] as { lastReport: AgentReport }).lastReport, report('b'));
 });
 

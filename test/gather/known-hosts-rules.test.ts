@@ -109,7 +109,10 @@ test('a hashed entry of the name as cluster.yaml spells it (capitals) is found t
 });
 
 test("a host's keys come in file order, whether a line names it or matches it by a pattern", () => {
-  const kh = parseKnownHosts(`gpu-* ssh-ed25519 ${b64(ED_A)}\ngpu-a01 ssh-ed25519 ${b64(ED_B)}\n${hashedName('gpu-a01')} ecdsa-sha2-nistp256 ${b64(ECDSA)}\ngpu-a01 ssh-rsa ${b64(blob('ssh-rsa', 'r'))}\n`, 'kh');
+  const kh = parseKnownHosts(
+    `gpu-* ssh-ed25519 ${b64(ED_A)}\ngpu-a01 ssh-ed25519 ${b64(ED_B)}\n${hashedName('gpu-a01')} ecdsa-sha2-nistp256 ${b64(ECDSA)}\ngpu-a01 ssh-rsa ${b64(blob('ssh-rsa', 'r'))}\n`,
+    'kh',
+  );
   assert.equal(lines(kh, 'gpu-a01'), [1, 2, 3, 4]);
 });
 
@@ -143,7 +146,10 @@ test('many connections asking at once, first thing, all get the file; warnings g
     writeFileSync(file, `@cert-authority * ssh-ed25519 ${b64(ED_B)}\ngpu-a01 ssh-ed25519 ${b64(ED_A)}\n`);
     const get = knownHostsCache(file);
     const all = await Promise.all([get(), get(), get()]);
-    assert.equal(all.map((kh) => lines(kh, 'gpu-a01')), [[2], [2], [2]]);
+    assert.equal(
+      all.map((kh) => lines(kh, 'gpu-a01')),
+      [[2], [2], [2]],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

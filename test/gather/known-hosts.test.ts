@@ -4,14 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  checkHostKey,
-  knownHostsCache,
-  hostKeyAlgorithms,
-  knownHostsName,
-  lookupHostKeys,
-  parseKnownHosts,
-} from '../../src/gather/known-hosts.js';
+import { checkHostKey, knownHostsCache, hostKeyAlgorithms, knownHostsName, lookupHostKeys, parseKnownHosts } from '../../src/gather/known-hosts.js';
 
 // Key blobs only need to be distinct base64 strings for these rules.
 const blob = (type: string, tag: string): Buffer => {
@@ -58,10 +51,7 @@ test('[host]:port entries match only that port, and a bare entry only port 22', 
 });
 
 test('hashed |1|salt|hash entries match the name they hash, [host]:port included', () => {
-  const text = [
-    `${hashed('gpu-a01')} ssh-ed25519 ${b64(ED_A)}`,
-    `${hashed('[10.0.0.7]:2222')} ecdsa-sha2-nistp256 ${b64(ECDSA)}`,
-  ].join('\n');
+  const text = [`${hashed('gpu-a01')} ssh-ed25519 ${b64(ED_A)}`, `${hashed('[10.0.0.7]:2222')} ecdsa-sha2-nistp256 ${b64(ECDSA)}`].join('\n');
   const kh = parseKnownHosts(text, 'kh');
   assert.ok(lookupHostKeys(kh, 'gpu-a01', 22)[0].blob.equals(ED_A));
   assert.ok(lookupHostKeys(kh, '10.0.0.7', 2222)[0].blob.equals(ECDSA));
@@ -75,12 +65,12 @@ test('a hashed entry is found for a host written in capitals, as ssh lowercases 
 });
 
 test('a host with several keys offers exactly their algorithms, and any of them is known', () => {
-  const kh = parseKnownHosts(
-    `gpu-a01 ssh-ed25519 ${b64(ED_A)}\n# a comment\n\ngpu-a01 ssh-rsa ${b64(RSA)}\ngpu-b01 ecdsa-sha2-nistp256 ${b64(ECDSA)}\n`,
-    'kh',
-  );
+  const kh = parseKnownHosts(`gpu-a01 ssh-ed25519 ${b64(ED_A)}\n# a comment\n\ngpu-a01 ssh-rsa ${b64(RSA)}\ngpu-b01 ecdsa-sha2-nistp256 ${b64(ECDSA)}\n`, 'kh');
   const keys = lookupHostKeys(kh, 'gpu-a01', 22);
-  assert.equal(keys.map((k) => k.line), [1, 4]);
+  assert.equal(
+    keys.map((k) => k.line),
+    [1, 4],
+  );
   // Never ssh-rsa: it signs with SHA-1 (src/gather/ssh-algorithms.ts).
   assert.equal(hostKeyAlgorithms(keys), ['ssh-ed25519', 'rsa-sha2-512', 'rsa-sha2-256']);
   assert.is(checkHostKey(keys, RSA), 'known');
@@ -123,7 +113,10 @@ test('wildcards match and a negated pattern excludes a host from the line', () =
 });
 
 test('malformed lines are skipped without throwing', () => {
-  const kh = parseKnownHosts(`garbage\n|1|bad ssh-ed25519 ${b64(ED_A)}\nhost ssh-ed25519\n@unknown-marker h ssh-ed25519 ${b64(ED_A)}\ngpu-a01 ssh-ed25519 ${b64(ED_A)}\n`, 'kh');
+  const kh = parseKnownHosts(
+    `garbage\n|1|bad ssh-ed25519 ${b64(ED_A)}\nhost ssh-ed25519\n@unknown-marker h ssh-ed25519 ${b64(ED_A)}\ngpu-a01 ssh-ed25519 ${b64(ED_A)}\n`,
+    'kh',
+  );
   assert.is(lookupHostKeys(kh, 'gpu-a01', 22).length, 1);
   assert.is(lookupHostKeys(kh, 'host', 22).length, 0);
 });
@@ -135,7 +128,11 @@ test('a long-running process sees a key added to known_hosts without a restart, 
   const warnings: string[] = [];
   try {
     writeFileSync(file, `@cert-authority * ssh-ed25519 ${b64(ED_B)}\n`);
-    const get = knownHostsCache(file, (w) => warnings.push(w), () => clock);
+    const get = knownHostsCache(
+      file,
+      (w) => warnings.push(w),
+      () => clock,
+    );
     assert.equal(lookupHostKeys(await get(), 'gpu-a01', 22), []);
     writeFileSync(file, `@cert-authority * ssh-ed25519 ${b64(ED_B)}\ngpu-a01 ssh-ed25519 ${b64(ED_A)}\n`);
     clock += 1500;

@@ -31,7 +31,8 @@ async function verdict(text: string, schema: SchemaName = 'agent-report', comman
   }
 }
 
-const prefix = (schema = 'agent-report', command = 'llmgw agent report') => `gpu-a01 (10.0.0.1:22): \`${command}\` gave a reply that is not a valid ${schema}: `;
+const prefix = (schema = 'agent-report', command = 'llmgw agent report') =>
+  `gpu-a01 (10.0.0.1:22): \`${command}\` gave a reply that is not a valid ${schema}: `;
 
 test('a sound report, foreign counts and all, is accepted', async () => {
   assert.is(await verdict(reportWith(gpu)), 'ok');
@@ -45,14 +46,18 @@ test('"memoryMiB":1e999 (Infinity once parsed) is that host\'s error, naming whe
 test('a non-finite number in a field no schema knows is refused too: it would be committed as null', async () => {
   assert.is(await verdict(reportWith(gpu, ',"extra":{"x":[1,1e999]}')), `${prefix()}/extra/x/1: a number out of range (not finite)`);
   const apply = '{"version":1,"results":[{"replica":"m-0","op":"stop","ok":true,"took":-1e999}]}';
-  assert.is(await verdict(apply, 'agent-apply-reply', 'llmgw agent apply'), `${prefix('agent-apply-reply', 'llmgw agent apply')}/results/0/took: a number out of range (not finite)`);
+  assert.is(
+    await verdict(apply, 'agent-apply-reply', 'llmgw agent apply'),
+    `${prefix('agent-apply-reply', 'llmgw agent apply')}/results/0/took: a number out of range (not finite)`,
+  );
 });
 
 test('finite but absurd numbers fail the schema: memory past 16 TiB, a GPU index past 1023, a negative count, a port past 65535', async () => {
   assert.is(await verdict(reportWith(gpu.replace('81559', '1e300'))), `${prefix()}/gpus/0/memoryMiB: must be <= 16777216`);
   assert.is(await verdict(reportWith(gpu.replace('"index":0', '"index":4096'))), `${prefix()}/gpus/0/index: must be <= 1023`);
   assert.is(await verdict(reportWith(gpu.replace('"foreign":0', '"foreign":-3'))), `${prefix()}/gpus/0/foreign: must be >= 0`);
-  const replica = (over: string) => `{"version":1,"gpus":[],"replicas":[{"id":"m-0","model":"m","gpus":[0],"state":"running"${over}}],"storage":[],"warnings":[]}`;
+  const replica = (over: string) =>
+    `{"version":1,"gpus":[],"replicas":[{"id":"m-0","model":"m","gpus":[0],"state":"running"${over}}],"storage":[],"warnings":[]}`;
   assert.is(await verdict(replica(',"port":70000')), `${prefix()}/replicas/0/port: must be <= 65535`);
   assert.is(await verdict(replica(',"gpus":[1024]').replace('"gpus":[0],', '')), `${prefix()}/replicas/0/gpus/0: must be <= 1023`);
 });
@@ -93,7 +98,12 @@ test('nonFinitePath walks arrays and objects, escapes keys as JSON Pointer, and 
 test('a node whose report holds 1e999 is unreachable with that error and its last good report carried, never committed as null', async () => {
   const good: AgentReport = JSON.parse(reportWith(gpu)) as AgentReport;
   const config = {
-    cluster: { agent: { command: 'llmgw agent' }, router: { command: 'llmgw router' }, nodes: [{ name: 'gpu-a01', host: '10.0.0.1', port: 22, storage: [] }], routers: [] },
+    cluster: {
+      agent: { command: 'llmgw agent' },
+      router: { command: 'llmgw router' },
+      nodes: [{ name: 'gpu-a01', host: '10.0.0.1', port: 22, storage: [] }],
+      routers: [],
+    },
     models: [],
   } as unknown as Config;
   const previous: Snapshot = { version: 1, observedAt: '2026-11-29T07:59:00Z', nodes: [{ name: 'gpu-a01', reachable: true, report: good }], routers: [] };

@@ -63,7 +63,21 @@ export function simConfig(fleet: SimFleet, ssh: SshConfig, opts: { routers?: str
       safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
       git: { timeoutMs: 60_000 },
     },
-    models: (opts.models ?? []).map((w, index) => ({ name: `m${index}`, weights: w, engine: 'vllm', gpus: 1, nodes: 1, replicas: 1, priority: 0, args: [], index, drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null })),
+    models: (opts.models ?? []).map((w, index) => ({
+      name: `m${index}`,
+      weights: w,
+      engine: 'vllm',
+      gpus: 1,
+      nodes: 1,
+      replicas: 1,
+      priority: 0,
+      args: [],
+      index,
+      drainTimeoutMs: 600_000,
+      stopGraceMs: 30_000,
+      check: null,
+      rollout: null,
+    })),
   };
 }
 

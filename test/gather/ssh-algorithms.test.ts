@@ -91,7 +91,11 @@ test('a server whose RSA host key can only sign with ssh-rsa (SHA-1) is refused'
 });
 
 test('an RSA host key still works through rsa-sha2-256/512, and a SHA-2 MAC with a CTR cipher is taken', async () => {
-  const { port, knownHosts } = await server(rsaHost, { serverHostKey: ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'], hmac: ['hmac-sha1', 'hmac-sha2-256'], cipher: ['aes128-ctr'] });
+  const { port, knownHosts } = await server(rsaHost, {
+    serverHostKey: ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'],
+    hmac: ['hmac-sha1', 'hmac-sha2-256'],
+    cipher: ['aes128-ctr'],
+  });
   assert.is(await run(port, knownHosts), 'ok\n');
 });
 
@@ -107,7 +111,14 @@ test('an RSA user key never signs with SHA-1: ssh-rsa is an error, rsa-sha2 sign
   const ed = withoutSha1Signatures(parsedKey(clientKey.private));
   assert.ok(Buffer.isBuffer(ed.sign(data)));
   assert.equal(
-    [['ssh-rsa', undefined], ['ssh-rsa', 'sha1'], ['ssh-rsa', 'sha256'], ['ssh-dss', 'sha256'], ['ssh-ed25519', undefined], ['ecdsa-sha2-nistp256', 'sha256']].map(([t, h]) => isSha1Signature(t!, h)),
+    [
+      ['ssh-rsa', undefined],
+      ['ssh-rsa', 'sha1'],
+      ['ssh-rsa', 'sha256'],
+      ['ssh-dss', 'sha256'],
+      ['ssh-ed25519', undefined],
+      ['ecdsa-sha2-nistp256', 'sha256'],
+    ].map(([t, h]) => isSha1Signature(t!, h)),
     [true, true, false, true, false, false],
   );
 });

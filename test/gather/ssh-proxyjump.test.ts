@@ -16,20 +16,39 @@ test('proxyJump reaches every node through one bastion connection, and the basti
   const bastion = await startSimBastion({ address: '127.0.8.1', knownHostsPath: fleet.knownHostsPath, identityFile: fleet.identityFile });
   const ssh = simSshConfig(fleet, { proxyJump: { user: bastion.user, host: bastion.host, port: bastion.port } });
   const withoutBastion = join(tmp.dir, 'kh_without_bastion');
-  writeFileSync(withoutBastion, readFileSync(fleet.knownHostsPath, 'utf8').split('\n').filter((l) => !l.startsWith('[127.0.8.1]')).join('\n'));
+  writeFileSync(
+    withoutBastion,
+    readFileSync(fleet.knownHostsPath, 'utf8')
+      .split('\n')
+      .filter((l) => !l.startsWith('[127.0.8.1]'))
+      .join('\n'),
+  );
   const config = simConfig(fleet, ssh);
   const transport = createSshTransport(ssh);
   const unknownBastion = createSshTransport({ ...ssh, knownHosts: withoutBastion });
   try {
     const snap = await gatherSnapshot(config, { transport, previous: null, state: emptyState(), now: () => new Date() });
-    assert.equal(snap.nodes.map((n) => [n.name, n.reachable]), [['a', true], ['b', true], ['c', false]]);
+    assert.equal(
+      snap.nodes.map((n) => [n.name, n.reachable]),
+      [
+        ['a', true],
+        ['b', true],
+        ['c', false],
+      ],
+    );
     assert.match((snap.nodes[2] as { error: string }).error, /^c \(127\.0\.0\.4:\d+\): the bastion could not reach it/);
     assert.is(bastion.forwards(), 2);
     assert.is(fleet.connectionCount(), 2, 'the nodes were reached through the bastion, once each');
 
-    const refused = await gatherSnapshot({ ...config, cluster: { ...config.cluster, ssh: { ...ssh, knownHosts: withoutBastion } } }, {
-      transport: unknownBastion, previous: null, state: emptyState(), now: () => new Date(),
-    });
+    const refused = await gatherSnapshot(
+      { ...config, cluster: { ...config.cluster, ssh: { ...ssh, knownHosts: withoutBastion } } },
+      {
+        transport: unknownBastion,
+        previous: null,
+        state: emptyState(),
+        now: () => new Date(),
+      },
+    );
     for (const n of refused.nodes) {
       assert.is(n.reachable, false);
       assert.match((n as { error: string }).error, /via bastion .*@127\.0\.8\.1:\d+ \(127\.0\.8\.1:\d+\): host key unknown: \[127\.0\.8\.1\]:\d+ is not in/);

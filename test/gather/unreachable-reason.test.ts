@@ -35,7 +35,12 @@ test('no route, a name that does not resolve and a refused port keep their own c
   assert.is(unreachableReason(sock('EHOSTUNREACH')), 'network');
   assert.is(unreachableReason(sock('ENOTFOUND')), 'network');
   assert.is(unreachableReason(sock('ECONNREFUSED')), 'refused');
-  assert.is(unreachableReason(connectError(Object.assign(new Error('All configured authentication methods failed'), { level: 'client-authentication' }), target, true, 1)), 'auth');
+  assert.is(
+    unreachableReason(
+      connectError(Object.assign(new Error('All configured authentication methods failed'), { level: 'client-authentication' }), target, true, 1),
+    ),
+    'auth',
+  );
 });
 
 test.run();

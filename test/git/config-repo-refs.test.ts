@@ -38,7 +38,10 @@ test('fileAt never reads through a symbolic link: its target text is a DataError
   sb.git(dir, 'add', '.');
   sb.git(dir, 'commit', '--quiet', '-m', 'link');
   const repo = await openConfigRepo({ dir, env: sb.env });
-  const err = await repo.fileAt('HEAD', 'STATUS.md').then(() => null, (e: unknown) => e);
+  const err = await repo.fileAt('HEAD', 'STATUS.md').then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, DataError);
   assert.match((err as Error).message, /^HEAD:STATUS\.md: is a symbolic link/);
 });
@@ -50,7 +53,10 @@ test('fileAt never reads a file through a linked directory: a .llmgw that is a l
   sb.git(dir, 'add', '.');
   sb.git(dir, 'commit', '--quiet', '-m', 'linked dir');
   const repo = await openConfigRepo({ dir, env: sb.env });
-  const err = await repo.fileAt('HEAD', '.llmgw/observed.json').then(() => null, (e: unknown) => e);
+  const err = await repo.fileAt('HEAD', '.llmgw/observed.json').then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, DataError);
   assert.match((err as Error).message, /^HEAD:\.llmgw: is a symbolic link/);
 });
@@ -76,7 +82,10 @@ test('resolveCommit names the commit of a ref, and a ref that names none is a Gi
   const repo = await openConfigRepo({ dir, env: sb.env });
   assert.is(await repo.resolveCommit('origin/main'), sb.git(dir, 'rev-parse', 'origin/main'));
   for (const bad of ['origin/nope', '--output=/tmp/x', '']) {
-    const err = await repo.resolveCommit(bad).then(() => null, (e: unknown) => e);
+    const err = await repo.resolveCommit(bad).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.instance(err, GitError, bad);
   }
 });

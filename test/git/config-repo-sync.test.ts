@@ -94,13 +94,22 @@ test('a push race after a tick replaced a linked .llmgw/ and STATUS.md is rebase
   theyPush(sb.clone('other'), 'models.yaml', 'v2\n', 'theirs');
   await repo.push();
   assert.is(sb.git(sb.remote, 'log', '--format=%s', '-2', 'main'), 'llmgw: replaced links\ntheirs');
-  assert.equal(sb.git(sb.remote, 'ls-tree', 'main', '--', 'STATUS.md', '.llmgw').split('\n').map((l) => l.split(' ')[0]), ['040000', '100644']);
+  assert.equal(
+    sb
+      .git(sb.remote, 'ls-tree', 'main', '--', 'STATUS.md', '.llmgw')
+      .split('\n')
+      .map((l) => l.split(' ')[0]),
+    ['040000', '100644'],
+  );
 });
 
 test('a remote that keeps moving exhausts the bounded attempts: one GitError line, the commit rebased and kept', async () => {
   const { dir, repo } = await workWithCommit(1);
   theyPush(sb.clone('other'), 'models.yaml', 'v2\n', 'theirs');
-  const err = await repo.push().then(() => null, (e: unknown) => e);
+  const err = await repo.push().then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, GitError);
   assert.match((err as Error).message, /^git push to origin main was rejected 1 time: .*(rejected|fetch first)/);
   assert.is(sb.git(dir, 'log', '--format=%s', '-2'), 'llmgw: status\ntheirs', 'rebased, ready for the next tick');
@@ -116,7 +125,10 @@ test('a push that cannot be rebased fails with one line and keeps the local comm
   sb.git(other, 'rm', '--quiet', 'STATUS.md');
   sb.git(other, 'commit', '--quiet', '-m', 'gone');
   sb.git(other, 'push', '--quiet');
-  const err = await repo.push().then(() => null, (e: unknown) => e);
+  const err = await repo.push().then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, GitError);
   assert.match((err as Error).message, /^cannot rebase llmgw's commit onto origin\/main \(kept locally\): /);
   assert.not.match((err as Error).message, /\n/);

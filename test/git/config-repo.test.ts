@@ -26,7 +26,10 @@ test('--remote clones into a missing workdir and tracks the branch', async () =>
 test('--remote refuses a non-empty workdir that lies inside another checkout', async () => {
   const dir = join(sb.root, 'seed', 'nested');
   sb.write(dir, 'notes.txt', 'x\n');
-  const err = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env }).then(() => null, (e: unknown) => e);
+  const err = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, GitError);
   assert.match((err as Error).message, /is not a checkout of its own/);
   assert.is(sb.git(join(sb.root, 'seed'), 'remote'), '', 'the outer checkout got no remote');
@@ -117,7 +120,6 @@ test('a directory that is not a checkout is a GitError', async () => {
     assert.match((err as Error).message, /is not a git checkout/);
   }
 });
-
 
 test('GIT_SSH_COMMAND from the environment reaches git for an SSH remote', async () => {
   // A stand-in ssh: runs the remote command locally and leaves a mark.

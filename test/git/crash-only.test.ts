@@ -48,7 +48,10 @@ for (const scheme of ['git', 'http'] as const) {
       const dir = sb.clone('work');
       sb.git(dir, 'remote', 'set-url', 'origin', `${scheme}://127.0.0.1:${silent.port}/config.git`);
       const repo = await openConfigRepo({ dir, env: sb.env, timeoutMs: 700 });
-      const err = await repo.sync().then(() => null, (e: unknown) => e);
+      const err = await repo.sync().then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.instance(err, GitTimeoutError);
       assert.is((err as Error).message, 'git fetch from origin main failed: no answer within 700 ms (git.timeout): killed');
       // The helper git starts for http (git-remote-http) went with it: its process group was killed.
@@ -67,9 +70,15 @@ test('LLMGW_GIT_TIMEOUT bounds git before cluster.yaml is read, and wins over gi
     sb.git(dir, 'remote', 'set-url', 'origin', `git://127.0.0.1:${silent.port}/config.git`);
     const repo = await openConfigRepo({ dir, env: { ...sb.env, LLMGW_GIT_TIMEOUT: '1s' } });
     repo.setGitTimeout!(10 * 60_000);
-    const err = await repo.sync().then(() => null, (e: unknown) => e);
+    const err = await repo.sync().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.match((err as Error).message, /no answer within 1s \(git\.timeout\): killed$/);
-    const bad = await openConfigRepo({ dir, env: { ...sb.env, LLMGW_GIT_TIMEOUT: 'soon' } }).then(() => null, (e: unknown) => e);
+    const bad = await openConfigRepo({ dir, env: { ...sb.env, LLMGW_GIT_TIMEOUT: 'soon' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.instance(bad, GitError);
     assert.is((bad as Error).message, "LLMGW_GIT_TIMEOUT 'soon' is not a duration (e.g. 90s, 2m)");
   } finally {
@@ -145,9 +154,15 @@ test('a rebase llmgw left half done (its marker names a dead process) is undone;
   assert.throws(() => sb.git(dir, 'rebase', 'origin/main'));
   assert.ok(existsSync(join(dir, '.git', 'rebase-merge')));
   const repo = await openConfigRepo({ dir, env: sb.env });
-  const err = await repo.sync().then(() => null, (e: unknown) => e);
+  const err = await repo.sync().then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, GitError);
-  assert.is((err as Error).message, `a rebase is in progress in ${dir} that llmgw did not start: finish it (git rebase --continue, or git rebase --abort); llmgw changes nothing there meanwhile`);
+  assert.is(
+    (err as Error).message,
+    `a rebase is in progress in ${dir} that llmgw did not start: finish it (git rebase --continue, or git rebase --abort); llmgw changes nothing there meanwhile`,
+  );
   assert.ok(existsSync(join(dir, '.git', 'rebase-merge')), 'the person’s rebase is untouched');
 
   writeFileSync(join(dir, '.git', 'llmgw-op'), JSON.stringify({ pid: 999_999_999, op: 'rebase' }));
@@ -185,13 +200,21 @@ test('a rebase in llmgw’s own workdir that a young lock (not its own killed gi
   writeFileSync(join(dir, '.git', 'index.lock'), '');
 
   const lines: string[] = [];
-  const young = await repo.sync((l) => lines.push(l)).then(() => null, (e: unknown) => e);
+  const young = await repo
+    .sync((l) => lines.push(l))
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   assert.instance(young, GitError);
   assert.ok(existsSync(join(dir, '.git', 'rebase-merge')), 'still recorded: the next tick can undo it');
 
   utimesSync(join(dir, '.git', 'index.lock'), OLD, OLD);
   await repo.sync((l) => lines.push(l));
-  assert.ok(lines.some((l) => l.startsWith(`undid a rebase an llmgw process left half done in ${dir}`)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => l.startsWith(`undid a rebase an llmgw process left half done in ${dir}`)),
+    lines.join('\n'),
+  );
   assert.is(sb.git(dir, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');
   // The unpushed commit is on the branch, on top of the person's: nothing of llmgw's was dropped.
   assert.is(sb.git(dir, 'log', '-1', '--format=%s'), 'llmgw: state');
@@ -233,10 +256,21 @@ test('a file whose write a killed rebase cut short (empty, or the first bytes of
 
   // The repair alone (a sync would go on to rebase, stop at the two left, and clone afresh).
   const lines: string[] = [];
-  await repairCheckout({ git: createGitRunner(dir, sb.env), top: dir, gitDir: join(dir, '.git'), staleAfterMs: 60_000, managed: true, branch: 'main', log: (l) => lines.push(l) });
+  await repairCheckout({
+    git: createGitRunner(dir, sb.env),
+    top: dir,
+    gitDir: join(dir, '.git'),
+    staleAfterMs: 60_000,
+    managed: true,
+    branch: 'main',
+    log: (l) => lines.push(l),
+  });
   assert.equal(lines, [`undid a rebase an llmgw process left half done in ${dir}`]);
   assert.equal(
-    ['empty.md', 'start.md', 'differs.md', 'longer.md'].map((f) => [f, existsSync(join(dir, 'notes', f)) ? readFileSync(join(dir, 'notes', f), 'utf8').length : null]),
+    ['empty.md', 'start.md', 'differs.md', 'longer.md'].map((f) => [
+      f,
+      existsSync(join(dir, 'notes', f)) ? readFileSync(join(dir, 'notes', f), 'utf8').length : null,
+    ]),
     [
       ['empty.md', null],
       ['start.md', null],
@@ -269,14 +303,20 @@ test('llmgw’s own --workdir that git cannot read any more is cloned afresh, th
   const repo = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env, log: (l) => lines.push(l) });
   assert.is(await repo.head(), sb.git(sb.remote, 'rev-parse', 'main'));
   assert.is(lines.length, 1);
-  assert.match(lines[0]!, /^warning: .*work: not a usable git checkout \(.*\): cloned .*remote\.git afresh \(the old checkout is kept as work\.llmgw-broken\)$/);
+  assert.match(
+    lines[0]!,
+    /^warning: .*work: not a usable git checkout \(.*\): cloned .*remote\.git afresh \(the old checkout is kept as work\.llmgw-broken\)$/,
+  );
   assert.is(readFileSync(join(dir + '.llmgw-broken', '.git', 'HEAD'), 'utf8'), 'garbage\n');
 });
 
 test('a --workdir holding someone else’s files is refused, never replaced; a --repo checkout is never re-cloned', async () => {
   const dir = join(sb.root, 'mine');
   sb.write(dir, 'thesis.tex', 'years of work\n');
-  const err = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env }).then(() => null, (e: unknown) => e);
+  const err = await openConfigRepo({ dir, remote: sb.remote, branch: 'main', env: sb.env }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(err, GitError);
   assert.match((err as Error).message, /it is not a checkout of .* that llmgw may replace: repair it by hand or give another --workdir$/);
   assert.equal(readdirSync(dir), ['thesis.tex']);
@@ -285,7 +325,10 @@ test('a --workdir holding someone else’s files is refused, never replaced; a -
   const repo = await openConfigRepo({ dir: person, env: sb.env });
   sb.write(person, 'models.yaml', 'an edit in progress\n');
   writeFileSync(join(person, '.git', 'refs', 'remotes', 'origin', 'main'), 'not a sha\n');
-  const bad = await repo.sync().then(() => null, (e: unknown) => e);
+  const bad = await repo.sync().then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(bad, GitError);
   assert.is(readFileSync(join(person, 'models.yaml'), 'utf8'), 'an edit in progress\n');
 });

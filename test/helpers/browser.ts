@@ -74,7 +74,7 @@ export async function tabThrough(page: Page, max: number): Promise<string[]> {
     await page.keyboard.press('Tab');
     const href = await page.evaluate(() => {
       const el = document.activeElement;
-      return el instanceof HTMLAnchorElement ? new URL(el.href).pathname : el?.tagName ?? null;
+      return el instanceof HTMLAnchorElement ? new URL(el.href).pathname : (el?.tagName ?? null);
     });
     if (href === null || href === 'BODY') break;
     seen.push(href);

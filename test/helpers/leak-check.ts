@@ -59,7 +59,12 @@ export async function remoteLeaks(remote: string): Promise<string[]> {
   const ours = await git(remote, ['log', '--all', '-p', '--text', '--no-color', '--no-ext-diff', '--author=<llmgw@localhost>', '--format=%x01%B']);
   const added = ours
     .split('\n')
-    .filter((l) => l.startsWith('+') || l.startsWith('\u0001') || !/^(diff |index |--- |\+\+\+ |@@ |-| |\\ |new file|deleted file|old mode|new mode|similarity|rename|$)/.test(l))
+    .filter(
+      (l) =>
+        l.startsWith('+') ||
+        l.startsWith('\u0001') ||
+        !/^(diff |index |--- |\+\+\+ |@@ |-| |\\ |new file|deleted file|old mode|new mode|similarity|rename|$)/.test(l),
+    )
     .map((l) => l.replace(/^\u0001/, ''))
     .join('\n');
   out.push(...leaksIn(added, `${remote} (llmgw's commits)`).filter((l) => !l.includes('canary')));

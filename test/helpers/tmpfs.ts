@@ -33,5 +33,8 @@ export async function mountTmpfs(sizeKiB: number): Promise<Tmpfs | null> {
 
 /** Fill the file system of `dir` up to its last byte. */
 export async function fill(dir: string): Promise<void> {
-  await run('sh', ['-c', `dd if=/dev/zero of="${join(dir, 'ballast')}" bs=4k 2>/dev/null; dd if=/dev/zero of="${join(dir, 'ballast2')}" bs=1 2>/dev/null; true`]);
+  await run('sh', [
+    '-c',
+    `dd if=/dev/zero of="${join(dir, 'ballast')}" bs=4k 2>/dev/null; dd if=/dev/zero of="${join(dir, 'ballast2')}" bs=1 2>/dev/null; true`,
+  ]);
 }

@@ -186,7 +186,13 @@ export function mutateText(text: string, r: Rng): string {
 }
 
 /** Each variant is checked; the first that fails throws one error naming the seed, the index and the input (escaped, cut). */
-export async function eachVariant<T>(kind: string, count: number, make: (r: Rng, i: number) => T, check: (v: T, i: number) => void | Promise<void>, show: (v: T) => string = (v) => JSON.stringify(v) ?? String(v)): Promise<void> {
+export async function eachVariant<T>(
+  kind: string,
+  count: number,
+  make: (r: Rng, i: number) => T,
+  check: (v: T, i: number) => void | Promise<void>,
+  show: (v: T) => string = (v) => JSON.stringify(v) ?? String(v),
+): Promise<void> {
   const r = rng(SEED ^ hash(kind));
   for (let i = 0; i < count; i++) {
     const v = make(r, i);
@@ -195,7 +201,9 @@ export async function eachVariant<T>(kind: string, count: number, make: (r: Rng,
     } catch (err) {
       const input = escapeTerminal(show(v)).slice(0, 600);
       const why = err instanceof Error ? err.message : String(err);
-      throw new Error(`${kind} variant ${i} of seed ${SEED} (LLMGW_HOSTILE_SEED=${SEED} reproduces it) failed: ${escapeTerminal(why)}\n  input: ${input}`, { cause: err });
+      throw new Error(`${kind} variant ${i} of seed ${SEED} (LLMGW_HOSTILE_SEED=${SEED} reproduces it) failed: ${escapeTerminal(why)}\n  input: ${input}`, {
+        cause: err,
+      });
     }
   }
 }

@@ -66,7 +66,10 @@ function content(r: Rng, path: string): Buffer {
 function entry(r: Rng, path: string): Entry | null {
   switch (r.int(6)) {
     case 0:
-      return { mode: '120000', data: Buffer.from(r.pick([SECRET_FILE, '/etc/passwd', path, outside, '../outside/secret', '.', 'STATUS.md', '/proc/self/environ'])) };
+      return {
+        mode: '120000',
+        data: Buffer.from(r.pick([SECRET_FILE, '/etc/passwd', path, outside, '../outside/secret', '.', 'STATUS.md', '/proc/self/environ'])),
+      };
     case 1:
       return { mode: '160000', sha: '0123456789abcdef0123456789abcdef01234567' };
     case 2:
@@ -165,7 +168,16 @@ test(`${COUNT} hostile commits as the base of a PR's plan: a plan or one error l
       const leaks = leaksInAll({ stdout: c.out(), stderr: c.err() });
       assert.equal(leaks, [], `${where}: ${leaks.join('; ')}`);
       assert.not.match(c.err(), /internal error/, `${where}: ${escapeTerminal(c.err())}`);
-      if (code !== 0) assert.is(c.err().trim().split('\n').filter((l) => !l.startsWith('warning: ')).length, 1, `${where}: one line: ${escapeTerminal(c.err())}`);
+      if (code !== 0)
+        assert.is(
+          c
+            .err()
+            .trim()
+            .split('\n')
+            .filter((l) => !l.startsWith('warning: ')).length,
+          1,
+          `${where}: one line: ${escapeTerminal(c.err())}`,
+        );
       outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
     }
   };

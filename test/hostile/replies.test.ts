@@ -27,19 +27,26 @@ import { renderAll } from './render-all.js';
 
 const demo = (f: string) => readFileSync(fileURLToPath(new URL(`../../../examples/demo/${f}`, import.meta.url)), 'utf8');
 const SNAPSHOT = JSON.parse(demo('.llmgw/observed.json')) as Snapshot;
-const loaded = parseConfig({ cluster: { name: 'cluster.yaml', text: demo('cluster.yaml') }, models: { name: 'models.yaml', text: demo('models.yaml') } }, { env: {} });
+const loaded = parseConfig(
+  { cluster: { name: 'cluster.yaml', text: demo('cluster.yaml') }, models: { name: 'models.yaml', text: demo('models.yaml') } },
+  { env: {} },
+);
 if (!loaded.ok) throw new Error('the demo config is invalid');
 const CONFIG: Config = loaded.config;
 const HOSTILE_NODE = 'gpu-a01';
 const REPORT = (SNAPSHOT.nodes.find((n) => n.name === HOSTILE_NODE) as Extract<NodeObservation, { reachable: true }>).report;
-const USAGE = { ...(SNAPSHOT.routers[0] as { report: object }).report, table: { 'llama-3.1-70b': [{ replica: 'llama-3.1-70b-0', url: 'http://gpu-a01.ib-a.example:8000' }] } };
+const USAGE = {
+  ...(SNAPSHOT.routers[0] as { report: object }).report,
+  table: { 'llama-3.1-70b': [{ replica: 'llama-3.1-70b-0', url: 'http://gpu-a01.ib-a.example:8000' }] },
+};
 const MEMORY_BOUND_MIB = 512;
 const HOSTS = new Set(CONFIG.cluster.nodes.map((n) => n.host));
 
 /** A hostile reply: a mutated document, damaged text, or something that is not a reply at all. */
 function reply(base: unknown, r: Rng): string {
   const roll = r.int(10);
-  if (roll === 0) return r.pick(['', 'null', '[]', '"x"', 'Welcome to gpu-node!\n', '{"version":1}', '\x1b[2J\n', `banner\n${JSON.stringify(base)}`, '{'.repeat(10_000)]);
+  if (roll === 0)
+    return r.pick(['', 'null', '[]', '"x"', 'Welcome to gpu-node!\n', '{"version":1}', '\x1b[2J\n', `banner\n${JSON.stringify(base)}`, '{'.repeat(10_000)]);
   if (roll < 4) return mutateText(JSON.stringify(base), r);
   return JSON.stringify(mutateJson(base, r));
 }
@@ -59,7 +66,12 @@ function transport(host: string, stdout: string): Transport {
 }
 
 async function checkGathered(host: string, stdout: string): Promise<'accepted' | 'refused'> {
-  const snapshot = await gatherSnapshot(CONFIG, { transport: transport(host, stdout), previous: SNAPSHOT, state: emptyState(), now: () => new Date('2026-11-29T08:00:00Z') });
+  const snapshot = await gatherSnapshot(CONFIG, {
+    transport: transport(host, stdout),
+    previous: SNAPSHOT,
+    state: emptyState(),
+    now: () => new Date('2026-11-29T08:00:00Z'),
+  });
   const obs = [...snapshot.nodes, ...snapshot.routers].find((x) => x.name === host)!;
   if (!obs.reachable) {
     assert.not.ok(obs.error.includes('\n'), `one line: ${obs.error}`);
@@ -89,7 +101,13 @@ for (const { kind, host, base } of kinds) {
   test(`${COUNT} hostile ${kind} replies: each is ${host}'s one-line error or a report the tick goes on with; the snapshot stays valid, nothing printed carries a control character, no table a foreign URL`, async () => {
     const rss = process.memoryUsage().rss;
     const seen = { accepted: 0, refused: 0 };
-    await eachVariant(kind, COUNT, (r) => reply(base, r), async (stdout) => void seen[await checkGathered(host, stdout)]++, (s) => s);
+    await eachVariant(
+      kind,
+      COUNT,
+      (r) => reply(base, r),
+      async (stdout) => void seen[await checkGathered(host, stdout)]++,
+      (s) => s,
+    );
     assert.ok(seen.accepted > COUNT / 20 && seen.refused > COUNT / 20, `both outcomes are reached: ${JSON.stringify(seen)}`);
     assert.ok(rssGrowthMiB(rss) < MEMORY_BOUND_MIB, `RSS grew ${rssGrowthMiB(rss).toFixed(0)} MiB`);
   });

@@ -51,11 +51,26 @@ const handler: ExecHandler = async ({ host, command }) => {
   if (command.endsWith(' endpoints')) return { stdout: '', stderr: `table refused${EVIL}\n`, code: 2 };
   if (host === 'n3') return { stdout: '', stderr: `agent crashed${EVIL}\n`, code: 3 };
   if (command.endsWith(' apply')) {
-    return { stdout: JSON.stringify({ version: 1, results: [{ replica: 'm-0', op: 'start', ok: false, error: `no${EVIL}` }, { replica: 'm-1', op: 'start', ok: false, error: `no${EVIL}` }] }), code: 0 };
+    return {
+      stdout: JSON.stringify({
+        version: 1,
+        results: [
+          { replica: 'm-0', op: 'start', ok: false, error: `no${EVIL}` },
+          { replica: 'm-1', op: 'start', ok: false, error: `no${EVIL}` },
+        ],
+      }),
+      code: 0,
+    };
   }
   if (host === 'n1') return { stdout: JSON.stringify(hostileReport()), code: 0 };
   return {
-    stdout: JSON.stringify({ version: 1, gpus: [{ index: 0, name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }], replicas: [], storage: [{ path: '/models', kind: 'local', weights: [], incomplete: [] }], warnings: [] }),
+    stdout: JSON.stringify({
+      version: 1,
+      gpus: [{ index: 0, name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }],
+      replicas: [],
+      storage: [{ path: '/models', kind: 'local', weights: [], incomplete: [] }],
+      warnings: [],
+    }),
     code: 0,
   };
 };
@@ -83,7 +98,10 @@ test.before(async () => {
   const nodes = simClusterYaml(fleet).replace(/\n {2}- \{ name: rt,[^\n]*/, '');
   const rt = fleet.hosts.find((h) => h.name === 'rt')!;
   // maxStopFraction 1: the tick applies (and its failures are logged) rather than being blocked.
-  writeFileSync(join(repo, 'cluster.yaml'), `${nodes}routers:\n  - { name: rt, host: "${rt.host}", port: ${rt.port} }\nsafety: { maxStopFraction: 1 }\nnotify: { webhooks: [{ url: "\${LLMGW_TEST_HOOK}" }] }\n`);
+  writeFileSync(
+    join(repo, 'cluster.yaml'),
+    `${nodes}routers:\n  - { name: rt, host: "${rt.host}", port: ${rt.port} }\nsafety: { maxStopFraction: 1 }\nnotify: { webhooks: [{ url: "\${LLMGW_TEST_HOOK}" }] }\n`,
+  );
   writeFileSync(
     join(repo, 'models.yaml'),
     'apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: "org/m\\e]0;pwned\\a\\r", engine: vllm, gpus: 1, replicas: 2 }\n  - { name: h, weights: org/h, engine: vllm, gpus: 64 }\n',
@@ -120,18 +138,26 @@ test('gather, status, plan, apply and reconcile print no raw control character i
   }
   // A STATUS.md a person committed with raw escapes: the plan's diff starts from it.
   writeFileSync(join(repo, 'STATUS.md'), `# Fleet${EVIL}\n`);
-  for (const format of ['text', 'markdown']) await cli('plan', plan, ['--repo', 'repo', '--observed', 'repo/.llmgw/observed.json', '--format', format, '--now', '2026-11-29T08:00:00Z']);
+  for (const format of ['text', 'markdown'])
+    await cli('plan', plan, ['--repo', 'repo', '--observed', 'repo/.llmgw/observed.json', '--format', format, '--now', '2026-11-29T08:00:00Z']);
   await cli('status', status, ['--repo', 'repo']);
   await cli('apply', apply, ['--repo', 'repo', '--yes', '--force']);
   await cli('reconcile', reconcile, ['--repo', 'repo', '--no-push']);
   await cli('reconcile', reconcile, ['--repo', 'repo', '--no-push', '--log-format', 'json']);
   assert.match(outputs['status --repo repo --observed repo/.llmgw/observed.json --format text (stdout)']!, /H100\]0;pwned/);
   assert.equal(leaksInAll(outputs), []);
-  assert.match(outputs['apply --repo repo --yes --force (stdout)']!, /start m-0: failed: n2: no\\x1b\]0;pwned\\x07\\r\\x1b\[2J\\x9b31m\\u202eevil/, 'shown escaped, not dropped');
+  assert.match(
+    outputs['apply --repo repo --yes --force (stdout)']!,
+    /start m-0: failed: n2: no\\x1b\]0;pwned\\x07\\r\\x1b\[2J\\x9b31m\\u202eevil/,
+    'shown escaped, not dropped',
+  );
 });
 
 test('what the tick committed and sent holds no raw control character either: STATUS.md, state.json, commit messages, webhook bodies', () => {
-  assert.ok(bodies.some((b) => b.includes('apply.failed')), 'the tick notified its failed starts');
+  assert.ok(
+    bodies.some((b) => b.includes('apply.failed')),
+    'the tick notified its failed starts',
+  );
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
   assert.equal(
     [

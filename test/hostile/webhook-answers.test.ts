@@ -47,8 +47,27 @@ function answer(r: Rng, stolenUrl: string): Answer {
       const status = r.chance(0.8) ? r.pick(STATUSES) : 200 + r.int(400);
       const headers: string[] = [];
       if (status >= 300 && status < 400) headers.push(`Location: ${r.pick([stolenUrl, `${stolenUrl}?t=${CANARY}`, '/elsewhere', 'javascript:alert(1)', ''])}`);
-      if (r.chance(0.2)) headers.push(r.pick(['Content-Length: 999999', 'Content-Length: -1', 'Transfer-Encoding: chunked', 'Content-Type: text/html', 'Connection: keep-alive', `X-Evil: \x1b]0;pwned\x07`, 'Content-Encoding: gzip']));
-      const body = r.pick<string | 'endless' | 'trickle'>(['', 'ok', '{"ok":true}', `\x1b[2J${CANARY}`, 'x'.repeat(1 + r.int(1_000_000)), 'endless', 'trickle']);
+      if (r.chance(0.2))
+        headers.push(
+          r.pick([
+            'Content-Length: 999999',
+            'Content-Length: -1',
+            'Transfer-Encoding: chunked',
+            'Content-Type: text/html',
+            'Connection: keep-alive',
+            `X-Evil: \x1b]0;pwned\x07`,
+            'Content-Encoding: gzip',
+          ]),
+        );
+      const body = r.pick<string | 'endless' | 'trickle'>([
+        '',
+        'ok',
+        '{"ok":true}',
+        `\x1b[2J${CANARY}`,
+        'x'.repeat(1 + r.int(1_000_000)),
+        'endless',
+        'trickle',
+      ]);
       return { kind: 'http', status, headers, body, delayMs: r.pick([0, 0, 0, 50, TIMEOUT_MS * 2]) };
     }
   }
@@ -80,7 +99,14 @@ function respond(socket: Socket, a: Answer, chunk: Buffer): void {
   const send = () => {
     if (socket.destroyed) return;
     const framed = a.body === 'endless' || a.body === 'trickle';
-    const head = [`HTTP/1.1 ${a.status} Whatever`, ...a.headers, ...(framed || a.headers.some((h) => /^Content-Length|^Transfer/i.test(h)) ? [] : [`Content-Length: ${Buffer.byteLength(a.body)}`]), 'Connection: close', '', ''].join('\r\n');
+    const head = [
+      `HTTP/1.1 ${a.status} Whatever`,
+      ...a.headers,
+      ...(framed || a.headers.some((h) => /^Content-Length|^Transfer/i.test(h)) ? [] : [`Content-Length: ${Buffer.byteLength(a.body)}`]),
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n');
     socket.write(head);
     if (a.body === 'endless') {
       // As fast as the client takes it, until it goes away.
@@ -100,7 +126,14 @@ function respond(socket: Socket, a: Answer, chunk: Buffer): void {
 
 /** Seconds after the event: it is owed, not stale. */
 const NOW = new Date('2026-11-29T08:00:05Z');
-const event: NotifyEvent = { event: 'node.lost', cluster: 'demo', time: '2026-11-29T08:00:00Z', subject: 'gpu-a01', text: '[demo] Node gpu-a01 is lost', details: { node: 'gpu-a01' } };
+const event: NotifyEvent = {
+  event: 'node.lost',
+  cluster: 'demo',
+  time: '2026-11-29T08:00:00Z',
+  subject: 'gpu-a01',
+  text: '[demo] Node gpu-a01 is lost',
+  details: { node: 'gpu-a01' },
+};
 
 test(`${COUNT} hostile webhook receivers: every delivery ends within its timeouts, never throws, logs one clean line per failure, never the URL or secret, never follows a redirect`, async () => {
   let stolen = 0;
@@ -121,7 +154,10 @@ test(`${COUNT} hostile webhook receivers: every delivery ends within its timeout
   const inflight = new Set<number>();
   const guard = setInterval(() => {
     if (rssGrowthMiB(rss) > MEMORY_BOUND_MIB + 1024) {
-      console.error(`RSS grew ${rssGrowthMiB(rss).toFixed(0)} MiB (seed ${SEED}), variants in flight:`, [...inflight].map((i) => `${i} ${JSON.stringify(answers[i]).slice(0, 150)}`));
+      console.error(
+        `RSS grew ${rssGrowthMiB(rss).toFixed(0)} MiB (seed ${SEED}), variants in flight:`,
+        [...inflight].map((i) => `${i} ${JSON.stringify(answers[i]).slice(0, 150)}`),
+      );
       process.exit(3);
     }
   }, 10);

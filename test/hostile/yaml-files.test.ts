@@ -43,7 +43,10 @@ function variant(base: string, r: Rng): string {
 }
 
 function checkLoad(cluster: string, models: string, strict: boolean): void {
-  const loaded = parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env: ENV, strictEnv: strict, displayDir: '.' });
+  const loaded = parseConfig(
+    { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } },
+    { env: ENV, strictEnv: strict, displayDir: '.' },
+  );
   const problems = [...(loaded.ok ? [] : loaded.errors), ...loaded.warnings].map(formatProblem);
   if (!loaded.ok) assert.ok(loaded.errors.length > 0, 'refused with at least one problem');
   for (const line of problems) {
@@ -68,7 +71,10 @@ for (const file of ['cluster.yaml', 'models.yaml'] as const) {
       (r) => ({ text: variant(file === 'cluster.yaml' ? CLUSTER : MODELS, r), strict: r.chance(0.5) }),
       (v) => {
         const [cluster, models] = file === 'cluster.yaml' ? [v.text, MODELS] : [CLUSTER, v.text];
-        const loaded = parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env: ENV, strictEnv: v.strict });
+        const loaded = parseConfig(
+          { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } },
+          { env: ENV, strictEnv: v.strict },
+        );
         if (!loaded.ok) refused++;
         checkLoad(cluster, models, v.strict);
       },
@@ -81,7 +87,10 @@ for (const file of ['cluster.yaml', 'models.yaml'] as const) {
 }
 
 test('the valid documents the variants start from load, and a secret in them shows nowhere in what they render', () => {
-  const loaded = parseConfig({ cluster: { name: 'cluster.yaml', text: CLUSTER }, models: { name: 'models.yaml', text: MODELS } }, { env: ENV, strictEnv: true });
+  const loaded = parseConfig(
+    { cluster: { name: 'cluster.yaml', text: CLUSTER }, models: { name: 'models.yaml', text: MODELS } },
+    { env: ENV, strictEnv: true },
+  );
   assert.ok(loaded.ok, JSON.stringify(loaded.ok ? [] : loaded.errors.map(formatProblem)));
   assert.ok(loaded.ok && loaded.config.cluster.notify.webhooks[0]!.url.includes(CANARY), 'the secret was substituted');
   assert.equal(loaded.ok ? leaksInAll(renderAll(loaded.config, SNAPSHOT)) : ['not loaded'], []);

@@ -22,7 +22,11 @@ function logger(format: LogFormat, timestamps = true) {
   return { l, out: out.text, err: err.text };
 }
 
-const parse = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const parse = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 test('text lines are what they always were: the time first for run, nothing added for reconcile', () => {
   const run = logger('text');
@@ -48,7 +52,10 @@ test('json: the warning: and error: prefixes of the text become the level', () =
   assert.equal(classify('a warning: inside'), { level: 'info', msg: 'a warning: inside' });
   const { l, out } = logger('json');
   l.line('warning: a broken state.json');
-  assert.equal(parse(out()).map((e) => [e.level, e.msg]), [['warn', 'a broken state.json']]);
+  assert.equal(
+    parse(out()).map((e) => [e.level, e.msg]),
+    [['warn', 'a broken state.json']],
+  );
 });
 
 test('json: every line logged during one tick carries its id, across awaits; the next tick has another; outside a tick it is null', async () => {
@@ -61,16 +68,35 @@ test('json: every line logged during one tick carries its id, across awaits; the
   });
   await l.inTick(async () => l.line('next'));
   l.line('after');
-  assert.equal(parse(out()).map((e) => [e.msg, e.tick]), [['before', null], ['pulled', 'tick1'], ['applied', 'tick1'], ['next', 'tick2'], ['after', null]]);
+  assert.equal(
+    parse(out()).map((e) => [e.msg, e.tick]),
+    [
+      ['before', null],
+      ['pulled', 'tick1'],
+      ['applied', 'tick1'],
+      ['next', 'tick2'],
+      ['after', null],
+    ],
+  );
 });
 
 test('json: two ticks interleaving in time keep their own ids', async () => {
   const { l, out } = logger('json');
   await Promise.all([
-    l.inTick(async () => { await sleep(10); l.line('a'); }),
-    l.inTick(async () => { l.line('b'); await sleep(20); l.line('b2'); }),
+    l.inTick(async () => {
+      await sleep(10);
+      l.line('a');
+    }),
+    l.inTick(async () => {
+      l.line('b');
+      await sleep(20);
+      l.line('b2');
+    }),
   ]);
-  assert.equal(parse(out()).map((e) => `${e.msg}@${e.tick}`), ['b@tick2', 'a@tick1', 'b2@tick2']);
+  assert.equal(
+    parse(out()).map((e) => `${e.msg}@${e.tick}`),
+    ['b@tick2', 'a@tick1', 'b2@tick2'],
+  );
 });
 
 test('json: what is printed to the streams becomes lines, split and joined at newlines; stderr at level error', async () => {
@@ -80,8 +106,17 @@ test('json: what is printed to the streams becomes lines, split and joined at ne
     l.stdout.write('continues\n');
     l.stderr.write('start m-0 failed: refused\n');
   });
-  assert.equal(parse(out()).map((e) => [e.level, e.msg, e.tick]), [['info', 'events: node.lost', 'tick1'], ['info', 'summary continues', 'tick1']]);
-  assert.equal(parse(err()).map((e) => [e.level, e.msg]), [['error', 'start m-0 failed: refused']]);
+  assert.equal(
+    parse(out()).map((e) => [e.level, e.msg, e.tick]),
+    [
+      ['info', 'events: node.lost', 'tick1'],
+      ['info', 'summary continues', 'tick1'],
+    ],
+  );
+  assert.equal(
+    parse(err()).map((e) => [e.level, e.msg]),
+    [['error', 'start m-0 failed: refused']],
+  );
 });
 
 test('json: control characters from a node stay escaped inside one line', () => {
@@ -96,7 +131,10 @@ test('json: control characters from a node stay escaped inside one line', () => 
 test('--log-format takes text or json; anything else is one usage line', () => {
   assert.is(parseLogFormat(undefined), 'text');
   assert.is(parseLogFormat('json'), 'json');
-  assert.throws(() => parseLogFormat('xml'), (e: unknown) => e instanceof UsageError && (e as Error).message === '--log-format xml: expected text or json');
+  assert.throws(
+    () => parseLogFormat('xml'),
+    (e: unknown) => e instanceof UsageError && (e as Error).message === '--log-format xml: expected text or json',
+  );
 });
 
 test('tick ids are 8 hex digits and differ', () => {

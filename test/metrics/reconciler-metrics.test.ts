@@ -11,14 +11,34 @@ import { sampleFleet } from '../status/sample.js';
 
 function tickResult(over: Partial<TickResult> = {}): TickResult {
   return {
-    configInvalid: false, dirtyConfig: [], plan: null, blocked: null, applied: true, outcome: null,
-    events: [], status: '', report: null, commit: null, pushed: false, pushError: null, leaseLost: false, ...over,
+    configInvalid: false,
+    dirtyConfig: [],
+    plan: null,
+    blocked: null,
+    applied: true,
+    outcome: null,
+    events: [],
+    status: '',
+    report: null,
+    commit: null,
+    pushed: false,
+    pushError: null,
+    leaseLost: false,
+    ...over,
   };
 }
 
 function outcome(results: ApplyOutcome['results'], failures: ApplyOutcome['failures'] = []): ApplyOutcome {
   const count = (s: string, op?: string) => results.filter((r) => r.status === s && (op === undefined || r.op === op)).length;
-  return { results, failures, routerTables: [], started: count('ok', 'start'), stopped: count('ok', 'stop'), deferred: count('deferred'), failed: count('failed') };
+  return {
+    results,
+    failures,
+    routerTables: [],
+    started: count('ok', 'start'),
+    stopped: count('ok', 'stop'),
+    deferred: count('deferred'),
+    failed: count('failed'),
+  };
 }
 
 const T0 = new Date('2026-11-29T08:00:00Z');
@@ -65,11 +85,18 @@ test('actions count what was carried out by op; failures count one per host; bot
   assert.is(valueOf(before, 'llmgw_apply_failures_total'), 0);
   const r = (replica: string, op: 'start' | 'stop', st: 'ok' | 'failed' | 'deferred') => ({ op, replica, model: 'm', status: st, nodes: ['n1'] });
   m.recordTick({
-    startedAt: T0, finishedAt: T1, status: null,
-    result: tickResult({ outcome: outcome([r('m-0', 'start', 'ok'), r('m-1', 'start', 'ok'), r('m-2', 'start', 'failed'), r('old-0', 'stop', 'ok'), r('old-1', 'stop', 'deferred')], [
-      { op: 'start', replica: 'm-2', model: 'm', host: 'n1', error: 'refused' },
-      { op: 'start', replica: 'm-2', model: 'm', host: 'n2', error: 'timeout' },
-    ]) }),
+    startedAt: T0,
+    finishedAt: T1,
+    status: null,
+    result: tickResult({
+      outcome: outcome(
+        [r('m-0', 'start', 'ok'), r('m-1', 'start', 'ok'), r('m-2', 'start', 'failed'), r('old-0', 'stop', 'ok'), r('old-1', 'stop', 'deferred')],
+        [
+          { op: 'start', replica: 'm-2', model: 'm', host: 'n1', error: 'refused' },
+          { op: 'start', replica: 'm-2', model: 'm', host: 'n2', error: 'timeout' },
+        ],
+      ),
+    }),
   });
   m.recordTick({ startedAt: T0, finishedAt: T1, status: null, result: tickResult({ outcome: outcome([r('m-2', 'start', 'ok')]) }) });
   const s = await samplesOf(m);
@@ -82,7 +109,11 @@ test('actions count what was carried out by op; failures count one per host; bot
 test('a model gone from the status disappears from the gauges instead of keeping its last value', async () => {
   const m = createReconcilerMetrics();
   m.recordTick({ startedAt: T0, finishedAt: T1, result: tickResult(), status: status() });
-  const fewer: StatusReport = { ...status(), models: status().models.filter((x) => x.name !== 'llama-8b'), replicas: status().replicas.filter((x) => x.model !== 'llama-8b') };
+  const fewer: StatusReport = {
+    ...status(),
+    models: status().models.filter((x) => x.name !== 'llama-8b'),
+    replicas: status().replicas.filter((x) => x.model !== 'llama-8b'),
+  };
   m.recordTick({ startedAt: T0, finishedAt: T1, result: tickResult(), status: fewer });
   const s = await samplesOf(m);
   assert.is(valueOf(s, 'llmgw_replicas', { model: 'llama-8b', state: 'running' }), undefined);
@@ -102,7 +133,12 @@ test('a tick on an invalid config keeps the last fleet, says the config is inval
 
 test('a blocked plan shows as llmgw_plan_blocked 1', async () => {
   const m = createReconcilerMetrics();
-  m.recordTick({ startedAt: T0, finishedAt: T1, result: tickResult({ blocked: 'stops 3 of 4 running replicas (75%), more than safety.maxStopFraction 50%', applied: false }), status: status() });
+  m.recordTick({
+    startedAt: T0,
+    finishedAt: T1,
+    result: tickResult({ blocked: 'stops 3 of 4 running replicas (75%), more than safety.maxStopFraction 50%', applied: false }),
+    status: status(),
+  });
   assert.is(valueOf(await samplesOf(m), 'llmgw_plan_blocked'), 1);
 });
 
@@ -135,7 +171,16 @@ test('promtool check metrics passes on the exposition, every metric with its hel
   m.recordTick({ startedAt: T0, finishedAt: T1, result: tickResult(), status: status() });
   const text = await m.registry.metrics();
   assert.equal(promtoolCheck(text), { status: 0, output: '' });
-  for (const name of ['llmgw_tick_duration_seconds', 'llmgw_last_tick_timestamp_seconds', 'llmgw_nodes', 'llmgw_gpus', 'llmgw_replicas', 'llmgw_actions_total', 'llmgw_apply_failures_total', 'llmgw_lease_held']) {
+  for (const name of [
+    'llmgw_tick_duration_seconds',
+    'llmgw_last_tick_timestamp_seconds',
+    'llmgw_nodes',
+    'llmgw_gpus',
+    'llmgw_replicas',
+    'llmgw_actions_total',
+    'llmgw_apply_failures_total',
+    'llmgw_lease_held',
+  ]) {
     assert.match(text, new RegExp(`^# HELP ${name} \\S`, 'm'));
   }
 });

@@ -42,15 +42,21 @@ test('counts read as plurals from two on: errors, replicas missing, replicas dow
   assert.match(tick(emptyState(), null, T[0]!, { configErrors: problems }).events[0]!.text, '(2 errors); nothing is applied');
 
   const plan: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [{ model: 'big', missing: 2, reason: 'no room' }] };
-  assert.is(tick(emptyState(), { nodes: {}, models: { big: 2 } }, T[0]!, { plan }).events[0]!.text, '[prod-eu] Model big cannot be placed (2 replicas missing): no room');
+  assert.is(
+    tick(emptyState(), { nodes: {}, models: { big: 2 } }, T[0]!, { plan }).events[0]!.text,
+    '[prod-eu] Model big cannot be placed (2 replicas missing): no room',
+  );
 
   const up: FleetSpec = { nodes: { n1: 'reachable' }, models: { m: 2 }, replicas: { 'm-0': ['m', 'n1', 'running'], 'm-1': ['m', 'n1', 'running'] } };
   const t1 = tick(emptyState(), up, T[0]!);
   const t2 = tick(t1.state, { ...up, nodes: { n1: 'lost' } }, T[1]!);
-  assert.equal(t2.events.map((e) => e.text), [
-    '[prod-eu] Node n1 is lost: unreachable since 2026-11-29T07:40:00Z (connect ETIMEDOUT); its 2 replicas will be placed elsewhere.',
-    '[prod-eu] Model m is down: none of its 2 replicas is running.',
-  ]);
+  assert.equal(
+    t2.events.map((e) => e.text),
+    [
+      '[prod-eu] Node n1 is lost: unreachable since 2026-11-29T07:40:00Z (connect ETIMEDOUT); its 2 replicas will be placed elsewhere.',
+      '[prod-eu] Model m is down: none of its 2 replicas is running.',
+    ],
+  );
 });
 
 test('recoveries carry their details: the node and its fabric; the model, desired and running', () => {
@@ -58,10 +64,13 @@ test('recoveries carry their details: the node and its fabric; the model, desire
   const t1 = tick(emptyState(), up, T[0]!);
   const t2 = tick(t1.state, { nodes: { n1: 'lost' }, models: { m: 3 }, replicas: up.replicas }, T[1]!);
   const t3 = tick(t2.state, { ...up, replicas: { 'm-0': ['m', 'n1', 'running'], 'm-1': ['m', 'n1', 'running'] } }, T[2]!);
-  assert.equal(t3.events.map((e) => [e.event, e.details]), [
-    ['node.recovered', { node: 'n1', fabric: 'ib-a' }],
-    ['model.recovered', { model: 'm', desired: 3, running: 2 }],
-  ]);
+  assert.equal(
+    t3.events.map((e) => [e.event, e.details]),
+    [
+      ['node.recovered', { node: 'n1', fabric: 'ib-a' }],
+      ['model.recovered', { model: 'm', desired: 3, running: 2 }],
+    ],
+  );
 });
 
 test('model.down counts what is left: starting and failed replicas', () => {
@@ -114,7 +123,11 @@ test('a lost node taken out of cluster.yaml is forgotten: no recovery, nothing l
 });
 
 test('the models that ever ran are kept sorted in state.json, each once', () => {
-  const spec: FleetSpec = { nodes: { n1: 'reachable' }, models: { zeta: 1, alpha: 1 }, replicas: { 'zeta-0': ['zeta', 'n1', 'running'], 'alpha-0': ['alpha', 'n1', 'running'] } };
+  const spec: FleetSpec = {
+    nodes: { n1: 'reachable' },
+    models: { zeta: 1, alpha: 1 },
+    replicas: { 'zeta-0': ['zeta', 'n1', 'running'], 'alpha-0': ['alpha', 'n1', 'running'] },
+  };
   const t1 = tick({ ...emptyState(), everRunning: ['zeta'] }, spec, T[0]!);
   assert.equal(t1.state.everRunning, ['alpha', 'zeta']);
 });

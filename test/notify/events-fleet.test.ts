@@ -44,14 +44,27 @@ test('a node past lostAfter fires node.lost once, and its only replica going wit
   assert.equal(t1.events, []);
   assert.equal(t1.state.everRunning, ['qwen2.5-72b']);
   const t2 = tick(t1.state, snapshot('2026-11-29T08:05:00Z', 'down'), '2026-11-29T08:05:00Z');
-  assert.equal(t2.events.map((e) => e.event), [], 'unreachable for 5 minutes, lostAfter 10m: not lost, its replica still counts');
+  assert.equal(
+    t2.events.map((e) => e.event),
+    [],
+    'unreachable for 5 minutes, lostAfter 10m: not lost, its replica still counts',
+  );
   const t3 = tick(t2.state, snapshot('2026-11-29T08:11:00Z', 'down'), '2026-11-29T08:11:00Z');
-  assert.equal(t3.events.map((e) => `${e.event} ${e.subject}`), ['node.lost gpu-a01', 'model.down qwen2.5-72b']);
-  assert.equal(t3.events.map((e) => e.cluster), ['demo', 'demo']);
+  assert.equal(
+    t3.events.map((e) => `${e.event} ${e.subject}`),
+    ['node.lost gpu-a01', 'model.down qwen2.5-72b'],
+  );
+  assert.equal(
+    t3.events.map((e) => e.cluster),
+    ['demo', 'demo'],
+  );
   const t4 = tick(t3.state, snapshot('2026-11-29T08:16:00Z', 'down'), '2026-11-29T08:16:00Z');
   assert.equal(t4.events, []);
   const t5 = tick(t4.state, snapshot('2026-11-29T08:20:00Z', 'up'), '2026-11-29T08:20:00Z');
-  assert.equal(t5.events.map((e) => `${e.event} ${e.subject}`), ['node.recovered gpu-a01', 'model.recovered qwen2.5-72b']);
+  assert.equal(
+    t5.events.map((e) => `${e.event} ${e.subject}`),
+    ['node.recovered gpu-a01', 'model.recovered qwen2.5-72b'],
+  );
   assert.equal(t5.state.notified, {});
 });
 

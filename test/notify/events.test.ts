@@ -99,7 +99,10 @@ test('model.unplaceable fires once and closes quietly once it is placed', () => 
   const u = [{ model: 'big', missing: 1, reason: 'needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1' }];
   const t1 = tick(emptyState(), spec, T[0]!, { plan: plan(u) });
   assert.equal(names(t1), ['model.unplaceable big']);
-  assert.is(t1.events[0]!.text, '[prod-eu] Model big cannot be placed (1 replica missing): needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1');
+  assert.is(
+    t1.events[0]!.text,
+    '[prod-eu] Model big cannot be placed (1 replica missing): needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1',
+  );
   assert.equal(names(tick(t1.state, spec, T[1]!, { plan: plan(u) })), []);
   assert.equal(names(tick(t1.state, spec, T[1]!, { plan: null })), [], 'no plan: nothing known, nothing closed');
   assert.equal(tick(t1.state, spec, T[1]!, { plan: null }).state.notified, t1.state.notified);
@@ -117,7 +120,13 @@ test('apply.failed is one event per replica, once, with every node it failed on'
   const t1 = tick(emptyState(), spec, T[0]!, { applyFailures: failures });
   assert.equal(names(t1), ['apply.failed m-1']);
   assert.is(t1.events[0]!.text, '[prod-eu] Applying m-1 failed on n2: engine &lt;exited> 1; n1: timeout');
-  assert.equal(t1.events[0]!.details, { replica: 'm-1', failures: [{ node: 'n2', error: 'engine <exited> 1' }, { node: 'n1', error: 'timeout' }] });
+  assert.equal(t1.events[0]!.details, {
+    replica: 'm-1',
+    failures: [
+      { node: 'n2', error: 'engine <exited> 1' },
+      { node: 'n1', error: 'timeout' },
+    ],
+  });
   assert.equal(names(tick(t1.state, spec, T[1]!, { applyFailures: failures })), []);
   const t3 = tick(t1.state, spec, T[2]!);
   assert.equal(t3.state.notified, {}, 'a tick without the failure closes it');
@@ -142,7 +151,10 @@ test('config.invalid fires once, leaves fleet conditions alone, and closes when 
   const lost = tick(emptyState(), { nodes: { n1: 'lost' }, models: {} }, T[0]!);
   const t1 = tick(lost.state, null, T[1]!, { configErrors: problems });
   assert.equal(names(t1), ['config.invalid prod-eu']);
-  assert.is(t1.events[0]!.text, '[prod-eu] The config is invalid (1 error); nothing is applied until it is fixed. First: models.yaml:14:11: models[2].gpus: must be >= 1');
+  assert.is(
+    t1.events[0]!.text,
+    '[prod-eu] The config is invalid (1 error); nothing is applied until it is fixed. First: models.yaml:14:11: models[2].gpus: must be >= 1',
+  );
   assert.equal(t1.events[0]!.details, { errors: ['models.yaml:14:11: models[2].gpus: must be >= 1'] });
   assert.ok(t1.state.notified['node.lost/n1'], 'no fleet seen: the node outage stays open');
   assert.equal(names(tick(t1.state, null, T[2]!, { configErrors: problems })), []);

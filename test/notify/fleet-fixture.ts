@@ -54,7 +54,10 @@ export function fleet(spec: FleetSpec, now = '2026-11-29T08:00:00Z'): Fleet {
     priority: 0,
     args: [],
     index,
-    drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null,
+    drainTimeoutMs: 600_000,
+    stopGraceMs: 30_000,
+    check: null,
+    rollout: null,
   }));
   const config = { cluster: { name: 'prod-eu' }, models } as unknown as Config;
   return {

@@ -24,7 +24,10 @@ test('rollout.failed fires once for a failed spec, with its reason, and models.y
   const t1 = detect(state, first.fleet, first.plan, T0);
   assert.equal(names(t1), ['rollout.failed m']);
   assert.equal(t1.events[0]!.details, { model: 'm', spec: S, reason: 'canary m-1 failed: its process (pid 9) exited' });
-  assert.match(t1.events[0]!.text, /^\[prod-eu\] Rollout of m to spec \w+ failed: canary m-1 failed: its process \(pid 9\) exited\. The old spec keeps serving/);
+  assert.match(
+    t1.events[0]!.text,
+    /^\[prod-eu\] Rollout of m to spec \w+ failed: canary m-1 failed: its process \(pid 9\) exited\. The old spec keeps serving/,
+  );
   // Later ticks: rolled back, not sent again.
   const failed: State = { ...t1.state, lifecycle: { draining: {}, rollouts: { m: first.plan.rollouts![0]!.next } } };
   const later = planned(c, snap(c, [reps[0]!], [router('rt-1')], at(60)), failed);
@@ -40,7 +43,11 @@ test('rollout.failed fires once for a failed spec, with its reason, and models.y
 test('a model whose only running replica fails its answer check is down; one whose only running replica drains is down too', () => {
   const c = lcConfig([model('m', { replicas: 1 })]);
   const state: State = { ...emptyState(), everRunning: ['m'] };
-  const wrong = planned(c, snap(c, [rep(c, 'm-0', 'n1', [0], { check: { ok: false, at: T0, error: 'expected /ready/i, got "no"' } })], [router('rt-1')]), state);
+  const wrong = planned(
+    c,
+    snap(c, [rep(c, 'm-0', 'n1', [0], { check: { ok: false, at: T0, error: 'expected /ready/i, got "no"' } })], [router('rt-1')]),
+    state,
+  );
   const t1 = detect(state, wrong.fleet, wrong.plan, T0);
   assert.equal(names(t1), ['model.down m']);
   const draining = drainingState({ 'm-0': { since: T0 } }, state);

@@ -14,7 +14,14 @@ import { fleet } from './fleet-fixture.js';
 
 /** One tick: detect, queue, commit (a JSON round trip, as after a restart), deliver. */
 async function tick(state: State, now: string, hooks: WebhookConfig[]): Promise<State> {
-  const r = detectEvents(state, { cluster: 'prod-eu', fleet: fleet({ nodes: { 'gpu-a02': 'lost' }, models: {} }, now), plan: null, applyFailures: [], configErrors: null, now });
+  const r = detectEvents(state, {
+    cluster: 'prod-eu',
+    fleet: fleet({ nodes: { 'gpu-a02': 'lost' }, models: {} }, now),
+    plan: null,
+    applyFailures: [],
+    configErrors: null,
+    now,
+  });
   const committed = JSON.parse(JSON.stringify(enqueue(r.state, r.events, hooks))) as State;
   return deliverOutbox(committed, hooks, { now: () => new Date(now), log: () => undefined, backoffMs: 1 });
 }

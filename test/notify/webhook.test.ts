@@ -59,9 +59,18 @@ const down: NotifyEvent = { ...lost, event: 'model.down', subject: 'm', text: '[
 const NOW = new Date('2026-11-29T08:00:05Z');
 
 /** One tick's delivery of `events` to `hooks`: the outbox left, and the log. */
-async function tickDeliver(hooks: WebhookConfig[], events: NotifyEvent[], o: { state?: State; timeoutMs?: number } = {}): Promise<{ state: State; lines: string[] }> {
+async function tickDeliver(
+  hooks: WebhookConfig[],
+  events: NotifyEvent[],
+  o: { state?: State; timeoutMs?: number } = {},
+): Promise<{ state: State; lines: string[] }> {
   const lines: string[] = [];
-  const state = await deliverOutbox(enqueue(o.state ?? emptyState(), events, hooks), hooks, { now: () => NOW, log: (l) => lines.push(l), timeoutMs: o.timeoutMs, backoffMs: 1 });
+  const state = await deliverOutbox(enqueue(o.state ?? emptyState(), events, hooks), hooks, {
+    now: () => NOW,
+    log: (l) => lines.push(l),
+    timeoutMs: o.timeoutMs,
+    backoffMs: 1,
+  });
   return { state, lines };
 }
 
@@ -98,7 +107,10 @@ test('with a secret: X-Llmgw-Signature-256 is the HMAC of the body, webhook-sign
     const key = Buffer.from('a key of random bytes');
     await tickDeliver([{ url: rx.url, secret: 'whsec_' + key.toString('base64') }], [down]);
     const two = rx.got[1]!;
-    assert.is(two.headers['webhook-signature'], 'v1,' + createHmac('sha256', key).update(`${two.headers['webhook-id']}.${two.headers['webhook-timestamp']}.${two.body}`).digest('base64'));
+    assert.is(
+      two.headers['webhook-signature'],
+      'v1,' + createHmac('sha256', key).update(`${two.headers['webhook-id']}.${two.headers['webhook-timestamp']}.${two.body}`).digest('base64'),
+    );
   } finally {
     await rx.close();
   }
@@ -120,12 +132,18 @@ test('a 500 is retried once in the tick; a second one leaves the event owed, wit
   try {
     const r = await tickDeliver([{ url: rx.url, secret: 'topsecret' }], [lost]);
     assert.is(rx.got.length, 2);
-    assert.equal(r.state.outbox.map((o) => o.id), [eventId(lost)]);
+    assert.equal(
+      r.state.outbox.map((o) => o.id),
+      [eventId(lost)],
+    );
     assert.equal(r.lines, [`notify: webhook #1 (127.0.0.1): node.lost gpu-a02 (${eventId(lost)}) not delivered: HTTP 503; sent again next tick`]);
     // The next tick sends the same id.
     const next = await deliverOutbox(r.state, [{ url: rx.url, secret: 'topsecret' }], { now: () => NOW, log: () => undefined });
     assert.equal(next.outbox, []);
-    assert.equal(rx.got.map((g) => g.headers['webhook-id']), [eventId(lost), eventId(lost), eventId(lost)]);
+    assert.equal(
+      rx.got.map((g) => g.headers['webhook-id']),
+      [eventId(lost), eventId(lost), eventId(lost)],
+    );
   } finally {
     await rx.close();
   }
@@ -150,8 +168,13 @@ test('a receiver slower than the timeout gets the event once in a tick, and is o
   try {
     const r = await tickDeliver([{ url: rx.url, secret: 'topsecret' }], [lost, down], { timeoutMs: 100 });
     assert.is(rx.got.length, 1, 'one attempt, and the hook is left alone for the rest of the tick');
-    assert.equal(r.state.outbox.map((o) => o.id), [eventId(lost), eventId(down)]);
-    assert.equal(r.lines, [`notify: webhook #1 (127.0.0.1): node.lost gpu-a02 (${eventId(lost)}) not delivered: no answer within 100 ms; sent again next tick`]);
+    assert.equal(
+      r.state.outbox.map((o) => o.id),
+      [eventId(lost), eventId(down)],
+    );
+    assert.equal(r.lines, [
+      `notify: webhook #1 (127.0.0.1): node.lost gpu-a02 (${eventId(lost)}) not delivered: no answer within 100 ms; sent again next tick`,
+    ]);
   } finally {
     await rx.close();
   }
@@ -178,7 +201,10 @@ test('one hook failing (400, 500, silence) never affects another: each is owed o
   try {
     const hooks = [{ url: refusing.url }, { url: failing.url }, { url: silent.url }, { url: ok.url }];
     const r = await tickDeliver(hooks, [lost, down], { timeoutMs: 100 });
-    assert.equal(ok.got.map((g) => JSON.parse(g.body).event), ['node.lost', 'model.down']);
+    assert.equal(
+      ok.got.map((g) => JSON.parse(g.body).event),
+      ['node.lost', 'model.down'],
+    );
     assert.is(refusing.got.length, 2);
     const owed = r.state.outbox.map((o) => o.hooks.length);
     assert.equal(owed, [2, 2], 'each event still owed to the 500 and the silent hook, and to nobody else');
@@ -193,7 +219,10 @@ test('each hook gets only the events it lists; a hook without a list gets them a
   try {
     await tickDeliver([{ url: all.url }, { url: some.url, events: ['model.down'] }], [lost, down]);
     assert.equal(all.got.map((g) => JSON.parse(g.body).event).sort(), ['model.down', 'node.lost']);
-    assert.equal(some.got.map((g) => JSON.parse(g.body).event), ['model.down']);
+    assert.equal(
+      some.got.map((g) => JSON.parse(g.body).event),
+      ['model.down'],
+    );
   } finally {
     await all.close();
     await some.close();

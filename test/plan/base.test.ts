@@ -113,7 +113,7 @@ test('each action says whether the branch causes it or REF does it anyway, and t
   await rm(r.dir, { recursive: true, force: true });
 });
 
-test('a branch that edits .llmgw/observed.json is warned about in every format, and planned from REF\'s snapshot all the same', async () => {
+test("a branch that edits .llmgw/observed.json is warned about in every format, and planned from REF's snapshot all the same", async () => {
   const r = await reconciled();
   const observed = JSON.parse(await readFile(join(r.dir, '.llmgw/observed.json'), 'utf8'));
   for (const n of observed.nodes) n.report.replicas = [];
@@ -121,7 +121,10 @@ test('a branch that edits .llmgw/observed.json is warned about in every format, 
   const now = observed.observedAt as string;
   const json = JSON.parse((await plan(r.dir, ['--base', 'main', '--now', now, '--format', 'json'])).out);
   // Planned from main's snapshot: a-1 runs there and is stopped; from the branch's edited one nothing would stop.
-  assert.equal(json.actions.map((a: { op: string; replica: string; cause: string }) => `${a.op} ${a.replica} ${a.cause}`), ['stop a-1 change']);
+  assert.equal(
+    json.actions.map((a: { op: string; replica: string; cause: string }) => `${a.op} ${a.replica} ${a.cause}`),
+    ['stop a-1 change'],
+  );
   const warning = "this branch changes .llmgw/observed.json against main: llmgw writes these files, and this plan uses main's copies, not the branch's";
   assert.equal(json.warnings, [warning]);
   const text = (await plan(r.dir, ['--base', 'main', '--now', now])).out;
@@ -141,7 +144,10 @@ test('REF never reconciled: exit 0, the config checked, one sentence on when pla
   for (const format of ['text', 'json', 'markdown']) {
     const r = await plan(dir, ['--base', 'main', '--format', format, '--detailed-exitcode']);
     assert.is(r.code, 0, r.err);
-    assert.match(r.out, /The config is valid\. main has no \.llmgw\/observed\.json yet: placements appear once the fleet has been observed by a first `llmgw reconcile`\./);
+    assert.match(
+      r.out,
+      /The config is valid\. main has no \.llmgw\/observed\.json yet: placements appear once the fleet has been observed by a first `llmgw reconcile`\./,
+    );
   }
   const json = JSON.parse((await plan(dir, ['--base', 'main', '--format', 'json'])).out);
   assert.equal([json.actions, json.after, json.warnings], [[], null, []]);
@@ -152,7 +158,7 @@ test('REF never reconciled: exit 0, the config checked, one sentence on when pla
   await rm(dir, { recursive: true, force: true });
 });
 
-test('REF\'s own config broken: the PR plan still runs, every action is this change\'s, and it says why', async () => {
+test("REF's own config broken: the PR plan still runs, every action is this change's, and it says why", async () => {
   const r = await reconciled();
   await writeFile(join(r.dir, 'models.yaml'), 'apiVersion: llmgw/v1\nkind: Models\nmodels: [{ name: a }]\n');
   await git(r.dir, ['commit', '--quiet', '-am', 'broken on main']);
@@ -186,8 +192,14 @@ test('--observed with --base: the fleet from that file, state and STATUS.md stil
   for (const n of observed.nodes) n.report.replicas = [];
   await writeFile(join(r.dir, 'elsewhere.json'), JSON.stringify(observed));
   const json = JSON.parse((await plan(r.dir, ['--base', 'main', '--observed', 'elsewhere.json', '--now', observed.observedAt, '--format', 'json'])).out);
-  assert.equal(json.actions.map((a: { op: string }) => a.op), ['start', 'start', 'start']);
-  assert.ok(json.actions.every((a: { cause: string }) => a.cause === 'pending'), 'main\'s config would start them as well');
+  assert.equal(
+    json.actions.map((a: { op: string }) => a.op),
+    ['start', 'start', 'start'],
+  );
+  assert.ok(
+    json.actions.every((a: { cause: string }) => a.cause === 'pending'),
+    "main's config would start them as well",
+  );
   await rm(r.dir, { recursive: true, force: true });
 });
 
@@ -195,7 +207,10 @@ test('the plan of a pull request is what the tick after its merge commits: STATU
   const r = await reconciled();
   await branch(r.dir, 'pr', { 'models.yaml': models(3, 0) });
   const json = JSON.parse((await plan(r.dir, ['--base', 'main', '--now', iso(5), '--format', 'json'])).out);
-  assert.equal(json.actions.map((a: { op: string; cause: string }) => `${a.op} ${a.cause}`), ['stop change', 'start change']);
+  assert.equal(
+    json.actions.map((a: { op: string; cause: string }) => `${a.op} ${a.cause}`),
+    ['stop change', 'start change'],
+  );
   await git(r.dir, ['checkout', '--quiet', 'main']);
   await git(r.dir, ['merge', '--quiet', '--ff-only', 'pr']);
   const tick = await r.tick(5);

@@ -84,7 +84,7 @@ test('replicas staying on a node count on it, with their models and ports; one t
   assert.is(wholeClass(nodeOf(capacity, 'a1')), null);
 });
 
-test('a staying replica whose port is unknown takes no port: the node\'s taken ports are only known port numbers', () => {
+test("a staying replica whose port is unknown takes no port: the node's taken ports are only known port numbers", () => {
   const fleet = withUnknownPort(
     makeFleet({
       nodes: [{ name: 'a1', gpus: 2 }],
@@ -107,7 +107,7 @@ test('a staying replica whose port is unknown takes no port: the node\'s taken p
   });
 });
 
-test('placing a replica takes the lowest free GPUs, counts it and its model, takes its port; a class with no free GPU left is gone from the node\'s free classes', () => {
+test("placing a replica takes the lowest free GPUs, counts it and its model, takes its port; a class with no free GPU left is gone from the node's free classes", () => {
   const fleet = makeFleet({ nodes: [{ name: 'a1', gpus: 2 }], models: [{ name: 'm', replicas: 2 }] });
   const capacity = buildCapacity(fleet, new Set());
   const cap = nodeOf(capacity, 'a1');

@@ -27,12 +27,21 @@ const whole = (fleet: Fleet) => buildCapacity(fleet, new Set()).nodes.map((c) =>
 
 test('a node where a replica runs is no free whole node, even when that replica holds none of its GPUs', () => {
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', gpus: 2 }, { name: 'a2', gpus: 2 }],
+    nodes: [
+      { name: 'a1', gpus: 2 },
+      { name: 'a2', gpus: 2 },
+    ],
     // The agent reports a rank on a1 with no GPU indices (the schema allows an empty list).
     replicas: [{ id: 'x-0', model: 'x', ranks: [{ node: 'a1', gpus: [] }] }],
-    models: [{ name: 'x', gpus: 1 }, { name: 'ds', gpus: 2, nodes: 2 }],
+    models: [
+      { name: 'x', gpus: 1 },
+      { name: 'ds', gpus: 2, nodes: 2 },
+    ],
   });
-  assert.equal(whole(fleet), [['a1', null], ['a2', 'H100']]);
+  assert.equal(whole(fleet), [
+    ['a1', null],
+    ['a2', 'H100'],
+  ]);
   const plan = planFleet(fleet, emptyState());
   assert.equal(plan.actions.map(brief), []);
   assert.equal(plan.unplaceable, [{ model: 'ds', missing: 1, reason: 'needs 2 whole nodes in one fabric; free whole nodes: ib-a 1' }]);
@@ -41,12 +50,20 @@ test('a node where a replica runs is no free whole node, even when that replica 
 test("a node whose GPUs all run someone else's processes is no free whole node: a multi-node replica goes to the nodes that are", () => {
   const fleet = otherProcessesOn(
     makeFleet({
-      nodes: [{ name: 'a1', gpus: 2 }, { name: 'a2', gpus: 2 }, { name: 'a3', gpus: 2 }],
+      nodes: [
+        { name: 'a1', gpus: 2 },
+        { name: 'a2', gpus: 2 },
+        { name: 'a3', gpus: 2 },
+      ],
       models: [{ name: 'ds', gpus: 2, nodes: 2, replicas: 2 }],
     }),
     'a1',
   );
-  assert.equal(whole(fleet), [['a1', null], ['a2', 'H100'], ['a3', 'H100']]);
+  assert.equal(whole(fleet), [
+    ['a1', null],
+    ['a2', 'H100'],
+    ['a3', 'H100'],
+  ]);
   const plan = planFleet(fleet, emptyState());
   assert.equal(plan.actions.map(brief), ['start ds-0 a2+a3']);
   assert.equal(plan.unplaceable, [{ model: 'ds', missing: 1, reason: 'needs 2 whole nodes in one fabric; free whole nodes: ib-a 0' }]);

@@ -76,9 +76,7 @@ function deepShuffle(snap: Snapshot, seed: number): Snapshot {
     replicas: shuffled(r.replicas, seed + 1),
     storage: shuffled(r.storage, seed + 2).map((st) => ({ ...st, weights: shuffled(st.weights, seed + 3) })),
   });
-  const nodes = snap.nodes.map((n) =>
-    n.reachable ? { ...n, report: report(n.report) } : { ...n, lastReport: n.lastReport && report(n.lastReport) },
-  );
+  const nodes = snap.nodes.map((n) => (n.reachable ? { ...n, report: report(n.report) } : { ...n, lastReport: n.lastReport && report(n.lastReport) }));
   const routers = snap.routers.map((r) =>
     r.reachable ? { ...r, report: { ...r.report, lastUsed: Object.fromEntries(shuffled(Object.entries(r.report.lastUsed), seed)) } } : r,
   );

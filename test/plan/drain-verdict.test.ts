@@ -16,7 +16,7 @@ function world(c: Config, routers: RouterObservation[], observedAt: string): { f
   return { fleet, replica: fleet.replicas.find((r) => r.id === 'm1-1')! };
 }
 
-test('a replica\'s stop timings are its own model\'s, not the first model\'s', () => {
+test("a replica's stop timings are its own model's, not the first model's", () => {
   const c = lcConfig([model('m0', { drainTimeoutMs: 60_000, stopGraceMs: 5_000 }), model('m1', { drainTimeoutMs: 300_000, stopGraceMs: 45_000 })]);
   const { fleet } = planned(c, snap(c, [], []));
   assert.equal(stopTimings(fleet, 'm1'), { drainTimeoutMs: 300_000, stopGraceMs: 45_000 });
@@ -47,7 +47,11 @@ test('after drainTimeout with every router answering but none since the table ch
   const c = lcConfig([model('m1', { replicas: 1, drainTimeoutMs: 300_000 })], { routers: ['rt-1', 'rt-2'] });
   const { fleet, replica } = world(c, [router('rt-1'), router('rt-2')], at(300));
   // The tables were never confirmed without it: the routers' zeros prove nothing.
-  assert.equal(drainVerdict(replica, mark(T0, null), fleet), { done: true, inflight: null, text: 'drainTimeout 5m passed (no router reported since it left the tables)' });
+  assert.equal(drainVerdict(replica, mark(T0, null), fleet), {
+    done: true,
+    inflight: null,
+    text: 'drainTimeout 5m passed (no router reported since it left the tables)',
+  });
 });
 
 test.run();

@@ -18,7 +18,9 @@ test('a stop goes at once with no router, with drainTimeout 0, and for a replica
   const none = lcConfig([m1()], { routers: [] });
   assert.equal(lines(planned(none, snap(none, [rep(none, 'm1-0', 'n1', [0]), rep(none, 'm1-1', 'n1', [1])], [])).plan), ['stop m1-1 (surplus (2 of 1))']);
   const zero = lcConfig([m1({ drainTimeoutMs: 0 })]);
-  assert.equal(lines(planned(zero, snap(zero, [rep(zero, 'm1-0', 'n1', [0]), rep(zero, 'm1-1', 'n1', [1])], [router('rt-1')])).plan), ['stop m1-1 (surplus (2 of 1))']);
+  assert.equal(lines(planned(zero, snap(zero, [rep(zero, 'm1-0', 'n1', [0]), rep(zero, 'm1-1', 'n1', [1])], [router('rt-1')])).plan), [
+    'stop m1-1 (surplus (2 of 1))',
+  ]);
   const c = lcConfig([m1({ replicas: 0 })]);
   const reps = [rep(c, 'm1-0', 'n1', [0], { state: 'starting' }), rep(c, 'm1-1', 'n1', [1], { state: 'failed' })];
   assert.equal(lines(planned(c, snap(c, reps, [router('rt-1')])).plan), ['stop m1-0 (surplus (1 of 0))', 'stop m1-1 (failed)']);
@@ -35,7 +37,10 @@ test('removed-model, replaced and lost-rank stops of running replicas drain too'
   const ranks = [rep(big, 'big-0', 'n1', [0, 1, 2, 3, 4, 5, 6, 7]), { ...rep(big, 'big-0', 'n2', [0, 1, 2, 3, 4, 5, 6, 7]) }];
   ranks[1]!.report = { ...ranks[1]!.report, rank: 1 };
   const lostRank = planned(big, snap(big, ranks, [router('rt-1')], T0, {}, ['n2'])).plan;
-  assert.equal(lines(lostRank).filter((l) => !l.startsWith('start')), ['drain big-0 (node lost)']);
+  assert.equal(
+    lines(lostRank).filter((l) => !l.startsWith('start')),
+    ['drain big-0 (node lost)'],
+  );
 });
 
 test('a draining replica is stopped once every router, asked after the table change, has nothing in flight for it', () => {
@@ -59,7 +64,9 @@ test('a drain waits while a router has requests in flight, or did not answer, un
   const silent = [router('rt-1'), { name: 'rt-2', reachable: false as const, error: 'connect ETIMEDOUT' }];
   assert.equal(lines(planned(c, snap(c, reps, silent, at(60)), state).plan), [], 'a router that does not answer counts as still in flight');
   assert.equal(lines(planned(c, snap(c, reps, busy, at(300)), state).plan), ['stop m1-1 (surplus (2 of 1); drainTimeout 5m passed with 3 requests in flight)']);
-  assert.equal(lines(planned(c, snap(c, reps, silent, at(300)), state).plan), ['stop m1-1 (surplus (2 of 1); drainTimeout 5m passed (router rt-2 did not answer))']);
+  assert.equal(lines(planned(c, snap(c, reps, silent, at(300)), state).plan), [
+    'stop m1-1 (surplus (2 of 1); drainTimeout 5m passed (router rt-2 did not answer))',
+  ]);
 });
 
 test('evidence counts only after every router took a table without the replica', () => {
@@ -84,7 +91,10 @@ test('a draining replica counts for nothing, keeps its GPUs, and is draining in 
   assert.equal(plan.unplaceable, [], 'waiting for a drain is not unplaceable');
   const report = summarize(fleet, plan.unplaceable, plan.blocked);
   assert.equal(report.models, [{ name: 'm1', desired: 2, running: 1, starting: 0, failed: 0, draining: 1 }]);
-  assert.equal(report.replicas.map((r) => `${r.id} ${r.state}`), ['m1-0 running', 'm1-1 draining']);
+  assert.equal(
+    report.replicas.map((r) => `${r.id} ${r.state}`),
+    ['m1-0 running', 'm1-1 draining'],
+  );
   assert.is(report.capacity[0]!.used, 8);
 });
 
@@ -92,7 +102,10 @@ test('a model that cannot fit even once the drains end is still unplaceable', ()
   const c = lcConfig([model('m1', { replicas: 1, gpus: 4 }), model('big', { replicas: 1, gpus: 8 })], { nodes: 1 });
   const reps = [rep(c, 'm1-0', 'n1', [0, 1, 2, 3]), rep(c, 'm1-1', 'n1', [4, 5, 6, 7], { port: 8001 })];
   const { plan } = planned(c, snap(c, reps, [router('rt-1', { inflight: { 'm1-1': 1 } })], at(60)), drainingState({ 'm1-1': { since: T0 } }));
-  assert.equal(plan.unplaceable.map((u) => u.model), ['big']);
+  assert.equal(
+    plan.unplaceable.map((u) => u.model),
+    ['big'],
+  );
 });
 
 test('the end of a drain is not counted against safety.maxStopFraction again, its start is', () => {

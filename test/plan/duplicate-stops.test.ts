@@ -48,9 +48,30 @@ test('a duplicate copy on a node that answers is stopped there only, named as a 
 });
 
 test("only a duplicate's ranks on reachable nodes are in its stop; none reachable means no stop yet", () => {
-  const partly = withDuplicateStops(withCopies(WORLD, [copy([['a3', [0]], ['a2', [1]], ['a4', [2]]])]), []);
-  assert.equal(partly.map((a) => a.placement), [[{ node: 'a2', gpus: [1] }]]);
-  const none = withDuplicateStops(withCopies(WORLD, [copy([['a3', [0]], ['a4', [1]], ['gone', [2]]])]), []);
+  const partly = withDuplicateStops(
+    withCopies(WORLD, [
+      copy([
+        ['a3', [0]],
+        ['a2', [1]],
+        ['a4', [2]],
+      ]),
+    ]),
+    [],
+  );
+  assert.equal(
+    partly.map((a) => a.placement),
+    [[{ node: 'a2', gpus: [1] }]],
+  );
+  const none = withDuplicateStops(
+    withCopies(WORLD, [
+      copy([
+        ['a3', [0]],
+        ['a4', [1]],
+        ['gone', [2]],
+      ]),
+    ]),
+    [],
+  );
   assert.equal(none, []);
 });
 
@@ -63,12 +84,29 @@ test('a duplicate whose placement of record answers nowhere says so, and several
 
 test("when the plan stops the replica anyway, the duplicate's nodes join that one stop: one id never has two stops", () => {
   const fleet = withCopies(WORLD, [copy([['a2', [5]]])]);
-  const start: Action = { op: 'start', replica: 'm-0', model: 'm', port: 8000, placement: [{ node: 'a1', gpus: [0] }], weights: null, reason: 'x' } as unknown as Action;
+  const start: Action = {
+    op: 'start',
+    replica: 'm-0',
+    model: 'm',
+    port: 8000,
+    placement: [{ node: 'a1', gpus: [0] }],
+    weights: null,
+    reason: 'x',
+  } as unknown as Action;
   const stop: StopAction = { op: 'stop', replica: 'm-0', model: 'm', placement: [{ node: 'a1', gpus: [0] }], reason: 'surplus (2 of 1)', waitFor: ['m-1'] };
   const planned: Action[] = [start, stop];
   const out = withDuplicateStops(fleet, planned);
-  assert.equal(out, [start, { ...stop, placement: [{ node: 'a1', gpus: [0] }, { node: 'a2', gpus: [5] }] }]);
-  assert.not.ok(isDuplicateStop(out[1]!), 'the merged stop is the replica\'s own, not a duplicate\'s');
+  assert.equal(out, [
+    start,
+    {
+      ...stop,
+      placement: [
+        { node: 'a1', gpus: [0] },
+        { node: 'a2', gpus: [5] },
+      ],
+    },
+  ]);
+  assert.not.ok(isDuplicateStop(out[1]!), "the merged stop is the replica's own, not a duplicate's");
   assert.equal(planned[1], stop, 'the planned actions are not changed in place');
   assert.equal(stop.placement, [{ node: 'a1', gpus: [0] }]);
 });
@@ -77,16 +115,37 @@ test("the replica's own stop first in the plan takes the duplicate's nodes; anot
   const fleet = withCopies(WORLD, [copy([['a2', [5]]])]);
   const own: StopAction = { op: 'stop', replica: 'm-0', model: 'm', placement: [{ node: 'a1', gpus: [0] }], reason: 'failed', waitFor: [] };
   const other: StopAction = { op: 'stop', replica: 'x-0', model: 'x', placement: [{ node: 'a1', gpus: [1] }], reason: 'not in models.yaml', waitFor: [] };
-  assert.equal(withDuplicateStops(fleet, [own, other]), [{ ...own, placement: [{ node: 'a1', gpus: [0] }, { node: 'a2', gpus: [5] }] }, other]);
+  assert.equal(withDuplicateStops(fleet, [own, other]), [
+    {
+      ...own,
+      placement: [
+        { node: 'a1', gpus: [0] },
+        { node: 'a2', gpus: [5] },
+      ],
+    },
+    other,
+  ]);
   const alone = withDuplicateStops(fleet, [other]);
-  assert.equal(alone.map((a) => [a.replica, a.placement.map((p) => p.node), isDuplicateStop(a)]), [['x-0', ['a1'], false], ['m-0', ['a2'], true]]);
+  assert.equal(
+    alone.map((a) => [a.replica, a.placement.map((p) => p.node), isDuplicateStop(a)]),
+    [
+      ['x-0', ['a1'], false],
+      ['m-0', ['a2'], true],
+    ],
+  );
 });
 
 test("a start of the same id is not a stop: the duplicate's stop is added beside it", () => {
   const fleet = withCopies(WORLD, [copy([['a2', [5]]])]);
   const start = { op: 'start', replica: 'm-0', model: 'm', port: 8000, placement: [], weights: null, reason: 'x' } as unknown as Action;
   const out = withDuplicateStops(fleet, [start]);
-  assert.equal(out.map((a) => [a.op, a.replica, isDuplicateStop(a)]), [['start', 'm-0', false], ['stop', 'm-0', true]]);
+  assert.equal(
+    out.map((a) => [a.op, a.replica, isDuplicateStop(a)]),
+    [
+      ['start', 'm-0', false],
+      ['stop', 'm-0', true],
+    ],
+  );
 });
 
 test('the copy ranks are copied: the stop does not share GPU arrays with the fleet', () => {
@@ -106,7 +165,10 @@ test('isDuplicateStop: only a stop marked duplicate', () => {
 test("a duplicate's stop is in the plan but never counts against maxStopFraction, and a plan of only that has changes", () => {
   const input: FleetIn = { ...WORLD, safety: { maxStopFraction: 0, minReachableFraction: 0 } };
   const plan = planFleet(withCopies(input, [copy([['a2', [1]]])]), emptyState());
-  assert.equal(plan.actions.map((a) => [a.op, a.replica, isDuplicateStop(a)]), [['stop', 'm-0', true]]);
+  assert.equal(
+    plan.actions.map((a) => [a.op, a.replica, isDuplicateStop(a)]),
+    [['stop', 'm-0', true]],
+  );
   assert.is(plan.blocked, null);
   assert.is(plan.changes, true);
   const quiet = planFleet(withCopies(input, []), emptyState());

@@ -76,7 +76,10 @@ export function model(m: ModelIn, index: number): ModelConfig {
     priority: 0,
     args: [],
     index,
-    drainTimeoutMs: 600_000, stopGraceMs: 30_000, check: null, rollout: null,
+    drainTimeoutMs: 600_000,
+    stopGraceMs: 30_000,
+    check: null,
+    rollout: null,
     ...m,
   };
 }
@@ -148,8 +151,7 @@ export function makeFleet(input: FleetIn): Fleet {
     }
     const cordoned = n.cordon ?? false;
     for (const g of gpus) {
-      g.bucket =
-        condition !== 'reachable' ? 'unreachable' : !g.healthy ? 'unhealthy' : g.replica ? 'used' : cordoned ? 'cordoned' : 'free';
+      g.bucket = condition !== 'reachable' ? 'unreachable' : !g.healthy ? 'unhealthy' : g.replica ? 'used' : cordoned ? 'cordoned' : 'free';
     }
     const uniform = gpus.length > 0 && gpus.every((g) => g.healthy && g.class === gpus[0]!.class);
     return {
@@ -184,7 +186,5 @@ export function makeFleet(input: FleetIn): Fleet {
 
 /** One line per action, to compare a plan at a glance: `start m-1 a1+a2`, `stop m-0 (failed) after []`. */
 export function brief(a: Action): string {
-  return a.op === 'start'
-    ? `start ${a.replica} ${a.placement.map((p) => p.node).join('+')}`
-    : `stop ${a.replica} (${a.reason}) after [${a.waitFor.join(',')}]`;
+  return a.op === 'start' ? `start ${a.replica} ${a.placement.map((p) => p.node).join('+')}` : `stop ${a.replica} (${a.reason}) after [${a.waitFor.join(',')}]`;
 }

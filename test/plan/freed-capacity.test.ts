@@ -10,7 +10,9 @@ import type { Fleet } from '../../src/types/fleet.js';
 import { makeFleet } from './fleet-fixture.js';
 
 const brief = (f: Fleet) =>
-  planFleet(f, emptyState()).actions.map((a) => `${a.op} ${a.replica} ${a.op === 'start' ? a.port : a.reason} ${a.placement.map((p) => `${p.node}:${p.gpus.join(',')}`).join('+')}`);
+  planFleet(f, emptyState()).actions.map(
+    (a) => `${a.op} ${a.replica} ${a.op === 'start' ? a.port : a.reason} ${a.placement.map((p) => `${p.node}:${p.gpus.join(',')}`).join('+')}`,
+  );
 
 test("a removed model's replica frees its GPU and its port for this plan's start on the same node", () => {
   const f = makeFleet({
@@ -42,7 +44,10 @@ test('a replica replaced with surge keeps its GPUs until its successor runs: the
   });
   const plan = planFleet(f, emptyState());
   assert.equal(plan.actions, []);
-  assert.equal(plan.unplaceable.map((u) => u.reason), ['needs 2 free GPUs on one node; most free on one node: ib-a 0']);
+  assert.equal(
+    plan.unplaceable.map((u) => u.reason),
+    ['needs 2 free GPUs on one node; most free on one node: ib-a 0'],
+  );
 });
 
 test.run();

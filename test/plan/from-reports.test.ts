@@ -29,10 +29,7 @@ const specOf = (cfg: Config, name: string) => {
   const m = cfg.models.find((x) => x.name === name)!;
   return replicaSpec(m, cfg.cluster.engines[m.engine]!);
 };
-const mixedGpus = (): GpuReport[] => [
-  ...gpus(4, 'NVIDIA H100 80GB HBM3'),
-  ...gpus(4, 'NVIDIA A100-SXM4-80GB').map((g) => ({ ...g, index: g.index + 4 })),
-];
+const mixedGpus = (): GpuReport[] => [...gpus(4, 'NVIDIA H100 80GB HBM3'), ...gpus(4, 'NVIDIA A100-SXM4-80GB').map((g) => ({ ...g, index: g.index + 4 }))];
 
 test('a node mixing GPU classes offers each class only its own GPUs and is a free whole node of none', () => {
   const cfg = config([nodeConfig('n1')], {}, [
@@ -50,14 +47,17 @@ test('a node mixing GPU classes offers each class only its own GPUs and is a fre
   ]);
   const report_ = summarize(buildFleet(cfg, snap, emptyState(), NOW), []);
   assert.equal(report_.fabrics[0], { name: 'ib-a', nodes: 1, reachable: 1, freeWholeNodes: { A100: 0, H100: 0 } });
-  assert.equal(report_.capacity.map((c) => [c.class, c.total, c.free]), [['A100', 4, 4], ['H100', 4, 4]]);
+  assert.equal(
+    report_.capacity.map((c) => [c.class, c.total, c.free]),
+    [
+      ['A100', 4, 4],
+      ['H100', 4, 4],
+    ],
+  );
 });
 
 test('a replica whose report has no spec is judged by GPUs per node and node count, never rolled blindly', () => {
-  const cfg = config([nodeConfig('n1'), nodeConfig('n2'), nodeConfig('n3')], {}, [
-    model('m', { gpus: 2, replicas: 2 }),
-    model('wide', { gpus: 4, nodes: 2 }),
-  ]);
+  const cfg = config([nodeConfig('n1'), nodeConfig('n2'), nodeConfig('n3')], {}, [model('m', { gpus: 2, replicas: 2 }), model('wide', { gpus: 4, nodes: 2 })]);
   const noSpec = { spec: undefined };
   const snap = snapshot([
     up('n1', report(gpus(8), [replica('m-0', [0, 1], noSpec), replica('m-1', [2, 3, 4], { ...noSpec, port: 8001 })])),
@@ -66,10 +66,7 @@ test('a replica whose report has no spec is judged by GPUs per node and node cou
   ]);
   // m-0 has the shape of m (kept); m-1 takes 3 GPUs (replaced with surge, spread to n2 beside
   // wide-0's port); wide-0 has 2 ranks of 4 (kept).
-  assert.equal(plan(cfg, snap).actions.map(brief), [
-    'start m-2 n2[4,5] :8001 none',
-    'stop m-1 n1[2,3,4] (spec changed) after [m-2]',
-  ]);
+  assert.equal(plan(cfg, snap).actions.map(brief), ['start m-2 n2[4,5] :8001 none', 'stop m-1 n1[2,3,4] (spec changed) after [m-2]']);
   const oneNode = config(cfg.cluster.nodes, {}, [model('m', { gpus: 2, replicas: 2 }), model('wide', { gpus: 4 })]);
   assert.ok(plan(oneNode, snap).actions.some((a) => a.op === 'stop' && a.replica === 'wide-0' && a.reason === 'spec changed'));
 });
@@ -78,12 +75,15 @@ test('surplus through the routers: known idleness longest first, unknown counts 
   const cfg = config([nodeConfig('n1')], RT, [model('m', { replicas: 1 })]);
   const snap = snapshot(
     [
-      up('n1', report(gpus(8), [
-        replica('m-0', [0], { spec: specOf(cfg, 'm'), startedAt: '2026-11-29T07:00:00Z' }),
-        replica('m-1', [1], { spec: specOf(cfg, 'm'), startedAt: undefined, port: 8001 }),
-        replica('m-2', [2], { spec: specOf(cfg, 'm'), startedAt: '2026-11-29T06:00:00Z', port: 8002 }),
-        replica('m-3', [3], { spec: specOf(cfg, 'm'), startedAt: undefined, port: 8003 }),
-      ])),
+      up(
+        'n1',
+        report(gpus(8), [
+          replica('m-0', [0], { spec: specOf(cfg, 'm'), startedAt: '2026-11-29T07:00:00Z' }),
+          replica('m-1', [1], { spec: specOf(cfg, 'm'), startedAt: undefined, port: 8001 }),
+          replica('m-2', [2], { spec: specOf(cfg, 'm'), startedAt: '2026-11-29T06:00:00Z', port: 8002 }),
+          replica('m-3', [3], { spec: specOf(cfg, 'm'), startedAt: undefined, port: 8003 }),
+        ]),
+      ),
     ],
     [routerUp('rt-1', '2026-11-20T00:00:00Z')],
   );
@@ -95,10 +95,13 @@ test('surplus through the routers: known idleness longest first, unknown counts 
   ]);
   // One router silent: every idleness unknown, so only the highest n decide.
   const silent = { ...snap, routers: [{ name: 'rt-1', reachable: false as const, error: 'timeout' }] };
-  assert.equal(plan(cfg, silent).actions.map((a) => a.replica), ['m-1', 'm-2', 'm-3']);
+  assert.equal(
+    plan(cfg, silent).actions.map((a) => a.replica),
+    ['m-1', 'm-2', 'm-3'],
+  );
 });
 
-test('a failed replica is freed first: its GPUs and its port go to this plan\'s placements', () => {
+test("a failed replica is freed first: its GPUs and its port go to this plan's placements", () => {
   const cfg = config([nodeConfig('n1')], {}, [model('m', { gpus: 8 })]);
   const snap = snapshot([up('n1', report(gpus(8), [replica('m-0', ALL, { state: 'failed', spec: specOf(cfg, 'm') })]))]);
   const p = plan(cfg, snap);
@@ -123,7 +126,9 @@ test('multi-node through holdings: chosen holders, then a holding fabric, then f
       return up(n, report(gpus(8), [], holds([])));
     }),
   );
-  const starts = plan(cfg, snap).actions.filter((a) => a.op === 'start').map(brief);
+  const starts = plan(cfg, snap)
+    .actions.filter((a) => a.op === 'start')
+    .map(brief);
   assert.equal(starts, [
     'start ds-0 a2[0,1,2,3,4,5,6,7]+a1[0,1,2,3,4,5,6,7] :8000 fabric',
     'start ds-1 b1[0,1,2,3,4,5,6,7]+b2[0,1,2,3,4,5,6,7] :8000 fabric',
@@ -134,10 +139,7 @@ test('multi-node through holdings: chosen holders, then a holding fabric, then f
 test('replicas stopped to free capacity give back their ports: the lowest port free on every node is basePort again', () => {
   const cfg = config([nodeConfig('n1'), nodeConfig('n2')], {}, [model('m', { gpus: 4, nodes: 2 })]);
   const failed = (id: string, port: number) => replica(id, [0], { model: 'old', port, state: 'failed' });
-  const snap = snapshot([
-    up('n1', report(gpus(8), [failed('old-0', 8000)])),
-    up('n2', report(gpus(8), [failed('old-1', 8001)])),
-  ]);
+  const snap = snapshot([up('n1', report(gpus(8), [failed('old-0', 8000)])), up('n2', report(gpus(8), [failed('old-1', 8001)]))]);
   assert.equal(plan(cfg, snap).actions.map(brief), [
     'stop old-0 n1[0] (not in models.yaml) after []',
     'stop old-1 n2[0] (not in models.yaml) after []',
@@ -166,10 +168,7 @@ test('a lost rank: the ranks left on reachable nodes are stopped at once, not co
     up('n3', report(gpus(8))),
   ]);
   const p = plan({ ...cfg, cluster: { ...cfg.cluster, safety: { maxStopFraction: 0, minReachableFraction: 0.5 } } }, snap);
-  assert.equal(p.actions.map(brief), [
-    'stop big-0 n1[0,1,2,3,4,5,6,7] (node lost) after []',
-    'start big-1 n1[0,1,2,3,4,5,6,7]+n3[0,1,2,3,4,5,6,7] :8000 none',
-  ]);
+  assert.equal(p.actions.map(brief), ['stop big-0 n1[0,1,2,3,4,5,6,7] (node lost) after []', 'start big-1 n1[0,1,2,3,4,5,6,7]+n3[0,1,2,3,4,5,6,7] :8000 none']);
   assert.is(p.blocked, null, 'the lost replica is already gone: stopping its last rank stops nothing that serves');
 });
 
@@ -186,10 +185,11 @@ test('a failed or removed replica with a rank on an unreachable node still has i
   const s = specOf(cfg, 'big');
   const snap = snapshot([
     up('n1', report(gpus(8), [replica('big-0', ALL, { spec: s, rank: 0, state: 'failed' })])),
-    down('n2', '2026-11-29T07:58:00Z', report(gpus(8), [
-      replica('big-0', ALL.slice(0, 4), { spec: s, rank: 1 }),
-      replica('gone-0', ALL.slice(4), { model: 'gone', rank: 1 }),
-    ])),
+    down(
+      'n2',
+      '2026-11-29T07:58:00Z',
+      report(gpus(8), [replica('big-0', ALL.slice(0, 4), { spec: s, rank: 1 }), replica('gone-0', ALL.slice(4), { model: 'gone', rank: 1 })]),
+    ),
     up('n3', report(gpus(8), [replica('gone-0', ALL, { model: 'gone', rank: 0 })])),
     up('n4', report(gpus(8))),
   ]);
@@ -203,10 +203,7 @@ test('a failed or removed replica with a rank on an unreachable node still has i
 
 test('replica ids a node outside cluster.yaml still reports stay taken: the new replica is m-2, not m-0', () => {
   const cfg = config([nodeConfig('n1')], {}, [model('m', { replicas: 1 })]);
-  const snap = snapshot([
-    up('n1', report(gpus(8))),
-    up('retired', report(gpus(8), [replica('m-0', [0]), replica('m-1', [1], { port: 8001 })])),
-  ]);
+  const snap = snapshot([up('n1', report(gpus(8))), up('retired', report(gpus(8), [replica('m-0', [0]), replica('m-1', [1], { port: 8001 })]))]);
   const fleet = buildFleet(cfg, snap, emptyState(), NOW);
   assert.equal(fleet.foreignReplicaIds, ['m-0', 'm-1']);
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['start m-2 n1[0] :8000 none']);

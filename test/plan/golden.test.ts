@@ -17,7 +17,11 @@ async function plan(example: string, format: string): Promise<string> {
 }
 
 for (const example of ['demo', 'large']) {
-  for (const [format, ext] of [['text', 'txt'], ['json', 'json'], ['markdown', 'md']] as const) {
+  for (const [format, ext] of [
+    ['text', 'txt'],
+    ['json', 'json'],
+    ['markdown', 'md'],
+  ] as const) {
     test(`examples/${example}: plan --format ${format} is the golden file`, async () => {
       golden(`test/plan/golden/${example}.${ext}`, await plan(example, format));
     });

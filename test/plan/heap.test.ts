@@ -29,7 +29,11 @@ test('built from a list (any size up to 40, with repeats), pops give the list in
     const list = numbers(n + 1, n, 10);
     const h = new MinHeap(less, [...list]);
     assert.is(h.size, n);
-    assert.equal(drain(h), [...list].sort((a, b) => a - b), `n=${n}`);
+    assert.equal(
+      drain(h),
+      [...list].sort((a, b) => a - b),
+      `n=${n}`,
+    );
     assert.is(h.size, 0);
   }
 });
@@ -44,8 +48,14 @@ test('pushed one by one, then popped: ascending; the comparator decides (a max-h
       max.push(v);
     }
     assert.is(min.size, 33);
-    assert.equal(drain(min), [...list].sort((a, b) => a - b));
-    assert.equal(drain(max), [...list].sort((a, b) => b - a));
+    assert.equal(
+      drain(min),
+      [...list].sort((a, b) => a - b),
+    );
+    assert.equal(
+      drain(max),
+      [...list].sort((a, b) => b - a),
+    );
   }
 });
 
@@ -62,7 +72,10 @@ test('pushes between pops (as placement does: pop the best, change it, push it b
     model.push(v + 10);
   }
   assert.equal(got, want);
-  assert.equal(drain(h), model.sort((a, b) => a - b));
+  assert.equal(
+    drain(h),
+    model.sort((a, b) => a - b),
+  );
 });
 
 test('an empty heap pops undefined and has size 0; a single item comes back', () => {

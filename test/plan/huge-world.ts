@@ -71,7 +71,11 @@ export function hugeWorld(): HugeWorld {
   const empty: Snapshot = {
     version: 1,
     observedAt: HUGE_NOW,
-    nodes: base.cluster.nodes.map((n) => ({ name: n.name, reachable: true, report: { version: 1, gpus, replicas: [], storage: [{ path: '/models', kind: 'local', weights: [], incomplete: [] }], warnings: [] } })),
+    nodes: base.cluster.nodes.map((n) => ({
+      name: n.name,
+      reachable: true,
+      report: { version: 1, gpus, replicas: [], storage: [{ path: '/models', kind: 'local', weights: [], incomplete: [] }], warnings: [] },
+    })),
     routers: [],
   };
   const fleet = buildFleet(base, empty, emptyState(), HUGE_NOW);
@@ -80,7 +84,11 @@ export function hugeWorld(): HugeWorld {
   let k = 0;
   const nodes = placed.nodes.map((obs, i): NodeObservation => {
     if (!obs.reachable) return obs;
-    const replicas = obs.report.replicas.map((r) => ({ ...r, state: (k++ % 53 === 7 ? 'failed' : 'running') as 'failed' | 'running', startedAt: '2026-11-28T08:00:00Z' }));
+    const replicas = obs.report.replicas.map((r) => ({
+      ...r,
+      state: (k++ % 53 === 7 ? 'failed' : 'running') as 'failed' | 'running',
+      startedAt: '2026-11-28T08:00:00Z',
+    }));
     const report = { ...obs.report, replicas };
     if (i % 97 === 3) return { name: obs.name, reachable: false, error: 'connect ETIMEDOUT', unreachableSince: '2026-11-29T07:00:00Z', lastReport: report };
     return { ...obs, report };

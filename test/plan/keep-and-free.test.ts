@@ -65,7 +65,10 @@ test('scale-down with no known idleness stops the highest n first', () => {
     ],
     models: [{ name: 'm', replicas: 1 }],
   });
-  assert.equal(stops(planFleet(fleet, emptyState()).actions).map((s) => s.replica), ['m-10', 'm-9']);
+  assert.equal(
+    stops(planFleet(fleet, emptyState()).actions).map((s) => s.replica),
+    ['m-10', 'm-9'],
+  );
 });
 
 test('replicas: 0 keeps the entry and stops every replica as surplus', () => {
@@ -108,7 +111,16 @@ test("an unreachable node's replicas are left alone until it is lost, and count 
 test('a lost node: its replicas are placed again, ranks on reachable nodes stopped, ids stay taken', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1', condition: 'lost' }, { name: 'a2' }, { name: 'a3' }, { name: 'a4' }],
-    replicas: [{ id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }, { node: 'a2', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }],
+    replicas: [
+      {
+        id: 'ds-0',
+        model: 'ds',
+        ranks: [
+          { node: 'a1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
+          { node: 'a2', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
+        ],
+      },
+    ],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -133,7 +145,14 @@ test('a lost node that comes back with its old rank: that replica is surplus, no
     replicas: [
       // ds-0's rank on a2 was stopped while a1 was lost; a1 is back with its rank.
       { id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: full }] },
-      { id: 'ds-1', model: 'ds', ranks: [{ node: 'a3', gpus: full }, { node: 'a4', gpus: full }] },
+      {
+        id: 'ds-1',
+        model: 'ds',
+        ranks: [
+          { node: 'a3', gpus: full },
+          { node: 'a4', gpus: full },
+        ],
+      },
     ],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
@@ -147,10 +166,7 @@ test('a multi-node replica with ranks missing is stopped and placed again even w
     replicas: [{ id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: full }] }],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
-  assert.equal(planFleet(fleet, emptyState()).actions.map(brief), [
-    'stop ds-0 (incomplete (ranks on 1 of 2 nodes)) after []',
-    'start ds-1 a1+a2',
-  ]);
+  assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['stop ds-0 (incomplete (ranks on 1 of 2 nodes)) after []', 'start ds-1 a1+a2']);
 });
 
 test.run();

@@ -12,7 +12,9 @@ import type { Fleet } from '../../src/types/fleet.js';
 import { makeFleet } from './fleet-fixture.js';
 
 const brief = (f: Fleet) =>
-  planFleet(f, emptyState()).actions.map((a) => `${a.op} ${a.replica}${a.op === 'stop' ? ` (${a.reason})` : ''} ${a.placement.map((p) => `${p.node}:${p.gpus.join(',')}`).join('+')}`);
+  planFleet(f, emptyState()).actions.map(
+    (a) => `${a.op} ${a.replica}${a.op === 'stop' ? ` (${a.reason})` : ''} ${a.placement.map((p) => `${p.node}:${p.gpus.join(',')}`).join('+')}`,
+  );
 
 test('a replica with a changed class on a cordoned node with an unhealthy GPU is replaced for its class', () => {
   const f = makeFleet({
@@ -46,7 +48,16 @@ test("a GPU is found by its index when the node's list has gaps (GPUs 2 and 3 on
 test('a lost replica of a model no longer in models.yaml is stopped where it still runs, as not in models.yaml', () => {
   const f = makeFleet({
     nodes: [{ name: 'a1', condition: 'lost' }, { name: 'a2' }],
-    replicas: [{ id: 'x-0', model: 'x', ranks: [{ node: 'a1', gpus: [0] }, { node: 'a2', gpus: [1] }] }],
+    replicas: [
+      {
+        id: 'x-0',
+        model: 'x',
+        ranks: [
+          { node: 'a1', gpus: [0] },
+          { node: 'a2', gpus: [1] },
+        ],
+      },
+    ],
     models: [],
   });
   assert.equal(brief(f), ['stop x-0 (not in models.yaml) a2:1']);
@@ -83,14 +94,27 @@ test('free stops are in replica-id order (compareNames: plain code units) whatev
     models: [{ name: 'm', replicas: 0 }],
   });
   f.replicas.reverse();
-  assert.equal(classify(f).freeStops.map((s) => s.replica), ['m-0', 'x-10', 'x-9']);
+  assert.equal(
+    classify(f).freeStops.map((s) => s.replica),
+    ['m-0', 'x-10', 'x-9'],
+  );
 });
 
 test('a replica reporting no spec with one rank of the wrong size is judged changed (every rank must fit)', () => {
   const full = [0, 1, 2, 3, 4, 5, 6, 7];
   const f = makeFleet({
     nodes: ['a1', 'a2', 'a3', 'a4'].map((name) => ({ name })),
-    replicas: [{ id: 'ds-0', model: 'ds', spec: null, ranks: [{ node: 'a1', gpus: full }, { node: 'a2', gpus: [0, 1, 2, 3] }] }],
+    replicas: [
+      {
+        id: 'ds-0',
+        model: 'ds',
+        spec: null,
+        ranks: [
+          { node: 'a1', gpus: full },
+          { node: 'a2', gpus: [0, 1, 2, 3] },
+        ],
+      },
+    ],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
   assert.equal(brief(f), ['start ds-1 a3:0,1,2,3,4,5,6,7+a4:0,1,2,3,4,5,6,7', 'stop ds-0 (spec changed) a1:0,1,2,3,4,5,6,7+a2:0,1,2,3']);
@@ -106,7 +130,10 @@ test('a rank on a node the fleet does not know, or on a GPU its node does not re
     models: [{ name: 'm' }],
   });
   f.replicas[0]!.ranks = [{ node: 'a1', rank: 0, gpus: [9] }];
-  f.replicas[1]!.ranks = [{ node: 'a2', rank: 0, gpus: [0] }, { node: 'gone', rank: 1, gpus: [0] }];
+  f.replicas[1]!.ranks = [
+    { node: 'a2', rank: 0, gpus: [0] },
+    { node: 'gone', rank: 1, gpus: [0] },
+  ];
   assert.equal(brief(f), ['stop x-0 (not in models.yaml) a2:0']);
   f.replicas[0]!.ranks = [{ node: 'gone', rank: 0, gpus: [0] }];
   assert.equal(brief(f), ['stop x-0 (not in models.yaml) a2:0']);

@@ -37,7 +37,10 @@ export function lcConfig(models: ModelConfig[], opts: { nodes?: number; routers?
 }
 
 export function specOf(c: Config, name: string): string {
-  return replicaSpec(c.models.find((m) => m.name === name)!, ENGINE);
+  return replicaSpec(
+    c.models.find((m) => m.name === name)!,
+    ENGINE,
+  );
 }
 
 export interface Rep {
@@ -57,7 +60,14 @@ export function router(name: string, usage: Partial<RouterUsage> = {}): RouterOb
 }
 
 /** `lost`: nodes silent since long before (their replicas' ranks there count as gone). */
-export function snap(c: Config, reps: Rep[], routers: RouterObservation[], observedAt = T0, foreign: Record<string, number[]> = {}, lost: string[] = []): Snapshot {
+export function snap(
+  c: Config,
+  reps: Rep[],
+  routers: RouterObservation[],
+  observedAt = T0,
+  foreign: Record<string, number[]> = {},
+  lost: string[] = [],
+): Snapshot {
   const nodes = c.cluster.nodes.map((n): Snapshot['nodes'][number] => {
     const gpus: GpuReport[] = Array.from({ length: 8 }, (_, index) => ({
       index,
@@ -68,7 +78,8 @@ export function snap(c: Config, reps: Rep[], routers: RouterObservation[], obser
     }));
     const replicas = reps.filter((r) => r.node === n.name).map((r) => r.report);
     const report = { version: 1 as const, gpus, replicas, storage: [], warnings: [] };
-    if (lost.includes(n.name)) return { name: n.name, reachable: false, error: 'connect ETIMEDOUT', unreachableSince: '2026-11-28T00:00:00Z', lastReport: report };
+    if (lost.includes(n.name))
+      return { name: n.name, reachable: false, error: 'connect ETIMEDOUT', unreachableSince: '2026-11-28T00:00:00Z', lastReport: report };
     return { name: n.name, reachable: true, report };
   });
   return { version: 1, observedAt, nodes, routers };
@@ -81,13 +92,20 @@ export function planned(c: Config, s: Snapshot, state: State = emptyState(), now
 
 /** `op replica phase (reason)` per action. */
 export function lines(p: Plan): string[] {
-  return p.actions.map((a) => (a.op === 'start' ? `start ${a.replica} ${a.placement.map((x) => `${x.node}[${x.gpus.join(',')}]`).join('+')}` : `${a.phase ?? 'stop'} ${a.replica} (${a.reason})`));
+  return p.actions.map((a) =>
+    a.op === 'start'
+      ? `start ${a.replica} ${a.placement.map((x) => `${x.node}[${x.gpus.join(',')}]`).join('+')}`
+      : `${a.phase ?? 'stop'} ${a.replica} (${a.reason})`,
+  );
 }
 
 /** A state with drains under way. */
 export function drainingState(entries: Record<string, { since: string; reason?: string; outOfTablesAt?: string | null }>, base: State = emptyState()): State {
   const draining = Object.fromEntries(
-    Object.entries(entries).map(([id, e]) => [id, { since: e.since, reason: e.reason ?? 'surplus (2 of 1)', outOfTablesAt: e.outOfTablesAt === undefined ? e.since : e.outOfTablesAt }]),
+    Object.entries(entries).map(([id, e]) => [
+      id,
+      { since: e.since, reason: e.reason ?? 'surplus (2 of 1)', outOfTablesAt: e.outOfTablesAt === undefined ? e.since : e.outOfTablesAt },
+    ]),
   );
   return { ...base, lifecycle: { draining, rollouts: base.lifecycle?.rollouts ?? {} } };
 }

@@ -18,11 +18,21 @@ import { golden } from '../helpers/golden.js';
 import { HUGE_NOW, hugeWorld } from './huge-world.js';
 
 const start = (i: number, model = 'm'): StartAction => ({
-  op: 'start', replica: `${model}-${i}`, model, port: 8000 + (i % 8),
-  placement: [{ node: `gpu-${String(i % 400).padStart(4, '0')}`, gpus: [i % 8] }], weights: i % 3 === 0 ? 'node' : 'none', reason: 'missing',
+  op: 'start',
+  replica: `${model}-${i}`,
+  model,
+  port: 8000 + (i % 8),
+  placement: [{ node: `gpu-${String(i % 400).padStart(4, '0')}`, gpus: [i % 8] }],
+  weights: i % 3 === 0 ? 'node' : 'none',
+  reason: 'missing',
 });
 const stop = (i: number, model = 'old'): StopAction => ({
-  op: 'stop', replica: `${model}-${i}`, model, placement: [{ node: `gpu-${String(i).padStart(4, '0')}`, gpus: [0, 1] }], reason: 'not in models.yaml', waitFor: [],
+  op: 'stop',
+  replica: `${model}-${i}`,
+  model,
+  placement: [{ node: `gpu-${String(i).padStart(4, '0')}`, gpus: [0, 1] }],
+  reason: 'not in models.yaml',
+  waitFor: [],
 });
 const plan = (actions: Plan['actions'], unplaceable: Plan['unplaceable'] = []): Plan => ({ version: 1, changes: true, blocked: null, actions, unplaceable });
 
@@ -41,7 +51,7 @@ function namedIds(md: string): Set<string> {
   return out;
 }
 
-test('351 starts and 17 stops (the issue\'s plan): starts grouped per model, every one of the 17 stops in its own row', () => {
+test("351 starts and 17 stops (the issue's plan): starts grouped per model, every one of the 17 stops in its own row", () => {
   const actions = [...Array.from({ length: 351 }, (_, i) => start(i, i % 2 ? 'a' : 'b')), ...Array.from({ length: 17 }, (_, i) => stop(i))];
   const md = renderPlanMarkdown(plan(actions), '');
   assert.ok(md.length <= MAX_CHARS);
@@ -67,7 +77,11 @@ test('4,000 stops: too many for rows, so grouped per model and reason, every id 
 });
 
 test('300 models that cannot be placed: every one listed by name', () => {
-  const unplaceable = Array.from({ length: 300 }, (_, i) => ({ model: `model-${i}`, missing: 2, reason: 'needs 2 whole B200 nodes in one fabric; free whole B200 nodes: ib-a 0, ib-b 0, ib-c 0, ib-d 0' }));
+  const unplaceable = Array.from({ length: 300 }, (_, i) => ({
+    model: `model-${i}`,
+    missing: 2,
+    reason: 'needs 2 whole B200 nodes in one fabric; free whole B200 nodes: ib-a 0, ib-b 0, ib-c 0, ib-d 0',
+  }));
   const md = renderPlanMarkdown(plan([], unplaceable), '');
   assert.ok(md.length <= MAX_CHARS);
   for (const u of unplaceable) assert.ok(md.includes(`| ${u.model} | 2 |`), u.model);
@@ -83,7 +97,10 @@ test('the argv of a new or changed spec, once per model, collapsed; per-replica 
   const md = renderPlanMarkdown(plan([start(1)]), '', {
     specs: [{ model: 'm', spec: 'abcd1234', argv: ['vllm', 'serve', '{weightsPath}', '--port', '{port}', '--chat-template', 'a b ```x'] }],
   });
-  assert.match(md, /<details>\n<summary>argv of 1 new or changed spec \(once per model\)<\/summary>\n\n\*\*m\*\* \(spec `abcd1234`\)\n\n````sh\nvllm serve \{weightsPath\} --port \{port\} --chat-template 'a b ```x'\n````\n\n<\/details>/);
+  assert.match(
+    md,
+    /<details>\n<summary>argv of 1 new or changed spec \(once per model\)<\/summary>\n\n\*\*m\*\* \(spec `abcd1234`\)\n\n````sh\nvllm serve \{weightsPath\} --port \{port\} --chat-template 'a b ```x'\n````\n\n<\/details>/,
+  );
 });
 
 test('the 2,000-node plan against its base: about a thousand actions of both causes, under the limit, stops and unplaceable all named; golden', () => {
@@ -92,7 +109,10 @@ test('the 2,000-node plan against its base: about a thousand actions of both cau
   const planned = planTick(tick);
   const specs = newSpecs(w.pr, w.base, planned.fleet, planned.plan);
   const preview = previewTick(planned, { before: null, base: planTick({ ...tick, config: w.base }).plan, respecced: new Set(specs.map((s) => s.model)) });
-  assert.ok(preview.plan.actions.every((a) => a.model !== 'code-34b' || a.op !== 'start' || a.cause === 'change'), 'a start with a new spec is the change\'s');
+  assert.ok(
+    preview.plan.actions.every((a) => a.model !== 'code-34b' || a.op !== 'start' || a.cause === 'change'),
+    "a start with a new spec is the change's",
+  );
   const causes = new Set(preview.plan.actions.map((a) => a.cause));
   assert.ok(preview.plan.actions.length >= 900 && preview.plan.actions.length <= 1300, `${preview.plan.actions.length} actions`);
   assert.equal([...causes].sort(), ['change', 'pending']);

@@ -37,13 +37,7 @@ test('only starts, stops grouped: the action table alone, with no empty stop tab
 });
 
 test('starts in rows and stops grouped: the two tables with one blank line between them', () => {
-  assert.equal(actionTables([start(1), stop(2)], D), [
-    ...ACTION_HEAD,
-    startRow(1),
-    '',
-    ...STOP_HEAD,
-    '| old | 1 | `old-2` | `gpu-2` | not in models.yaml |',
-  ]);
+  assert.equal(actionTables([start(1), stop(2)], D), [...ACTION_HEAD, startRow(1), '', ...STOP_HEAD, '| old | 1 | `old-2` | `gpu-2` | not in models.yaml |']);
 });
 
 test('starts grouped per model, sorted by model, with weights tiers in the order node, fabric, none and only those that occur', () => {

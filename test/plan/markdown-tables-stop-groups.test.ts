@@ -61,10 +61,22 @@ test('a drained group waiting for its replacement says both, the wait first', ()
   ]);
 });
 
-test('a multi-node replica\'s stop names every node it runs on, once', () => {
+test("a multi-node replica's stop names every node it runs on, once", () => {
   const stops = [
-    { ...stop('big-0', 'big', 'gpu-a01', 'not in models.yaml'), placement: [{ node: 'gpu-a01', gpus: [0] }, { node: 'gpu-a02', gpus: [0] }] },
-    { ...stop('big-1', 'big', 'gpu-a03', 'not in models.yaml'), placement: [{ node: 'gpu-a03', gpus: [0] }, { node: 'gpu-a04', gpus: [0] }] },
+    {
+      ...stop('big-0', 'big', 'gpu-a01', 'not in models.yaml'),
+      placement: [
+        { node: 'gpu-a01', gpus: [0] },
+        { node: 'gpu-a02', gpus: [0] },
+      ],
+    },
+    {
+      ...stop('big-1', 'big', 'gpu-a03', 'not in models.yaml'),
+      placement: [
+        { node: 'gpu-a03', gpus: [0] },
+        { node: 'gpu-a04', gpus: [0] },
+      ],
+    },
   ];
   assert.equal(actionTables(stops, GROUPED), [...HEAD, '| big | 2 | `big-[0-1]` | `gpu-a[01-04]` | not in models.yaml |']);
 });

@@ -19,9 +19,7 @@ test('a 2-node replica never spans fabrics: free GPUs on another fabric are no c
   });
   const plan = planFleet(fleet, emptyState());
   assert.is(starts(plan).length, 0);
-  assert.equal(plan.unplaceable, [
-    { model: 'ds', missing: 1, reason: 'needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 1' },
-  ]);
+  assert.equal(plan.unplaceable, [{ model: 'ds', missing: 1, reason: 'needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 1' }]);
 });
 
 test('a node with any replica, an unhealthy GPU or mixed classes is not a free whole node', () => {
@@ -42,13 +40,7 @@ test('a node with any replica, an unhealthy GPU or mixed classes is not a free w
 
 test('multi-node: k whole nodes in one fabric, holders first then by name, lowest gpus indices on each, one port', () => {
   const fleet = makeFleet({
-    nodes: [
-      { name: 'a1' },
-      { name: 'a2' },
-      { name: 'a3', holds: ['org/ds'] },
-      { name: 'b1', fabric: 'ib-b' },
-      { name: 'b2', fabric: 'ib-b' },
-    ],
+    nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3', holds: ['org/ds'] }, { name: 'b1', fabric: 'ib-b' }, { name: 'b2', fabric: 'ib-b' }],
     models: [{ name: 'ds', gpus: 4, nodes: 2 }],
   });
   const s = starts(planFleet(fleet, emptyState()))[0]!;
@@ -74,9 +66,7 @@ test('multi-node fabric choice: more chosen holders, then a holding fabric, then
   // best fit: ib-b and ib-c have 2 free whole nodes, ib-a 3; then name.
   assert.equal(nodesOf(starts(planFleet(makeFleet({ nodes: base, models: model }), emptyState()))[0]!), ['b1', 'b2']);
   // a holding fabric (ib-c holds via a busy node) beats best fit... but not more chosen holders.
-  const withHolders = base.map((n) =>
-    n.name === 'a2' || n.name === 'a3' ? { ...n, holds: ['org/ds'] } : n.name === 'c1' ? { ...n, holds: ['org/ds'] } : n,
-  );
+  const withHolders = base.map((n) => (n.name === 'a2' || n.name === 'a3' ? { ...n, holds: ['org/ds'] } : n.name === 'c1' ? { ...n, holds: ['org/ds'] } : n));
   const plan = planFleet(makeFleet({ nodes: withHolders, models: model }), emptyState());
   const s = starts(plan)[0]!;
   assert.equal(nodesOf(s), ['a2', 'a3']);
@@ -107,12 +97,19 @@ test('ports are per node: the lowest port from basePort not taken on that node',
     replicas: [{ id: 'y-0', model: 'y', ranks: [{ node: 'a1', gpus: [0] }], port: 8000 }],
     models: [{ name: 'y' }, { name: 'm', replicas: 2 }],
   });
-  assert.equal(starts(planFleet(fleet, emptyState())).map((a) => a.port), [8001, 8002]);
+  assert.equal(
+    starts(planFleet(fleet, emptyState())).map((a) => a.port),
+    [8001, 8002],
+  );
 });
 
 test('the multi-node reason says when free whole nodes were too small to count', () => {
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', gpus: 4 }, { name: 'a2', gpus: 4 }, { name: 'b1', fabric: 'ib-b' }],
+    nodes: [
+      { name: 'a1', gpus: 4 },
+      { name: 'a2', gpus: 4 },
+      { name: 'b1', fabric: 'ib-b' },
+    ],
     models: [{ name: 'ds', gpus: 8, nodes: 2, gpuClass: 'H100' }],
   });
   assert.equal(planFleet(fleet, emptyState()).unplaceable, [
@@ -133,10 +130,11 @@ test('the reason counts what is left after higher-ranked models took their share
     ],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(starts(plan).map((s) => s.replica), ['first-0']);
-  assert.equal(plan.unplaceable, [
-    { model: 'second', missing: 2, reason: 'needs 2 whole nodes in one fabric; free whole nodes: ib-a 1' },
-  ]);
+  assert.equal(
+    starts(plan).map((s) => s.replica),
+    ['first-0'],
+  );
+  assert.equal(plan.unplaceable, [{ model: 'second', missing: 2, reason: 'needs 2 whole nodes in one fabric; free whole nodes: ib-a 1' }]);
 });
 
 test.run();

@@ -18,12 +18,7 @@ const specOf = (config: Config, index: number) => replicaSpec(config.models[inde
 
 test('with a base, changed and new models are listed sorted by name, not in models.yaml order; unchanged ones are not', () => {
   const base = configWith([{ name: 'zeta' }, { name: 'alpha' }, { name: 'same' }]);
-  const pr = configWith([
-    { name: 'zeta', args: ['--z'] },
-    { name: 'same' },
-    { name: 'alpha', args: ['--a'] },
-    { name: 'mid' },
-  ]);
+  const pr = configWith([{ name: 'zeta', args: ['--z'] }, { name: 'same' }, { name: 'alpha', args: ['--a'] }, { name: 'mid' }]);
   const fleet = makeFleet({ nodes: NODES, models: [] });
   assert.equal(newSpecs(pr, base, fleet, EMPTY_PLAN), [
     { model: 'alpha', spec: specOf(pr, 2), argv: ['vllm', 'serve', '{weightsPath}', '--a'] },
@@ -35,7 +30,10 @@ test('with a base, changed and new models are listed sorted by name, not in mode
 test('with a base, two new models in reverse name order come out sorted by name', () => {
   const pr = configWith([{ name: 'b' }, { name: 'a' }]);
   const fleet = makeFleet({ nodes: NODES, models: [] });
-  assert.equal(newSpecs(pr, configWith([]), fleet, EMPTY_PLAN).map((s) => s.model), ['a', 'b']);
+  assert.equal(
+    newSpecs(pr, configWith([]), fleet, EMPTY_PLAN).map((s) => s.model),
+    ['a', 'b'],
+  );
 });
 
 test('a model REF runs on an engine REF does not declare counts as absent from REF: its spec is new', () => {
@@ -48,9 +46,15 @@ test('a model REF runs on an engine REF does not declare counts as absent from R
 
 test('entries that share a model name keep models.yaml order (the sort by name is stable)', () => {
   // parseConfig refuses a duplicate name; newSpecs must still not reorder ties.
-  const pr = configWith([{ name: 'm', args: ['--first'] }, { name: 'm', args: ['--second'] }]);
+  const pr = configWith([
+    { name: 'm', args: ['--first'] },
+    { name: 'm', args: ['--second'] },
+  ]);
   const fleet = makeFleet({ nodes: NODES, models: [] });
-  assert.equal(newSpecs(pr, configWith([]), fleet, EMPTY_PLAN).map((s) => s.argv.at(-1)), ['--first', '--second']);
+  assert.equal(
+    newSpecs(pr, configWith([]), fleet, EMPTY_PLAN).map((s) => s.argv.at(-1)),
+    ['--first', '--second'],
+  );
 });
 
 test.run();

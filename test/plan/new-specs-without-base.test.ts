@@ -14,7 +14,11 @@ import { emptyState } from '../../src/types/state.js';
 import { ENGINE, makeFleet } from './fleet-fixture.js';
 
 /** The spec models.yaml gives `name` in `config`. */
-const specOf = (config: Config, name: string) => replicaSpec(config.models.find((m) => m.name === name)!, ENGINE);
+const specOf = (config: Config, name: string) =>
+  replicaSpec(
+    config.models.find((m) => m.name === name)!,
+    ENGINE,
+  );
 
 test('without a base, a model the plan starts whose spec no replica runs yet shows its argv, per-replica placeholders as written', () => {
   const fleet = makeFleet({
@@ -22,7 +26,10 @@ test('without a base, a model the plan starts whose spec no replica runs yet sho
     models: [{ name: 'm', gpus: 2, args: ['--served-model-name={model}', '--tp={gpus}', '--port={port}'] }],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions.map((a) => `${a.op} ${a.replica}`), ['start m-0']);
+  assert.equal(
+    plan.actions.map((a) => `${a.op} ${a.replica}`),
+    ['start m-0'],
+  );
   assert.equal(newSpecs(fleet.config, null, fleet, plan), [
     { model: 'm', spec: specOf(fleet.config, 'm'), argv: ['vllm', 'serve', '{weightsPath}', '--served-model-name=m', '--tp=2', '--port={port}'] },
   ]);
@@ -35,7 +42,10 @@ test('without a base, starting another replica of a spec the fleet already runs 
     models: [{ name: 'm', replicas: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions.map((a) => `${a.op} ${a.replica}`), ['start m-1']);
+  assert.equal(
+    plan.actions.map((a) => `${a.op} ${a.replica}`),
+    ['start m-1'],
+  );
   assert.equal(newSpecs(fleet.config, null, fleet, plan), []);
 });
 
@@ -51,7 +61,10 @@ test('without a base, a model the plan only stops (a surplus replica) shows no a
     models: [{ name: 'm', replicas: 1 }],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions.map((a) => `${a.op} ${a.replica}`), ['stop m-1']);
+  assert.equal(
+    plan.actions.map((a) => `${a.op} ${a.replica}`),
+    ['stop m-1'],
+  );
   assert.equal(newSpecs(fleet.config, null, fleet, plan), []);
 });
 
@@ -65,9 +78,7 @@ test('without a base, only the started model is listed when the same plan stops 
   });
   const plan = planFleet(fleet, emptyState());
   assert.equal(plan.actions.map((a) => `${a.op} ${a.replica}`).sort(), ['start new-0', 'stop old-0']);
-  assert.equal(newSpecs(fleet.config, null, fleet, plan), [
-    { model: 'new', spec: specOf(fleet.config, 'new'), argv: ['vllm', 'serve', '{weightsPath}'] },
-  ]);
+  assert.equal(newSpecs(fleet.config, null, fleet, plan), [{ model: 'new', spec: specOf(fleet.config, 'new'), argv: ['vllm', 'serve', '{weightsPath}'] }]);
 });
 
 test('a model whose engine the cluster does not declare is skipped (no argv can be shown for it), the others still listed', () => {

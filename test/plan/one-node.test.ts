@@ -47,7 +47,10 @@ test('best fit: the node left with the fewest free GPUs wins among equals', () =
       { id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3, 4] }] },
       { id: 'x-1', model: 'x', ranks: [{ node: 'a3', gpus: [0, 1] }] },
     ],
-    models: [{ name: 'x', gpus: 5, replicas: 0 }, { name: 'm', gpus: 2, replicas: 1 }],
+    models: [
+      { name: 'x', gpus: 5, replicas: 0 },
+      { name: 'm', gpus: 2, replicas: 1 },
+    ],
   });
   const plan = planFleet(fleet, emptyState());
   // x's replicas are surplus (replicas: 0) and free their GPUs: everything is free again.
@@ -58,7 +61,10 @@ test('best fit: the node left with the fewest free GPUs wins among equals', () =
       { id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3, 4] }] },
       { id: 'x-1', model: 'x', ranks: [{ node: 'a3', gpus: [0, 1] }] },
     ],
-    models: [{ name: 'x', gpus: 5, replicas: 1 }, { name: 'y', gpus: 2, replicas: 1 }],
+    models: [
+      { name: 'x', gpus: 5, replicas: 1 },
+      { name: 'y', gpus: 2, replicas: 1 },
+    ],
   });
   const s = starts(planFleet(kept, emptyState()));
   // x keeps one (x-1 is surplus: highest n), y (2 GPUs) fits a2 exactly (3 free -> 1 left).
@@ -80,20 +86,33 @@ test('weights tier: a holding node beats its fabric, which beats neither', () =>
     models: [{ name: 'm', gpus: 8, replicas: 3 }],
   });
   const s = starts(planFleet(fleet, emptyState()));
-  assert.equal(s.map((a) => [a.placement[0]!.node, a.weights]), [['b2', 'node'], ['b1', 'fabric'], ['a1', 'none']]);
+  assert.equal(
+    s.map((a) => [a.placement[0]!.node, a.weights]),
+    [
+      ['b2', 'node'],
+      ['b1', 'fabric'],
+      ['a1', 'none'],
+    ],
+  );
 });
 
 test('a local copy does not make a fabric-mate a holder: the mate ranks as fabric, below the holder', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2', holds: ['org/m'] }],
     replicas: [{ id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3, 4, 5] }] }],
-    models: [{ name: 'x', gpus: 6 }, { name: 'm', gpus: 2 }],
+    models: [
+      { name: 'x', gpus: 6 },
+      { name: 'm', gpus: 2 },
+    ],
   });
   // Best fit would prefer neither; a2 holds, a1 only via its fabric.
   const s = starts(planFleet(fleet, emptyState()))[0]!;
   assert.equal([s.placement[0]!.node, s.weights], ['a2', 'node']);
   const mate = makeFleet({ nodes: [{ name: 'a1' }, { name: 'a2', holds: ['org/m'] }], models: [{ name: 'm', gpus: 8, replicas: 2 }] });
-  assert.equal(starts(planFleet(mate, emptyState())).map((a) => a.weights), ['node', 'fabric']);
+  assert.equal(
+    starts(planFleet(mate, emptyState())).map((a) => a.weights),
+    ['node', 'fabric'],
+  );
 });
 
 test('a node never told to look ranks exactly like one that looked and found nothing', () => {
@@ -109,14 +128,16 @@ test('unhealthy GPUs are never chosen, and the lowest free healthy indices are t
   const full = makeFleet({ nodes: [{ name: 'a1', unhealthy: [0, 1, 2] }], models: [{ name: 'm', gpus: 6 }] });
   const plan = planFleet(full, emptyState());
   assert.is(starts(plan).length, 0);
-  assert.equal(plan.unplaceable, [
-    { model: 'm', missing: 1, reason: 'needs 6 free GPUs on one node; most free on one node: ib-a 5' },
-  ]);
+  assert.equal(plan.unplaceable, [{ model: 'm', missing: 1, reason: 'needs 6 free GPUs on one node; most free on one node: ib-a 5' }]);
 });
 
 test('cordoned and unreachable nodes take nothing new', () => {
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', cordon: true }, { name: 'a2', condition: 'unreachable' }, { name: 'a3', gpus: 2 }],
+    nodes: [
+      { name: 'a1', cordon: true },
+      { name: 'a2', condition: 'unreachable' },
+      { name: 'a3', gpus: 2 },
+    ],
     models: [{ name: 'm', gpus: 4 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -127,7 +148,10 @@ test('cordoned and unreachable nodes take nothing new', () => {
 test('gpuClass is respected: a mixed node offers each class only its own GPUs', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1', classes: ['A100', 'A100', 'H100', 'H100', 'H100', 'A100', 'H100', 'A100'] }],
-    models: [{ name: 'm', gpus: 4, gpuClass: 'H100' }, { name: 'n', gpus: 4, gpuClass: 'A100' }],
+    models: [
+      { name: 'm', gpus: 4, gpuClass: 'H100' },
+      { name: 'n', gpus: 4, gpuClass: 'A100' },
+    ],
   });
   const s = starts(planFleet(fleet, emptyState()));
   assert.equal(s.map(where), ['a1[2,3,4,6]', 'a1[0,1,5,7]']);
@@ -148,9 +172,7 @@ test('a recent start failure steers away for 30 minutes only, and is a preferenc
   const nodes = [{ name: 'a1', holds: ['org/m'] }, { name: 'a2' }];
   const failedAt = (minutesAgo: number): State => ({
     ...emptyState(),
-    startFailures: [
-      { model: 'm', node: 'a1', replica: 'm-0', at: new Date(Date.parse(NOW) - minutesAgo * 60_000).toISOString(), error: 'x' },
-    ],
+    startFailures: [{ model: 'm', node: 'a1', replica: 'm-0', at: new Date(Date.parse(NOW) - minutesAgo * 60_000).toISOString(), error: 'x' }],
   });
   const fleet = makeFleet({ nodes, models: [{ name: 'm', gpus: 8 }] });
   assert.is(starts(planFleet(fleet, failedAt(29)))[0]!.placement[0]!.node, 'a2');
@@ -165,7 +187,11 @@ test('a recent start failure steers away for 30 minutes only, and is a preferenc
 
 test('models are placed by priority, then size, then models.yaml order, all of one model first', () => {
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', gpus: 4 }, { name: 'a2', gpus: 4 }, { name: 'a3', gpus: 4 }],
+    nodes: [
+      { name: 'a1', gpus: 4 },
+      { name: 'a2', gpus: 4 },
+      { name: 'a3', gpus: 4 },
+    ],
     models: [
       { name: 'small-first', gpus: 1, replicas: 2 },
       { name: 'big', gpus: 4, replicas: 2 },
@@ -174,20 +200,27 @@ test('models are placed by priority, then size, then models.yaml order, all of o
     ],
   });
   const s = starts(planFleet(fleet, emptyState()));
-  assert.equal(s.map((a) => a.replica), ['urgent-0', 'big-0', 'big-1', 'small-first-0', 'small-first-1', 'small-second-0']);
+  assert.equal(
+    s.map((a) => a.replica),
+    ['urgent-0', 'big-0', 'big-1', 'small-first-0', 'small-first-1', 'small-second-0'],
+  );
   assert.equal(s.map(where), ['a1[0]', 'a2[0,1,2,3]', 'a3[0,1,2,3]', 'a1[1]', 'a1[2]', 'a1[3]']);
 });
 
 test('when capacity is short the higher priority wins and the other is unplaceable with its count', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1', gpus: 8 }],
-    models: [{ name: 'low', gpus: 4, replicas: 2 }, { name: 'high', gpus: 4, replicas: 1, priority: 1 }],
+    models: [
+      { name: 'low', gpus: 4, replicas: 2 },
+      { name: 'high', gpus: 4, replicas: 1, priority: 1 },
+    ],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(starts(plan).map((a) => a.replica), ['high-0', 'low-0']);
-  assert.equal(plan.unplaceable, [
-    { model: 'low', missing: 1, reason: 'needs 4 free GPUs on one node; most free on one node: ib-a 0' },
-  ]);
+  assert.equal(
+    starts(plan).map((a) => a.replica),
+    ['high-0', 'low-0'],
+  );
+  assert.equal(plan.unplaceable, [{ model: 'low', missing: 1, reason: 'needs 4 free GPUs on one node; most free on one node: ib-a 0' }]);
 });
 
 test('ports: the lowest port from basePort free on the node', () => {
@@ -197,9 +230,15 @@ test('ports: the lowest port from basePort free on the node', () => {
       { id: 'x-0', model: 'x', ranks: [{ node: 'a1', gpus: [0] }], port: 8000 },
       { id: 'x-1', model: 'x', ranks: [{ node: 'a1', gpus: [1] }], port: 8002 },
     ],
-    models: [{ name: 'x', gpus: 1, replicas: 2 }, { name: 'm', gpus: 1, replicas: 2 }],
+    models: [
+      { name: 'x', gpus: 1, replicas: 2 },
+      { name: 'm', gpus: 1, replicas: 2 },
+    ],
   });
-  assert.equal(starts(planFleet(fleet, emptyState())).map((a) => a.port), [8001, 8003]);
+  assert.equal(
+    starts(planFleet(fleet, emptyState())).map((a) => a.port),
+    [8001, 8003],
+  );
 });
 
 test.run();

@@ -14,10 +14,15 @@ test('a GPU with foreign processes and no replica is other; with a replica it is
   const s = snap(c, [rep(c, 'gone-0', 'n1', [1])], [], T0, { n1: [1, 3] });
   s.nodes[0]!.reachable && (s.nodes[0]!.report.gpus[3]!.healthy = false);
   const f = buildFleet(c, s, emptyState(), T0);
-  assert.equal(f.nodeByName.get('n1')!.gpus.map((g) => g.bucket), ['free', 'used', 'free', 'unhealthy', 'free', 'free', 'free', 'free']);
+  assert.equal(
+    f.nodeByName.get('n1')!.gpus.map((g) => g.bucket),
+    ['free', 'used', 'free', 'unhealthy', 'free', 'free', 'free', 'free'],
+  );
   const s2 = snap(c, [], [], T0, { n1: [3] });
   assert.equal(buildFleet(c, s2, emptyState(), T0).nodeByName.get('n1')!.gpus[3]!.bucket, 'other');
-  assert.equal(capacityByClass(buildFleet(c, s2, emptyState(), T0)), [{ class: 'H100', total: 8, used: 0, free: 7, unhealthy: 0, other: 1, unreachable: 0, cordoned: 0 }]);
+  assert.equal(capacityByClass(buildFleet(c, s2, emptyState(), T0)), [
+    { class: 'H100', total: 8, used: 0, free: 7, unhealthy: 0, other: 1, unreachable: 0, cordoned: 0 },
+  ]);
 });
 
 test('a missing foreign reads as none (an older agent, or nvidia-smi could not list processes)', () => {
@@ -56,14 +61,20 @@ test('stopping a replica that shares its GPU with someone else does not make tha
   const s = snap(c, [rep(c, 'gone-0', 'n1', [0, 1, 2, 3, 4, 5, 6, 7])], [], T0, { n1: [5] });
   const { plan } = planned(c, s);
   assert.equal(lines(plan), ['stop gone-0 (not in models.yaml)']);
-  assert.equal(plan.unplaceable.map((u) => u.model), ['m1']);
+  assert.equal(
+    plan.unplaceable.map((u) => u.model),
+    ['m1'],
+  );
 });
 
 test('STATUS.md shows the other GPUs: a capacity column, a needs-attention line, and where they are', () => {
   const c = lcConfig([], { nodes: 2 });
   const f = buildFleet(c, snap(c, [], [], T0, { n1: [3], n2: [0, 1, 4] }), emptyState(), T0);
   const report = summarize(f, []);
-  assert.equal(report.nodes.other, [{ node: 'n1', gpus: [3] }, { node: 'n2', gpus: [0, 1, 4] }]);
+  assert.equal(report.nodes.other, [
+    { node: 'n1', gpus: [3] },
+    { node: 'n2', gpus: [0, 1, 4] },
+  ]);
   const md = renderStatusMarkdown(report);
   assert.match(md, /\| GPU class \| Usage \| Total \| Used \| Free \| Unhealthy \| Other \| Unreachable \| Cordoned \|/);
   assert.match(md, /\| H100 \| `[█×▓?▒░ ]+` \| 16 \| 0 \| 12 \| 0 \| 4 \| 0 \| 0 \|/);

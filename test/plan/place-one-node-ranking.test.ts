@@ -21,7 +21,10 @@ const failedOn = (node: string): State => ({
 test('a node where the model failed to start in the last 30 minutes loses to a fresh node, even one without the weights, whichever name comes first', () => {
   // a1 is fresh and holds nothing; a2 failed a minute ago but holds the weights.
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', fabric: 'ib-a' }, { name: 'a2', fabric: 'ib-b', holds: ['org/m'] }],
+    nodes: [
+      { name: 'a1', fabric: 'ib-a' },
+      { name: 'a2', fabric: 'ib-b', holds: ['org/m'] },
+    ],
     models: [{ name: 'm', gpus: 8 }],
   });
   assert.equal(starts(planFleet(fleet, failedOn('a2'))), [
@@ -37,7 +40,10 @@ test('a node where the model failed to start in the last 30 minutes loses to a f
   ]);
   // The same with the names the other way round: the fresh node a2 wins.
   const swapped = makeFleet({
-    nodes: [{ name: 'a1', fabric: 'ib-a', holds: ['org/m'] }, { name: 'a2', fabric: 'ib-b' }],
+    nodes: [
+      { name: 'a1', fabric: 'ib-a', holds: ['org/m'] },
+      { name: 'a2', fabric: 'ib-b' },
+    ],
     models: [{ name: 'm', gpus: 8 }],
   });
   assert.equal(
@@ -67,7 +73,10 @@ test('a mixed node offering two classes equally well to a model without gpuClass
     nodes: [{ name: 'a1', gpus: 4, classes: ['A100', 'A100', 'H100', 'H100'] }],
     models: [{ name: 'm', gpus: 2 }],
   });
-  assert.equal(starts(planFleet(a100First, emptyState())).map((s) => s.placement), [[{ node: 'a1', gpus: [0, 1] }]]);
+  assert.equal(
+    starts(planFleet(a100First, emptyState())).map((s) => s.placement),
+    [[{ node: 'a1', gpus: [0, 1] }]],
+  );
 });
 
 test('spread holds across classes: after a replica lands on one class of a mixed node, the next goes to a node without one', () => {

@@ -16,8 +16,15 @@ test('placement order: priority, then nodes x gpus (2x8 before 1x8), then models
     model({ name: 'wide', priority: 0, gpus: 8 }, 4),
     model({ name: 'vip', priority: 5, gpus: 1 }, 3),
   ];
-  assert.equal(placementOrder(models).map((m) => m.name), ['vip', 'big', 'wide', 'a', 'b', 'c']);
-  assert.equal(models.map((m) => m.name), ['c', 'a', 'big', 'b', 'wide', 'vip'], 'the list given is not reordered in place');
+  assert.equal(
+    placementOrder(models).map((m) => m.name),
+    ['vip', 'big', 'wide', 'a', 'b', 'c'],
+  );
+  assert.equal(
+    models.map((m) => m.name),
+    ['c', 'a', 'big', 'b', 'wide', 'vip'],
+    'the list given is not reordered in place',
+  );
 });
 
 test.run();

@@ -17,7 +17,7 @@ test('a replica removed from models.yaml drains with its GPUs still held: nothin
   assert.equal(plan.unplaceable, []);
 });
 
-test('a canary that waits only for a draining replica\'s GPUs is not unplaceable', () => {
+test("a canary that waits only for a draining replica's GPUs is not unplaceable", () => {
   const rollout = { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 };
   const c = lcConfig([model('m', { gpus: 8, rollout })], { nodes: 2 });
   const reps = [rep(c, 'm-0', 'n1', all, { spec: 'oldspec1' }), rep(c, 'x-0', 'n2', all)];
@@ -26,7 +26,10 @@ test('a canary that waits only for a draining replica\'s GPUs is not unplaceable
     { op: 'stop', replica: 'x-0', model: 'x', placement: [{ node: 'n2', gpus: all }], reason: 'not in models.yaml', waitFor: [], phase: 'drain' },
   ]);
   assert.equal(plan.unplaceable, []);
-  assert.equal(plan.rollouts!.map((r) => [r.model, r.stage, r.text]), [['m', 'canary', `canary 1 of 1 for spec ${specOf(c, 'm')}: starting`]]);
+  assert.equal(
+    plan.rollouts!.map((r) => [r.model, r.stage, r.text]),
+    [['m', 'canary', `canary 1 of 1 for spec ${specOf(c, 'm')}: starting`]],
+  );
 });
 
 test('what would not fit even with every drain over stays unplaceable', () => {

@@ -19,7 +19,15 @@ test('with room for one replacement of two, the lowest-numbered not-kept replica
   });
   const plan = planFleet(fleet, emptyState());
   assert.equal(plan.actions, [
-    { op: 'start', replica: 'm-0', model: 'm', port: 8000, placement: [{ node: 'a2', gpus: [0, 1, 2, 3] }], weights: 'none', reason: '2 of 2 replicas missing' },
+    {
+      op: 'start',
+      replica: 'm-0',
+      model: 'm',
+      port: 8000,
+      placement: [{ node: 'a2', gpus: [0, 1, 2, 3] }],
+      weights: 'none',
+      reason: '2 of 2 replicas missing',
+    },
     { op: 'stop', replica: 'm-2', model: 'm', placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }], reason: 'spec changed', waitFor: ['m-0'], phase: 'stop' },
   ]);
   assert.equal(plan.unplaceable, [{ model: 'm', missing: 1, reason: 'needs 4 free GPUs on one node; most free on one node: ib-a 0' }]);

@@ -12,7 +12,11 @@ import { emptyState, type State } from '../../src/types/state.js';
 import { ENGINE, makeFleet } from './fleet-fixture.js';
 
 const rollout = { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 };
-const specOf = (fleet: Fleet, name: string) => replicaSpec(fleet.config.models.find((m) => m.name === name)!, ENGINE);
+const specOf = (fleet: Fleet, name: string) =>
+  replicaSpec(
+    fleet.config.models.find((m) => m.name === name)!,
+    ENGINE,
+  );
 const withRollouts = (rollouts: Record<string, RolloutRecord>): State => ({ ...emptyState(), lifecycle: { draining: {}, rollouts } });
 
 test('a model rolling out is not cut back by the surplus rule: two new-spec replicas beside one old, one wanted, nothing stops', () => {
@@ -28,7 +32,10 @@ test('a model rolling out is not cut back by the surplus rule: two new-spec repl
   const plan = planFleet(fleet, emptyState());
   assert.equal(plan.actions, []);
   assert.equal(plan.unplaceable, []);
-  assert.equal(plan.rollouts!.map((r) => [r.model, r.stage]), [['m', 'hold']]);
+  assert.equal(
+    plan.rollouts!.map((r) => [r.model, r.stage]),
+    [['m', 'hold']],
+  );
 });
 
 test('a rolling model stops one old replica at a time, a stop that waits for nothing', () => {
@@ -102,9 +109,7 @@ test('canaries short of room: those that fit start, the rest are unplaceable wit
       reason: `canary 2 of 2 for spec ${S}`,
     },
   ]);
-  assert.equal(plan.unplaceable, [
-    { model: 'm', missing: 1, reason: 'needs 8 free GPUs on one node; most free on one node: ib-a 0' },
-  ]);
+  assert.equal(plan.unplaceable, [{ model: 'm', missing: 1, reason: 'needs 8 free GPUs on one node; most free on one node: ib-a 0' }]);
 });
 
 test('the plan lists rollouts by model name, not in placement order', () => {
@@ -121,8 +126,17 @@ test('the plan lists rollouts by model name, not in placement order', () => {
     ],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.rollouts!.map((r) => [r.model, r.stage]), [['a', 'canary'], ['b', 'canary']]);
-  assert.equal(plan.actions.map((a) => a.replica), ['b-1', 'a-1']);
+  assert.equal(
+    plan.rollouts!.map((r) => [r.model, r.stage]),
+    [
+      ['a', 'canary'],
+      ['b', 'canary'],
+    ],
+  );
+  assert.equal(
+    plan.actions.map((a) => a.replica),
+    ['b-1', 'a-1'],
+  );
 });
 
 test.run();

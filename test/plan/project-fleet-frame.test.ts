@@ -33,7 +33,15 @@ function fleetOf(routers: RouterObservation[] = []): Fleet {
   return buildFleet(config, snapshot, emptyState(), NOW);
 }
 
-const startN: StartAction = { op: 'start', replica: 'n-0', model: 'n', port: 8007, placement: [{ node: 'a1', gpus: [7] }], weights: 'none', reason: '1 of 1 replica missing' };
+const startN: StartAction = {
+  op: 'start',
+  replica: 'n-0',
+  model: 'n',
+  port: 8007,
+  placement: [{ node: 'a1', gpus: [7] }],
+  weights: 'none',
+  reason: '1 of 1 replica missing',
+};
 
 test('the ids of replicas on nodes cluster.yaml no longer lists stay taken in the projection', () => {
   const fleet = fleetOf();
@@ -66,12 +74,15 @@ test("a running replica's idleness is carried over only when both its idle secon
   const replicas = built.replicas.map((r) => ({ ...r, idleSeconds: idle[r.id]![0], idleSince: idle[r.id]![1] }));
   const fleet: Fleet = { ...built, replicas, replicaById: new Map(replicas.map((r) => [r.id, r])) };
   const after = projectFleet(fleet, { started: [startN], stopped: [] });
-  assert.equal(after.replicas.map((r) => [r.id, r.state, r.idleSeconds, r.idleSince]), [
-    ['a-0', 'running', 3600, '2026-11-29T07:00:00Z'],
-    ['b-0', 'running', null, null],
-    ['c-0', 'running', null, null],
-    ['n-0', 'starting', null, null],
-  ]);
+  assert.equal(
+    after.replicas.map((r) => [r.id, r.state, r.idleSeconds, r.idleSince]),
+    [
+      ['a-0', 'running', 3600, '2026-11-29T07:00:00Z'],
+      ['b-0', 'running', null, null],
+      ['c-0', 'running', null, null],
+      ['n-0', 'starting', null, null],
+    ],
+  );
 });
 
 test.run();

@@ -45,7 +45,11 @@ test('a node llmgw did not reach is committed as observed: no report is added be
   const { snapshot, after } = world();
   const projected = projectedSnapshot(snapshot, after);
   assert.equal(projected.nodes[2], {
-    name: 'a3', reachable: false, error: 'timeout', unreachableSince: '2026-11-29T07:59:00Z', lastReport: report([running('x-0')]),
+    name: 'a3',
+    reachable: false,
+    error: 'timeout',
+    unreachableSince: '2026-11-29T07:59:00Z',
+    lastReport: report([running('x-0')]),
   });
 });
 

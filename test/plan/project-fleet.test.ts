@@ -45,7 +45,13 @@ function smallWorld(): { config: Config; snapshot: Snapshot } {
     nodes: [
       { name: 'a1', reachable: true, report: report([{ id: 'old-0', model: 'old', gpus: [0], state: 'running', port: 8000 }]) },
       { name: 'a2', reachable: true, report: report([]) },
-      { name: 'a3', reachable: false, error: 'timeout', unreachableSince: '2026-11-29T07:59:00Z', lastReport: report([{ id: 'x-0', model: 'x', gpus: [0], state: 'running' }]) },
+      {
+        name: 'a3',
+        reachable: false,
+        error: 'timeout',
+        unreachableSince: '2026-11-29T07:59:00Z',
+        lastReport: report([{ id: 'x-0', model: 'x', gpus: [0], state: 'running' }]),
+      },
     ],
     routers: [],
   };
@@ -54,8 +60,16 @@ function smallWorld(): { config: Config; snapshot: Snapshot } {
 
 const stopOld: StopAction = { op: 'stop', replica: 'old-0', model: 'old', placement: [{ node: 'a1', gpus: [0] }], reason: 'not in models.yaml', waitFor: [] };
 const startM: StartAction = {
-  op: 'start', replica: 'm-0', model: 'm', port: 8000,
-  placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }, { node: 'a2', gpus: [0, 1, 2, 3] }], weights: 'none', reason: '1 of 1 replica missing',
+  op: 'start',
+  replica: 'm-0',
+  model: 'm',
+  port: 8000,
+  placement: [
+    { node: 'a1', gpus: [0, 1, 2, 3] },
+    { node: 'a2', gpus: [0, 1, 2, 3] },
+  ],
+  weights: 'none',
+  reason: '1 of 1 replica missing',
 };
 
 test('a started replica is starting on every node of its placement, with its GPUs, port, spec and the head URL; a stopped one is gone', () => {
@@ -66,13 +80,28 @@ test('a started replica is starting on every node of its placement, with its GPU
   assert.equal(after.nodeByName.get('a1')!.report!.replicas, [
     { id: 'm-0', model: 'm', gpus: [0, 1, 2, 3], state: 'starting', endpoint: 'http://a1:8000', port: 8000, rank: 0, spec },
   ]);
-  assert.equal(after.nodeByName.get('a2')!.report!.replicas.map((r) => [r.id, r.rank, r.endpoint]), [['m-0', 1, 'http://a1:8000']]);
-  assert.equal(after.replicas.map((r) => [r.id, r.state, r.nodes]), [['m-0', 'starting', ['a1', 'a2']], ['x-0', 'running', ['a3']]]);
-  assert.equal(after.nodeByName.get('a1')!.gpus.map((g) => g.bucket), ['used', 'used', 'used', 'used', 'free', 'free', 'free', 'free']);
+  assert.equal(
+    after.nodeByName.get('a2')!.report!.replicas.map((r) => [r.id, r.rank, r.endpoint]),
+    [['m-0', 1, 'http://a1:8000']],
+  );
+  assert.equal(
+    after.replicas.map((r) => [r.id, r.state, r.nodes]),
+    [
+      ['m-0', 'starting', ['a1', 'a2']],
+      ['x-0', 'running', ['a3']],
+    ],
+  );
+  assert.equal(
+    after.nodeByName.get('a1')!.gpus.map((g) => g.bucket),
+    ['used', 'used', 'used', 'used', 'free', 'free', 'free', 'free'],
+  );
   assert.is(after.nodeByName.get('a2')!.freeWholeClass, null);
   assert.is(after.nodeByName.get('a3'), fleet.nodeByName.get('a3'), 'an unreachable node is not touched');
   // The fleet handed in is not changed.
-  assert.equal(fleet.replicas.map((r) => r.id), ['old-0', 'x-0']);
+  assert.equal(
+    fleet.replicas.map((r) => r.id),
+    ['old-0', 'x-0'],
+  );
   assert.is(fleet.nodeByName.get('a1')!.report!.replicas[0]!.id, 'old-0');
 });
 
@@ -95,10 +124,23 @@ test('a stop of a replica with a rank on a lost node removes only the ranks on n
     routers: [],
   };
   const fleet = buildFleet(config, snapshot, emptyState(), NOW);
-  const stop: StopAction = { op: 'stop', replica: 'm-0', model: 'm', placement: [{ node: 'a1', gpus: rank(0).gpus }, { node: 'a2', gpus: rank(1).gpus }], reason: 'lost', waitFor: [] };
+  const stop: StopAction = {
+    op: 'stop',
+    replica: 'm-0',
+    model: 'm',
+    placement: [
+      { node: 'a1', gpus: rank(0).gpus },
+      { node: 'a2', gpus: rank(1).gpus },
+    ],
+    reason: 'lost',
+    waitFor: [],
+  };
   const after = projectFleet(fleet, { started: [], stopped: [stop] });
   assert.equal(after.nodeByName.get('a1')!.replicas, []);
-  assert.equal(after.replicas.map((r) => [r.id, r.nodes, r.lost]), [['m-0', ['a2'], true]]);
+  assert.equal(
+    after.replicas.map((r) => [r.id, r.nodes, r.lost]),
+    [['m-0', ['a2'], true]],
+  );
 });
 
 for (const example of ['demo', 'large']) {

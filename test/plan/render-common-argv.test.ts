@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { argvText } from '../../src/plan/render-common.js';
 
-test('a single quote inside an argument is written as \'\\\'\' so the shell reads the argument back unchanged', () => {
+test("a single quote inside an argument is written as '\\'' so the shell reads the argument back unchanged", () => {
   assert.is(argvText(['echo', "it's"]), "echo 'it'\\''s'");
   assert.is(argvText(["--chat-template={{ 'x' }}"]), "'--chat-template={{ '\\''x'\\'' }}'");
   assert.is(argvText(["'"]), "''\\'''");

@@ -29,14 +29,9 @@ test('a plan that only stops a replica is not "No changes": it counts the stop',
   assert.is(summaryLine(stopOnly), 'Plan: 0 to start, 1 to stop, 0 cannot be placed.');
   assert.is(
     renderPlanText(stopOnly, '', { color: false }),
-    [
-      '  - stop  old-0  gpu-a01[0-1]  (not in models.yaml)',
-      '',
-      'Plan: 0 to start, 1 to stop, 0 cannot be placed.',
-      '',
-      'STATUS.md would not change.',
-      '',
-    ].join('\n'),
+    ['  - stop  old-0  gpu-a01[0-1]  (not in models.yaml)', '', 'Plan: 0 to start, 1 to stop, 0 cannot be placed.', '', 'STATUS.md would not change.', ''].join(
+      '\n',
+    ),
   );
 });
 
@@ -58,7 +53,10 @@ test('a plan whose only news is replicas that cannot be placed is not "No change
 
 test('only a plan with no start, no stop and nothing unplaced says the fleet matches models.yaml', () => {
   assert.is(summaryLine({ version: 1, changes: false, blocked: null, actions: [], unplaceable: [] }), 'No changes. The fleet matches models.yaml.');
-  assert.is(summaryLine({ version: 1, changes: false, blocked: null, actions: [], unplaceable: [{ model: 'm', missing: 0, reason: 'x' }] }), 'No changes. The fleet matches models.yaml.');
+  assert.is(
+    summaryLine({ version: 1, changes: false, blocked: null, actions: [], unplaceable: [{ model: 'm', missing: 0, reason: 'x' }] }),
+    'No changes. The fleet matches models.yaml.',
+  );
 });
 
 test.run();

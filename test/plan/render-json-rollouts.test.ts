@@ -38,7 +38,17 @@ test('json: a plan without rollouts, or with an empty list, has no rollouts key 
   const none = '{"version":1,"warnings":[],"notice":null,"base":null,"changes":true,"blocked":null,"actions":[],"unplaceable":[],"after":null}';
   assert.is(JSON.stringify(JSON.parse(renderPlanJson(base))), none);
   assert.is(JSON.stringify(JSON.parse(renderPlanJson({ ...base, rollouts: [] }))), none);
-  assert.equal(Object.keys(planJson({ ...base, rollouts: [] })), ['version', 'warnings', 'notice', 'base', 'changes', 'blocked', 'actions', 'unplaceable', 'after']);
+  assert.equal(Object.keys(planJson({ ...base, rollouts: [] })), [
+    'version',
+    'warnings',
+    'notice',
+    'base',
+    'changes',
+    'blocked',
+    'actions',
+    'unplaceable',
+    'after',
+  ]);
 });
 
 test.run();

@@ -20,7 +20,12 @@ const TITLE = ['### llmgw plan', ''];
 
 const plan = (over: Partial<Plan> = {}): Plan => ({ version: 1, changes: true, blocked: null, actions: [], unplaceable: [], ...over });
 const stop = (i: number, reason: string): StopAction => ({
-  op: 'stop', replica: `old-${i}`, model: 'old', placement: [{ node: `gpu-${String(i).padStart(4, '0')}`, gpus: [0] }], reason, waitFor: [],
+  op: 'stop',
+  replica: `old-${i}`,
+  model: 'old',
+  placement: [{ node: `gpu-${String(i).padStart(4, '0')}`, gpus: [0] }],
+  reason,
+  waitFor: [],
 });
 const unplaceable = (n: number, reason: string): Unplaceable[] => Array.from({ length: n }, (_, i) => ({ model: `model-${i}`, missing: 1, reason }));
 /** Plain text of `n` characters ending in a full stop: markdown escapes none of it. */
@@ -141,7 +146,9 @@ test('1,000 unplaceable models: the last resort shows the most rows that fit exa
   const warnings = warningsTaking(ROOM - size(body));
   const { lines, comment } = padded(body, warnings);
   assert.is(size(lines), ROOM);
-  const md = renderPlanMarkdown(plan({ actions: [stop(0, 'not in models.yaml'), stop(1, 'not in models.yaml')], unplaceable: unplaceable(1_000, why) }), '', { warnings });
+  const md = renderPlanMarkdown(plan({ actions: [stop(0, 'not in models.yaml'), stop(1, 'not in models.yaml')], unplaceable: unplaceable(1_000, why) }), '', {
+    warnings,
+  });
   assert.is(md, comment);
 });
 
@@ -179,19 +186,9 @@ function diffLines(total: number): string[] {
 }
 
 const diffComment = (all: string[], kept: string[], more: string[]) =>
-  [
-    EMPTY_HEAD,
-    '<details>',
-    `<summary>STATUS.md diff (+${all.length} −0)</summary>`,
-    '',
-    '```diff',
-    kept.join('\n'),
-    '```',
-    ...more,
-    '',
-    '</details>',
-    '',
-  ].join('\n');
+  [EMPTY_HEAD, '<details>', `<summary>STATUS.md diff (+${all.length} −0)</summary>`, '', '```diff', kept.join('\n'), '```', ...more, '', '</details>', ''].join(
+    '\n',
+  );
 
 test('a diff that takes exactly what is left of the 65,000 characters is shown whole', () => {
   const lines = diffLines(BUDGET);

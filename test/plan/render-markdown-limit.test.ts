@@ -17,7 +17,11 @@ test('40 warnings of 2,000 characters: the comment keeps the first that fit, say
   const shown = warningLines(md);
   const more = shown.pop()!;
   assert.is(more, `> **Warning:** … and ${40 - shown.length} more warnings: llmgw plan prints every one.`);
-  assert.equal(shown.map((l) => l.slice(15, 17)), Array.from({ length: shown.length }, (_, i) => String(i).padStart(2, '0')), 'the first ones, in order');
+  assert.equal(
+    shown.map((l) => l.slice(15, 17)),
+    Array.from({ length: shown.length }, (_, i) => String(i).padStart(2, '0')),
+    'the first ones, in order',
+  );
   assert.ok(shown.length >= 30, `${shown.length} shown: as many as fit`);
   assert.ok(md.includes('**No changes.'), 'the summary is still there');
 });
@@ -30,7 +34,13 @@ test('warnings that fit are all shown, with no "more warnings" line', () => {
 });
 
 test('1,000 rollouts: as many lines as fit, then how many more, under the limit', () => {
-  const rollouts: RolloutPlan[] = Array.from({ length: 1_000 }, (_, i) => ({ model: `model-${i}`, spec: 'abc123', stage: 'rolling', text: `rolling to spec abc123: 1 of 4 on the new spec ${'x'.repeat(100)}`, next: { spec: 'abc123', stage: 'rolling' } }));
+  const rollouts: RolloutPlan[] = Array.from({ length: 1_000 }, (_, i) => ({
+    model: `model-${i}`,
+    spec: 'abc123',
+    stage: 'rolling',
+    text: `rolling to spec abc123: 1 of 4 on the new spec ${'x'.repeat(100)}`,
+    next: { spec: 'abc123', stage: 'rolling' },
+  }));
   const md = renderPlanMarkdown({ ...empty, rollouts }, '');
   assert.ok(md.length <= MAX_CHARS, `${md.length} chars`);
   const lines = md.split('\n').filter((l) => l.startsWith('- '));

@@ -9,11 +9,22 @@ import { renderPlanMarkdown } from '../../src/plan/render-markdown.js';
 import type { Plan, RolloutPlan, StartAction, StopAction } from '../../src/types/plan.js';
 
 const start = (replica: string, model: string, cause?: 'change' | 'pending'): StartAction => ({
-  op: 'start', replica, model, port: 8001, placement: [{ node: 'gpu-a01', gpus: [0, 1] }], weights: 'node', reason: '1 of 1 replica missing',
+  op: 'start',
+  replica,
+  model,
+  port: 8001,
+  placement: [{ node: 'gpu-a01', gpus: [0, 1] }],
+  weights: 'node',
+  reason: '1 of 1 replica missing',
   ...(cause ? { cause } : {}),
 });
 const stop = (replica: string, model: string, cause?: 'change' | 'pending'): StopAction => ({
-  op: 'stop', replica, model, placement: [{ node: 'gpu-b02', gpus: [3] }], reason: 'not in models.yaml', waitFor: [],
+  op: 'stop',
+  replica,
+  model,
+  placement: [{ node: 'gpu-b02', gpus: [3] }],
+  reason: 'not in models.yaml',
+  waitFor: [],
   ...(cause ? { cause } : {}),
 });
 const plan = (over: Partial<Plan> = {}): Plan => ({ version: 1, changes: true, blocked: null, actions: [], unplaceable: [], ...over });
@@ -106,24 +117,21 @@ test('with --base and only this change\'s actions: the cause line and "This chan
 test('rollouts: one bullet per model, a failed one marked **failed**, its text up to 2,000 characters uncut', () => {
   const long = `rollout failed for spec 5f2c9a1e: ${'x'.repeat(1_500)}`;
   const rollout = (model: string, stage: RolloutPlan['stage'], text: string): RolloutPlan => ({
-    model, spec: '5f2c9a1e', stage, text, next: { spec: '5f2c9a1e', stage: stage === 'hold' ? 'canary' : stage },
+    model,
+    spec: '5f2c9a1e',
+    stage,
+    text,
+    next: { spec: '5f2c9a1e', stage: stage === 'hold' ? 'canary' : stage },
   });
-  const md = renderPlanMarkdown(plan({ changes: false, rollouts: [rollout('llama', 'canary', 'canary 1 of 4 for spec 5f2c9a1e'), rollout('qwen', 'failed', long)] }), '');
+  const md = renderPlanMarkdown(
+    plan({ changes: false, rollouts: [rollout('llama', 'canary', 'canary 1 of 4 for spec 5f2c9a1e'), rollout('qwen', 'failed', long)] }),
+    '',
+  );
   assert.is(
     md,
-    [
-      '### llmgw plan',
-      '',
-      NO_CHANGES,
-      '',
-      '**Rollouts**',
-      '',
-      '- llama: canary 1 of 4 for spec 5f2c9a1e',
-      `- **failed** qwen: ${long}`,
-      '',
-      NO_DIFF,
-      '',
-    ].join('\n'),
+    ['### llmgw plan', '', NO_CHANGES, '', '**Rollouts**', '', '- llama: canary 1 of 4 for spec 5f2c9a1e', `- **failed** qwen: ${long}`, '', NO_DIFF, ''].join(
+      '\n',
+    ),
   );
 });
 
@@ -132,7 +140,9 @@ test('rollouts: an empty list shows no Rollouts heading', () => {
 });
 
 test('the argv of a new spec: a newline inside an argument reads as a space, so the command stays on one line', () => {
-  const md = renderPlanMarkdown(plan({ changes: false }), '', { specs: [{ model: 'm', spec: 'abcd1234', argv: ['vllm', 'serve', '--chat-template', 'a\nb\r\nc'] }] });
+  const md = renderPlanMarkdown(plan({ changes: false }), '', {
+    specs: [{ model: 'm', spec: 'abcd1234', argv: ['vllm', 'serve', '--chat-template', 'a\nb\r\nc'] }],
+  });
   assert.is(
     md,
     [

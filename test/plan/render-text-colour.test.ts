@@ -22,7 +22,16 @@ const plan: Plan = {
   blocked: 'only 3 of 8 nodes answered (38%); safety.minReachableFraction is 50%: observing only',
   actions: [
     { op: 'stop', replica: 'old-0', model: 'old', placement: [{ node: 'b1', gpus: [0, 1] }], reason: 'not in models.yaml', waitFor: [], cause: 'pending' },
-    { op: 'start', replica: 'm-1', model: 'm', port: 8001, placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }], weights: 'node', reason: '1 of 2 replicas missing', cause: 'change' },
+    {
+      op: 'start',
+      replica: 'm-1',
+      model: 'm',
+      port: 8001,
+      placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }],
+      weights: 'node',
+      reason: '1 of 2 replicas missing',
+      cause: 'change',
+    },
   ],
   unplaceable: [{ model: 'big', missing: 2, reason: 'needs 2 whole H200 nodes in one fabric' }],
   rollouts: [

@@ -4,7 +4,15 @@ import { renderPlanText } from '../../src/plan/render-text.js';
 import type { Plan, StartAction, StopAction } from '../../src/types/plan.js';
 
 const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
-const start: StartAction = { op: 'start', replica: 'm-1', model: 'm', port: 8001, placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }], weights: 'node', reason: '1 of 2 replicas missing' };
+const start: StartAction = {
+  op: 'start',
+  replica: 'm-1',
+  model: 'm',
+  port: 8001,
+  placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }],
+  weights: 'node',
+  reason: '1 of 2 replicas missing',
+};
 const stop: StopAction = { op: 'stop', replica: 'old-0', model: 'old', placement: [{ node: 'b1', gpus: [0, 1] }], reason: 'not in models.yaml', waitFor: [] };
 const drain: StopAction = { ...stop, replica: 'q-10', model: 'q', placement: [{ node: 'b2', gpus: [4, 5, 6, 7] }], reason: 'spec changed', phase: 'drain' };
 const plain = (plan: Plan, extra: { base?: string; warnings?: string[]; notice?: string } = {}) => renderPlanText(plan, '', { color: false, ...extra });
@@ -54,7 +62,17 @@ test('with --base and nothing pending on REF, only "This change:" is listed, nev
 
 test('with --base and only pending actions, "This change:" says "nothing", and stop lines have no empty port and weights columns', () => {
   assert.is(
-    plain({ ...empty, changes: true, actions: [{ ...stop, cause: 'pending' }, { ...drain, cause: 'pending' }] }, { base: 'origin/main' }),
+    plain(
+      {
+        ...empty,
+        changes: true,
+        actions: [
+          { ...stop, cause: 'pending' },
+          { ...drain, cause: 'pending' },
+        ],
+      },
+      { base: 'origin/main' },
+    ),
     [
       'This change:',
       '  nothing',

@@ -12,8 +12,23 @@ const plan: Plan = {
   changes: true,
   blocked: null,
   actions: [
-    { op: 'stop', replica: 'old-model-0', model: 'old-model', placement: [{ node: 'gpu-b02', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }], reason: 'not in models.yaml', waitFor: [] },
-    { op: 'start', replica: 'llama-3.1-70b-1', model: 'llama-3.1-70b', port: 8000, placement: [{ node: 'gpu-a02', gpus: [0, 1, 2, 3] }], weights: 'node', reason: '1 of 2 replicas missing' },
+    {
+      op: 'stop',
+      replica: 'old-model-0',
+      model: 'old-model',
+      placement: [{ node: 'gpu-b02', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }],
+      reason: 'not in models.yaml',
+      waitFor: [],
+    },
+    {
+      op: 'start',
+      replica: 'llama-3.1-70b-1',
+      model: 'llama-3.1-70b',
+      port: 8000,
+      placement: [{ node: 'gpu-a02', gpus: [0, 1, 2, 3] }],
+      weights: 'node',
+      reason: '1 of 2 replicas missing',
+    },
     { op: 'stop', replica: 'qwen-0', model: 'qwen', placement: [{ node: 'gpu-a01', gpus: [4, 5] }], reason: 'spec changed', waitFor: ['qwen-1'] },
   ],
   unplaceable: [{ model: 'deepseek-v3', missing: 1, reason: 'needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1, ib-b 0' }],
@@ -54,7 +69,9 @@ test('text: one aligned line per action, starts then stops, cannot-place, summar
 test('text: no actions says the fleet matches, and a blocked plan says why', () => {
   const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
   assert.is(renderPlanText(empty, '', { color: false }), 'No changes. The fleet matches models.yaml.\n\nSTATUS.md would not change.\n');
-  const blocked = renderPlanText({ ...plan, blocked: 'only 3 of 8 nodes answered (38%); safety.minReachableFraction is 50%: observing only' }, '', { color: false });
+  const blocked = renderPlanText({ ...plan, blocked: 'only 3 of 8 nodes answered (38%); safety.minReachableFraction is 50%: observing only' }, '', {
+    color: false,
+  });
   assert.match(blocked, /\nBlocked: only 3 of 8 nodes answered \(38%\); safety.minReachableFraction is 50%: observing only\.\n/);
 });
 

@@ -4,10 +4,13 @@ import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
 import { brief, makeFleet } from './fleet-fixture.js';
 
-
 test('spec changed without enough kept replicas: surge, one stop per new replica, waiting for it', () => {
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', gpus: 4 }, { name: 'a2', gpus: 4 }, { name: 'a3', gpus: 4 }],
+    nodes: [
+      { name: 'a1', gpus: 4 },
+      { name: 'a2', gpus: 4 },
+      { name: 'a3', gpus: 4 },
+    ],
     replicas: [
       { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3] }], spec: 'oldspec' },
       { id: 'm-1', model: 'm', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3] }], spec: 'oldspec' },
@@ -17,9 +20,7 @@ test('spec changed without enough kept replicas: surge, one stop per new replica
   const plan = planFleet(fleet, emptyState());
   // The old replicas' GPUs stay taken: only a3 has room, so one new one now and one old one goes.
   assert.equal(plan.actions.map(brief), ['start m-2 a3', 'stop m-0 (spec changed) after [m-2]']);
-  assert.equal(plan.unplaceable, [
-    { model: 'm', missing: 1, reason: 'needs 4 free GPUs on one node; most free on one node: ib-a 0' },
-  ]);
+  assert.equal(plan.unplaceable, [{ model: 'm', missing: 1, reason: 'needs 4 free GPUs on one node; most free on one node: ib-a 0' }]);
   assert.is((plan.actions[0] as { reason: string }).reason, '2 of 2 replicas missing');
 });
 
@@ -46,12 +47,7 @@ test('a cordoned node and an unhealthy GPU are replaced with surge, with their o
     models: [{ name: 'c' }, { name: 'u', gpus: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions.map(brief), [
-    'start u-1 a3',
-    'start c-1 a2',
-    'stop c-0 (node cordoned) after [c-1]',
-    'stop u-0 (GPU unhealthy) after [u-1]',
-  ]);
+  assert.equal(plan.actions.map(brief), ['start u-1 a3', 'start c-1 a2', 'stop c-0 (node cordoned) after [c-1]', 'stop u-0 (GPU unhealthy) after [u-1]']);
   // Spread sends u-1 away from u-0's node; c-1 fits best on a2, avoiding the
   // unhealthy GPU and the GPUs u-0 still holds while it is replaced.
   assert.equal(plan.actions[1]!.placement, [{ node: 'a2', gpus: [2] }]);
@@ -71,7 +67,10 @@ test('the wait lists the new replicas and the kept ones still starting', () => {
 
 test('a changed gpuClass replaces the replica on the right class', () => {
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', cls: 'A100' }, { name: 'h1', cls: 'H100' }],
+    nodes: [
+      { name: 'a1', cls: 'A100' },
+      { name: 'h1', cls: 'H100' },
+    ],
     replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
     models: [{ name: 'm', gpuClass: 'H100' }],
   });

@@ -33,7 +33,10 @@ test('replicaNumber: the n of <model>-<n>, -1 for any other form', () => {
     ['m', 'm', -1],
     ['n-1', 'm', -1],
   ];
-  assert.equal(cases.map(([id, model]) => replicaNumber(id, model)), cases.map(([, , n]) => n));
+  assert.equal(
+    cases.map(([id, model]) => replicaNumber(id, model)),
+    cases.map(([, , n]) => n),
+  );
 });
 
 test('idAllocator: the lowest free n per model, never one handed out or taken, each model counted apart', () => {
@@ -48,14 +51,20 @@ test('byReplicaNumber: by n, ids of another form after every numbered one, those
 });
 
 test('compareNames: plain code units, equal names tie', () => {
-  assert.equal([compareNames('a', 'b'), compareNames('b', 'a'), compareNames('a', 'a'), compareNames('B', 'a'), compareNames('a-10', 'a-9')], [-1, 1, 0, -1, -1]);
+  assert.equal(
+    [compareNames('a', 'b'), compareNames('b', 'a'), compareNames('a', 'a'), compareNames('B', 'a'), compareNames('a-10', 'a-9')],
+    [-1, 1, 0, -1, -1],
+  );
 });
 
 const rep = (id: string, idleSeconds: number | null): FleetReplica => ({ id, idleSeconds }) as FleetReplica;
 
 test('surplusOrder: longest known idleness first, unknown as 0, then highest n, then ids of another form by name descending', () => {
   const list = [rep('m-1', null), rep('m-a', 5), rep('m-b', 5), rep('m-3', 0), rep('m-2', 60), rep('m-4', null), rep('m-c', null)];
-  assert.equal(list.sort(surplusOrder('m')).map((r) => r.id), ['m-2', 'm-b', 'm-a', 'm-4', 'm-3', 'm-1', 'm-c']);
+  assert.equal(
+    list.sort(surplusOrder('m')).map((r) => r.id),
+    ['m-2', 'm-b', 'm-a', 'm-4', 'm-3', 'm-1', 'm-c'],
+  );
   assert.is(surplusOrder('m')(rep('m-1', 3), rep('m-1', 3)), 0);
 });
 
@@ -65,10 +74,10 @@ test('scale-down among ids of another form: the numbered one goes first, then th
     replicas: ['m-01', 'm-hand', 'm-1'].map((id, i) => ({ id, model: 'm', ranks: [{ node: 'a1', gpus: [i] }] })),
     models: [{ name: 'm', replicas: 1 }],
   });
-  assert.equal(planFleet(fleet, emptyState()).actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.reason : ''}`), [
-    'stop m-1 surplus (3 of 1)',
-    'stop m-hand surplus (3 of 1)',
-  ]);
+  assert.equal(
+    planFleet(fleet, emptyState()).actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.reason : ''}`),
+    ['stop m-1 surplus (3 of 1)', 'stop m-hand surplus (3 of 1)'],
+  );
 });
 
 test.run();

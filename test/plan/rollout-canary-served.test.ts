@@ -12,7 +12,10 @@ const fleetWith = (routers: RouterObservation[]) => planned(c, snap(c, [], route
 
 test('servedOf sums, per router, the served counters of the given replicas only, with the router start time', () => {
   const fleet = fleetWith([
-    router('rt-1', { startedAt: '2026-11-29T07:00:00Z', served: { 'm-4': { requests: 10, errors: 1 }, 'm-5': { requests: 5, errors: 2 }, 'm-0': { requests: 900, errors: 90 } } }),
+    router('rt-1', {
+      startedAt: '2026-11-29T07:00:00Z',
+      served: { 'm-4': { requests: 10, errors: 1 }, 'm-5': { requests: 5, errors: 2 }, 'm-0': { requests: 900, errors: 90 } },
+    }),
     router('rt-2', { served: { 'm-5': { requests: 7, errors: 0 } } }),
   ]);
   assert.equal(servedOf(fleet, ['m-4', 'm-5']), {

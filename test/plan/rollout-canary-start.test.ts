@@ -52,7 +52,9 @@ test('a running canary on an unreachable node holds the hold back too', () => {
   const s = snap(c, [...olds(), canary()], [router('rt-1', { served: { 'm-9': { requests: 0, errors: 0 } } })]);
   const n2 = s.nodes.find((n) => n.name === 'n2')!;
   if (!n2.reachable) throw new Error('fixture: n2 should be reachable');
-  s.nodes = s.nodes.map((n) => (n.name === 'n2' ? { name: 'n2', reachable: false, error: 'connect ETIMEDOUT', unreachableSince: T0, lastReport: n2.report } : n));
+  s.nodes = s.nodes.map((n) =>
+    n.name === 'n2' ? { name: 'n2', reachable: false, error: 'connect ETIMEDOUT', unreachableSince: T0, lastReport: n2.report } : n,
+  );
   const r = summary(s);
   assert.equal([r.stage, r.text, r.next], ['canary', `canary 1 of 4 for spec ${S}: starting`, { spec: S, stage: 'canary' }]);
 });
@@ -60,7 +62,10 @@ test('a running canary on an unreachable node holds the hold back too', () => {
 test('old replicas beyond `replicas` are stopped as surplus during the canary stage, only as many as are extra, the longest unused first', () => {
   const idle = router('rt-1', { lastUsed: { 'm-0': '2026-11-29T07:00:00Z', 'm-1': T0, 'm-2': T0, 'm-3': T0, 'm-4': T0, 'm-5': T0 } });
   const s = summary(snap(c, olds(6), [idle]), emptyState());
-  assert.equal(s.lines.filter((l) => !l.startsWith('start')), ['drain m-0 (surplus (6 of 4 on the old spec))', 'drain m-5 (surplus (6 of 4 on the old spec))']);
+  assert.equal(
+    s.lines.filter((l) => !l.startsWith('start')),
+    ['drain m-0 (surplus (6 of 4 on the old spec))', 'drain m-5 (surplus (6 of 4 on the old spec))'],
+  );
   assert.equal(s.stage, 'canary');
   // Exactly `replicas` old ones: none is surplus.
   assert.equal(summary(snap(c, olds(4), [router('rt-1')]), emptyState()).lines, ['start m-4 n2[0]']);

@@ -16,7 +16,13 @@ const S = specOf(c, 'm');
 const reps = () => [...[0, 1, 2, 3].map((n) => rep(c, `m-${n}`, 'n1', [n], { spec: 'oldspec1' })), rep(c, 'm-9', 'n2', [0])];
 const rt = router('rt-1', { served: { 'm-9': { requests: 40, errors: 1 } } });
 const withRollout = (rec: RolloutRecord): State => ({ ...emptyState(), lifecycle: { draining: {}, rollouts: { m: rec } } });
-const fresh = (now: string): RolloutRecord => ({ spec: S, stage: 'canary', holdSince: now, canaries: ['m-9'], baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 40, errors: 1 } } });
+const fresh = (now: string): RolloutRecord => ({
+  spec: S,
+  stage: 'canary',
+  holdSince: now,
+  canaries: ['m-9'],
+  baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 40, errors: 1 } },
+});
 const after = (state: State, seconds = 900) => {
   const r = planned(c, snap(c, reps(), [rt], at(seconds)), state).plan.rollouts![0]!;
   return [r.stage, r.next];
@@ -27,7 +33,13 @@ test('a running canary with nothing remembered begins its hold now, from the cou
 });
 
 test('a remembered hold with other canaries, no start or no baseline begins again now instead of being judged', () => {
-  const base = { spec: S, stage: 'canary' as const, holdSince: T0, canaries: ['m-9'], baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 0, errors: 0 } } };
+  const base = {
+    spec: S,
+    stage: 'canary' as const,
+    holdSince: T0,
+    canaries: ['m-9'],
+    baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 0, errors: 0 } },
+  };
   assert.equal(after(withRollout(base)), ['rolling', { spec: S, stage: 'rolling' }], 'the same hold, over: judged and promoted');
   assert.equal(after(withRollout({ ...base, canaries: ['m-8'] })), ['hold', fresh(at(900))]);
   assert.equal(after(withRollout({ ...base, canaries: undefined })), ['hold', fresh(at(900))]);

@@ -24,7 +24,10 @@ test('rolling with every new replica running and the only old one on an unreacha
 test('the same step with the old replica’s node answering stops that replica, replaced by the new spec', () => {
   const reps = [rep(c, 'm-0', 'n1', [0], { spec: 'oldspec1' }), rep(c, 'm-2', 'n2', [0]), rep(c, 'm-3', 'n2', [1])];
   const { plan } = planned(c, snap(c, reps, [router('rt-1')]), rolling);
-  assert.equal(plan.actions.map((a) => [a.op, a.replica, a.reason]), [['stop', 'm-0', `replaced by spec ${S} (rollout)`]]);
+  assert.equal(
+    plan.actions.map((a) => [a.op, a.replica, a.reason]),
+    [['stop', 'm-0', `replaced by spec ${S} (rollout)`]],
+  );
 });
 
 test.run();

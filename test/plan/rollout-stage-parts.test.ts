@@ -17,11 +17,18 @@ const c = lcConfig([model('m', { replicas: 4, rollout })]);
 const S = specOf(c, 'm');
 const old = (n: number, node = 'n1', gpu = n, extra: Partial<ReplicaReport> = {}): Rep => rep(c, `m-${n}`, node, [gpu], { spec: 'oldspec1', ...extra });
 const fresh = (n: number, node: string, gpu: number, extra: Partial<ReplicaReport> = {}): Rep => rep(c, `m-${n}`, node, [gpu], extra);
-const withRollout = (rec: RolloutRecord, base: State = emptyState()): State => ({ ...base, lifecycle: { draining: base.lifecycle?.draining ?? {}, rollouts: { m: rec } } });
+const withRollout = (rec: RolloutRecord, base: State = emptyState()): State => ({
+  ...base,
+  lifecycle: { draining: base.lifecycle?.draining ?? {}, rollouts: { m: rec } },
+});
 /** `node` silent since a minute before T0: unreachable, not lost; its replicas are kept as last reported. */
 const silent = (s: Snapshot, node: string): Snapshot => ({
   ...s,
-  nodes: s.nodes.map((n) => (n.name === node && n.reachable ? { name: n.name, reachable: false, error: 'connect ETIMEDOUT', unreachableSince: '2026-11-29T07:59:00Z', lastReport: n.report } : n)),
+  nodes: s.nodes.map((n) =>
+    n.name === node && n.reachable
+      ? { name: n.name, reachable: false, error: 'connect ETIMEDOUT', unreachableSince: '2026-11-29T07:59:00Z', lastReport: n.report }
+      : n,
+  ),
 });
 const stage = (cfg: Config, s: Snapshot, state: State = emptyState()) => {
   const { plan } = planned(cfg, s, state);
@@ -93,11 +100,16 @@ test("another model's drain does not hold a rollout back; a failed old replica i
 test('a failed old replica still drained by routers does not hold the rolling back: it stops at once and the next surge goes', () => {
   const rolling = withRollout({ spec: S, stage: 'rolling' });
   const draining = drainingState({ 'm-2': { since: T0 } }, rolling);
-  const s = snap(c, [old(0), old(1), old(2, 'n1', 2, { state: 'failed' }), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1', { inflight: { 'm-2': 1 } })], at(60));
+  const s = snap(
+    c,
+    [old(0), old(1), old(2, 'n1', 2, { state: 'failed' }), fresh(4, 'n2', 0), fresh(5, 'n2', 1)],
+    [router('rt-1', { inflight: { 'm-2': 1 } })],
+    at(60),
+  );
   assert.equal(stage(c, s, draining).lines, ['stop m-2 (surplus (2 of 1); failed)', 'start m-3 n1[2]']);
 });
 
-test('a remembered failure without a reason says the canaries failed; the failed spec\'s replicas and the surplus old ones stop', () => {
+test("a remembered failure without a reason says the canaries failed; the failed spec's replicas and the surplus old ones stop", () => {
   const failed = withRollout({ spec: S, stage: 'failed', failedAt: T0 });
   const s = snap(c, [old(0), old(1), old(2), old(3), old(5), fresh(4, 'n2', 0)], [router('rt-1')], at(60));
   assert.equal(stage(c, s, failed), {
@@ -107,11 +119,20 @@ test('a remembered failure without a reason says the canaries failed; the failed
 });
 
 test('promoted with a surplus old replica: the surplus stop and the first replacement are one stop, not two', () => {
-  const holding: RolloutRecord = { spec: S, stage: 'canary', holdSince: T0, canaries: ['m-4'], baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 0, errors: 0 } } };
+  const holding: RolloutRecord = {
+    spec: S,
+    stage: 'canary',
+    holdSince: T0,
+    canaries: ['m-4'],
+    baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 0, errors: 0 } },
+  };
   const s = snap(c, [old(0), old(1), old(2), old(3), old(5), fresh(4, 'n2', 0)], [router('rt-1', { served: { 'm-4': { requests: 30, errors: 0 } } })], at(600));
   const { fleet } = planned(c, s, withRollout(holding));
   const d = planRollout(classify(fleet).byModel.get('m')!, fleet, withRollout(holding))!;
-  assert.equal(d.stops.map((x) => [x.replica.id, x.reason]), [['m-5', 'surplus (5 of 4 on the old spec)']]);
+  assert.equal(
+    d.stops.map((x) => [x.replica.id, x.reason]),
+    [['m-5', 'surplus (5 of 4 on the old spec)']],
+  );
   assert.is(d.plan.stage, 'rolling');
 });
 

@@ -16,7 +16,10 @@ const S = specOf(c, 'm');
 const old = (n: number, extra: Partial<ReplicaReport> = {}): Rep => rep(c, `m-${n}`, 'n1', [n], { spec: 'oldspec1', ...extra });
 const olds = () => [0, 1, 2, 3].map((n) => old(n));
 const canary = (extra: Partial<ReplicaReport> = {}): Rep => rep(c, 'm-4', 'n2', [0], extra);
-const withRollout = (rec: RolloutRecord, base: State = emptyState()): State => ({ ...base, lifecycle: { draining: base.lifecycle?.draining ?? {}, rollouts: { m: rec } } });
+const withRollout = (rec: RolloutRecord, base: State = emptyState()): State => ({
+  ...base,
+  lifecycle: { draining: base.lifecycle?.draining ?? {}, rollouts: { m: rec } },
+});
 const served = (requests: number, errors: number) => router('rt-1', { served: { 'm-4': { requests, errors }, 'm-0': { requests: 900, errors: 0 } } });
 const holding = (extra: Partial<RolloutRecord> = {}): RolloutRecord => ({
   spec: S,
@@ -31,7 +34,10 @@ test('a changed spec with rollout starts its canary beside the old replicas, sto
   const { plan } = planned(c, snap(c, olds(), [router('rt-1')]));
   assert.equal(lines(plan), ['start m-4 n2[0]']);
   assert.is(plan.actions[0]!.reason, `canary 1 of 4 for spec ${S}`);
-  assert.equal(plan.rollouts!.map((r) => [r.stage, r.text, r.next]), [['canary', `canary 1 of 4 for spec ${S}: starting`, { spec: S, stage: 'canary' }]]);
+  assert.equal(
+    plan.rollouts!.map((r) => [r.stage, r.text, r.next]),
+    [['canary', `canary 1 of 4 for spec ${S}: starting`, { spec: S, stage: 'canary' }]],
+  );
 });
 
 test('while the canary starts nothing else happens; once it runs (and is routed) the hold begins, from the counters seen then', () => {
@@ -71,12 +77,20 @@ test(`fewer than ${MIN_HOLD_REQUESTS} requests over the hold are no evidence: th
 
 test('a router restarted during the hold counts from its restart', () => {
   const restarted = router('rt-1', { startedAt: '2026-11-29T08:05:00Z', served: { 'm-4': { requests: 20, errors: 0 } } });
-  const { plan } = planned(c, snap(c, [...olds(), canary()], [restarted], at(600)), withRollout(holding({ baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 500, errors: 0 } } })));
+  const { plan } = planned(
+    c,
+    snap(c, [...olds(), canary()], [restarted], at(600)),
+    withRollout(holding({ baseline: { 'rt-1': { startedAt: '2026-11-28T00:00:00Z', requests: 500, errors: 0 } } })),
+  );
   assert.equal(plan.rollouts![0]!.stage, 'rolling');
 });
 
 test('a canary that fails, or fails its answer check, rolls back at once', () => {
-  const failed = planned(c, snap(c, [...olds(), canary({ state: 'failed', error: 'its process (pid 7) exited' })], [router('rt-1')]), withRollout({ spec: S, stage: 'canary' })).plan;
+  const failed = planned(
+    c,
+    snap(c, [...olds(), canary({ state: 'failed', error: 'its process (pid 7) exited' })], [router('rt-1')]),
+    withRollout({ spec: S, stage: 'canary' }),
+  ).plan;
   assert.equal(lines(failed), ['stop m-4 (failed)']);
   assert.equal(failed.rollouts![0]!.next.reason, 'canary m-4 failed: its process (pid 7) exited');
   const wrong = canary({ check: { ok: false, at: T0, error: 'expected /ready/i, got "no"' } });
@@ -94,9 +108,21 @@ test('a failed spec is not tried again: nothing of it starts, the old replicas c
   assert.equal(plan.rollouts![0]!.next, failed.lifecycle!.rollouts.m);
   // A new spec: a new rollout, from its canary.
   const c2 = lcConfig([model('m', { replicas: 4, rollout, args: ['--max-model-len', '4096'] })]);
-  const again = planned(c2, snap(c2, three.map((r) => ({ ...r, report: { ...r.report, spec: 'oldspec1' } })), [router('rt-1')], at(3600)), failed).plan;
+  const again = planned(
+    c2,
+    snap(
+      c2,
+      three.map((r) => ({ ...r, report: { ...r.report, spec: 'oldspec1' } })),
+      [router('rt-1')],
+      at(3600),
+    ),
+    failed,
+  ).plan;
   assert.equal(again.rollouts![0]!.stage, 'canary');
-  assert.equal(again.actions.map((a) => a.op), ['start']);
+  assert.equal(
+    again.actions.map((a) => a.op),
+    ['start'],
+  );
 });
 
 test('rolling: one replica in transition at a time — a new one starting or an old one draining holds the next step', () => {
@@ -107,12 +133,22 @@ test('rolling: one replica in transition at a time — a new one starting or an 
   assert.equal(lines(surge), ['start m-3 n2[1]']);
   assert.is(surge.actions[0]!.reason, `rollout to spec ${S}: 2 of 4`);
   // The surged one still starting: wait.
-  assert.equal(lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1, { state: 'starting' })], [router('rt-1')]), rolling).plan), []);
+  assert.equal(
+    lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1, { state: 'starting' })], [router('rt-1')]), rolling).plan),
+    [],
+  );
   // It runs: one old one drains.
-  assert.equal(lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1')]), rolling).plan), [`drain m-2 (replaced by spec ${S} (rollout))`]);
+  assert.equal(lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1')]), rolling).plan), [
+    `drain m-2 (replaced by spec ${S} (rollout))`,
+  ]);
   // While it drains: wait.
   const draining = drainingState({ 'm-2': { since: T0 } }, rolling);
-  assert.equal(lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1', { inflight: { 'm-2': 1 } })], at(60)), draining).plan), []);
+  assert.equal(
+    lines(
+      planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1', { inflight: { 'm-2': 1 } })], at(60)), draining).plan,
+    ),
+    [],
+  );
   // Drained: its stop and the next surge go in the same tick.
   assert.equal(lines(planned(c, snap(c, [old(0), old(1), old(2), fresh(4, 'n2', 0), fresh(5, 'n2', 1)], [router('rt-1')], at(60)), draining).plan), [
     'stop m-2 (surplus (2 of 1); drained)',

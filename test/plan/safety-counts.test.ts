@@ -10,7 +10,12 @@ import { blockedReason } from '../../src/plan/safety.js';
 import { emptyState } from '../../src/types/state.js';
 import { makeFleet, type ReplicaSpecIn } from './fleet-fixture.js';
 
-const r = (id: string, node: string, gpu: number, extra: Partial<ReplicaSpecIn> = {}): ReplicaSpecIn => ({ id, model: 'm', ranks: [{ node, gpus: [gpu] }], ...extra });
+const r = (id: string, node: string, gpu: number, extra: Partial<ReplicaSpecIn> = {}): ReplicaSpecIn => ({
+  id,
+  model: 'm',
+  ranks: [{ node, gpus: [gpu] }],
+  ...extra,
+});
 
 test('lost replicas count on neither side of maxStopFraction: 1 stop of 2 serving is 50%, not 1 of 4', () => {
   const fleet = makeFleet({
@@ -20,7 +25,10 @@ test('lost replicas count on neither side of maxStopFraction: 1 stop of 2 servin
     safety: { maxStopFraction: 0.4, minReachableFraction: 0 },
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions.map((a) => `${a.op} ${a.replica}`), ['stop m-1']);
+  assert.equal(
+    plan.actions.map((a) => `${a.op} ${a.replica}`),
+    ['stop m-1'],
+  );
   assert.is(plan.blocked, 'would stop 1 of 2 running and starting replicas (50%) without a replacement; safety.maxStopFraction is 40%');
 });
 
@@ -32,7 +40,10 @@ test('a starting replica serves for safety (counted, and its stop counted); a fa
     safety: { maxStopFraction: 0.4, minReachableFraction: 0 },
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions.map((a) => `${a.op} ${a.replica}`), ['stop m-1', 'stop m-2']);
+  assert.equal(
+    plan.actions.map((a) => `${a.op} ${a.replica}`),
+    ['stop m-1', 'stop m-2'],
+  );
   assert.is(plan.blocked, 'would stop 1 of 2 running and starting replicas (50%) without a replacement; safety.maxStopFraction is 40%');
 });
 
@@ -50,14 +61,25 @@ test('a fleet of no nodes is never blocked for answering too few', () => {
   const fleet = makeFleet({ nodes: [], models: [{ name: 'm' }], safety: { maxStopFraction: 0, minReachableFraction: 1 } });
   const plan = planFleet(fleet, emptyState());
   assert.is(plan.blocked, null);
-  assert.equal(plan.unplaceable.map((u) => u.model), ['m']);
+  assert.equal(
+    plan.unplaceable.map((u) => u.model),
+    ['m'],
+  );
 });
 
 test('a stop naming a replica the fleet does not know counts for nothing (never an error)', () => {
-  const fleet = makeFleet({ nodes: [{ name: 'a1' }], replicas: [r('m-0', 'a1', 0)], models: [{ name: 'm' }], safety: { maxStopFraction: 0, minReachableFraction: 0 } });
+  const fleet = makeFleet({
+    nodes: [{ name: 'a1' }],
+    replicas: [r('m-0', 'a1', 0)],
+    models: [{ name: 'm' }],
+    safety: { maxStopFraction: 0, minReachableFraction: 0 },
+  });
   const ghost = { op: 'stop' as const, replica: 'ghost-0', model: 'ghost', placement: [{ node: 'a1', gpus: [3] }], reason: 'x', waitFor: [] };
   assert.is(blockedReason(fleet, [ghost]), null);
-  assert.is(blockedReason(fleet, [{ ...ghost, replica: 'm-0' }]), 'would stop 1 of 1 running and starting replicas (100%) without a replacement; safety.maxStopFraction is 0%');
+  assert.is(
+    blockedReason(fleet, [{ ...ghost, replica: 'm-0' }]),
+    'would stop 1 of 1 running and starting replicas (100%) without a replacement; safety.maxStopFraction is 0%',
+  );
 });
 
 test.run();

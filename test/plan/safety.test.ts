@@ -5,8 +5,7 @@ import { emptyState } from '../../src/types/state.js';
 import { makeFleet, type ReplicaSpecIn } from './fleet-fixture.js';
 
 const safety = { maxStopFraction: 0.5, minReachableFraction: 0.5 };
-const running = (ids: string[], model: string): ReplicaSpecIn[] =>
-  ids.map((id, i) => ({ id, model, ranks: [{ node: 'a1', gpus: [i] }] }));
+const running = (ids: string[], model: string): ReplicaSpecIn[] => ids.map((id, i) => ({ id, model, ranks: [{ node: 'a1', gpus: [i] }] }));
 
 test('fewer nodes answered than minReachableFraction: blocked with the numbers, actions still listed', () => {
   const nodes = [
@@ -30,11 +29,13 @@ test('stopping more than maxStopFraction of running and starting replicas is blo
   });
   const plan = planFleet(fleet, emptyState());
   assert.is(plan.actions.length, 3);
-  assert.is(
-    plan.blocked,
-    'would stop 3 of 4 running and starting replicas (75%) without a replacement; safety.maxStopFraction is 50%',
-  );
-  const exactlyHalf = makeFleet({ nodes: [{ name: 'a1' }], replicas: running(['m-0', 'm-1', 'm-2', 'm-3'], 'm'), models: [{ name: 'm', replicas: 2 }], safety });
+  assert.is(plan.blocked, 'would stop 3 of 4 running and starting replicas (75%) without a replacement; safety.maxStopFraction is 50%');
+  const exactlyHalf = makeFleet({
+    nodes: [{ name: 'a1' }],
+    replicas: running(['m-0', 'm-1', 'm-2', 'm-3'], 'm'),
+    models: [{ name: 'm', replicas: 2 }],
+    safety,
+  });
   assert.is(planFleet(exactlyHalf, emptyState()).blocked, null);
 });
 

@@ -7,7 +7,22 @@ import { model } from '../fleet/fixtures.js';
 const ENGINE: EngineConfig = { name: 'vllm', command: ['vllm', 'serve', '{weights}'], basePort: 8000, health: '/health', startTimeoutMs: 1_200_000 };
 
 test('specArgv fills in what every replica shares and leaves each per-replica placeholder as written', () => {
-  const m = model('m1', { gpus: 4, nodes: 2, args: ['--name={model}', '--tp={gpus}', '--nn={nodes}', '--id={replica}', '--port={port}', '--host={host}', '--rank={rank}', '--head={head}', '--path={weightsPath}', '{unknown}'] });
+  const m = model('m1', {
+    gpus: 4,
+    nodes: 2,
+    args: [
+      '--name={model}',
+      '--tp={gpus}',
+      '--nn={nodes}',
+      '--id={replica}',
+      '--port={port}',
+      '--host={host}',
+      '--rank={rank}',
+      '--head={head}',
+      '--path={weightsPath}',
+      '{unknown}',
+    ],
+  });
   assert.equal(specArgv(m, ENGINE), [
     'vllm',
     'serve',

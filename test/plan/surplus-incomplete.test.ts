@@ -17,7 +17,14 @@ test('no surplus: of a complete and an incomplete replica, only the incomplete o
   const f = makeFleet({
     nodes: ['a1', 'a2', 'a3', 'a4', 'a5'].map((name) => ({ name })),
     replicas: [
-      { id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: FULL }, { node: 'a2', gpus: FULL }] },
+      {
+        id: 'ds-0',
+        model: 'ds',
+        ranks: [
+          { node: 'a1', gpus: FULL },
+          { node: 'a2', gpus: FULL },
+        ],
+      },
       { id: 'ds-1', model: 'ds', ranks: [{ node: 'a3', gpus: FULL }] },
     ],
     models: [{ name: 'ds', gpus: 8, nodes: 2, replicas: 2 }],
@@ -29,7 +36,14 @@ test('surplus of one: the incomplete replica is the one stopped, even listed aft
   const f = makeFleet({
     nodes: ['a1', 'a2', 'a3'].map((name) => ({ name })),
     replicas: [
-      { id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: FULL }, { node: 'a2', gpus: FULL }] },
+      {
+        id: 'ds-0',
+        model: 'ds',
+        ranks: [
+          { node: 'a1', gpus: FULL },
+          { node: 'a2', gpus: FULL },
+        ],
+      },
       { id: 'ds-1', model: 'ds', ranks: [{ node: 'a3', gpus: FULL }] },
     ],
     models: [{ name: 'ds', gpus: 8, nodes: 2, replicas: 1 }],
@@ -42,7 +56,14 @@ test('surplus of one with the incomplete replica holding the lower id: it still 
     nodes: ['a1', 'a2', 'a3'].map((name) => ({ name })),
     replicas: [
       { id: 'ds-0', model: 'ds', ranks: [{ node: 'a3', gpus: FULL }] },
-      { id: 'ds-1', model: 'ds', ranks: [{ node: 'a1', gpus: FULL }, { node: 'a2', gpus: FULL }] },
+      {
+        id: 'ds-1',
+        model: 'ds',
+        ranks: [
+          { node: 'a1', gpus: FULL },
+          { node: 'a2', gpus: FULL },
+        ],
+      },
     ],
     models: [{ name: 'ds', gpus: 8, nodes: 2, replicas: 1 }],
   });
@@ -54,7 +75,14 @@ test('two incomplete replicas and one complete, two surplus: both incomplete go,
     nodes: ['a1', 'a2', 'a3', 'a4'].map((name) => ({ name })),
     replicas: [
       { id: 'ds-0', model: 'ds', ranks: [{ node: 'a3', gpus: FULL }] },
-      { id: 'ds-1', model: 'ds', ranks: [{ node: 'a1', gpus: FULL }, { node: 'a2', gpus: FULL }] },
+      {
+        id: 'ds-1',
+        model: 'ds',
+        ranks: [
+          { node: 'a1', gpus: FULL },
+          { node: 'a2', gpus: FULL },
+        ],
+      },
       { id: 'ds-2', model: 'ds', ranks: [{ node: 'a4', gpus: FULL }] },
     ],
     models: [{ name: 'ds', gpus: 8, nodes: 2, replicas: 1 }],

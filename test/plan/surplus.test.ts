@@ -30,7 +30,10 @@ test('a surplus replica on an unreachable node is never the one stopped: the rea
 
 test('when only replicas on unreachable nodes are surplus, nothing is stopped', () => {
   const fleet = makeFleet({
-    nodes: [{ name: 'a1', condition: 'unreachable' }, { name: 'a2', condition: 'unreachable' }],
+    nodes: [
+      { name: 'a1', condition: 'unreachable' },
+      { name: 'a2', condition: 'unreachable' },
+    ],
     replicas: [
       { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 90_000 },
       { id: 'm-1', model: 'm', ranks: [{ node: 'a2', gpus: [0] }], idleSeconds: 90_000 },

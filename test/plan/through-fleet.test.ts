@@ -35,20 +35,23 @@ test('through the fleet model: a local copy makes its fabric-mate `fabric`, neve
     models: [{ name: 'm', gpus: 8, replicas: 2, weights: 'org/m' }],
   };
   const config = makeConfig(input);
-  const snap = snapshot([
-    up('a1'),
-    up('a2', report([], [{ ...LOCAL, weights: ['org/m'], incomplete: [] }])),
-  ]);
+  const snap = snapshot([up('a1'), up('a2', report([], [{ ...LOCAL, weights: ['org/m'], incomplete: [] }]))]);
   const plan = planFleet(buildFleet(config, snap, emptyState(), NOW), emptyState());
   assert.equal(
     plan.actions.map((a) => [a.placement[0]!.node, (a as StartAction).weights]),
-    [['a2', 'node'], ['a1', 'fabric']],
+    [
+      ['a2', 'node'],
+      ['a1', 'fabric'],
+    ],
   );
 });
 
 test('through the fleet model: a node never told to look ranks like one that looked and found nothing', () => {
   const config = makeConfig({
-    nodes: [{ name: 'a2', storage: [] }, { name: 'a1', storage: [SHARED] }],
+    nodes: [
+      { name: 'a2', storage: [] },
+      { name: 'a1', storage: [SHARED] },
+    ],
     models: [{ name: 'm', gpus: 8, weights: 'org/m' }],
   });
   // a2 claims the weights in a path cluster.yaml never told it about: that holds nothing.
@@ -68,22 +71,35 @@ test('through the fleet model: an unreachable node keeps its replicas until lost
   assert.equal(planFleet(buildFleet(config, recent, emptyState(), NOW), emptyState()).actions, []);
   const longAgo = snapshot([down('2026-11-29T07:00:00Z'), up('a2')]);
   const plan = planFleet(buildFleet(config, longAgo, emptyState(), NOW), emptyState());
-  assert.equal(plan.actions.map((a) => `${a.op} ${a.replica} ${a.placement[0]?.node}`), ['start m-1 a2']);
+  assert.equal(
+    plan.actions.map((a) => `${a.op} ${a.replica} ${a.placement[0]?.node}`),
+    ['start m-1 a2'],
+  );
 });
 
 test('through the fleet model: shuffling the snapshot node order changes nothing', () => {
   const names = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'];
   const config = makeConfig({
     nodes: names.map((name) => ({ name, fabric: `ib-${name[0]}`, storage: [LOCAL] })),
-    models: [{ name: 'm', gpus: 2, replicas: 7 }, { name: 'big', gpus: 8, nodes: 2 }],
+    models: [
+      { name: 'm', gpus: 2, replicas: 7 },
+      { name: 'big', gpus: 8, nodes: 2 },
+    ],
   });
   const obs = names.map((name, i) =>
-    up(name, report(i === 1 ? [{ id: 'm-0', model: 'm', gpus: [0, 1], state: 'running', port: 8000 }] : [], [
-      { ...LOCAL, weights: i % 2 ? ['org/big'] : [], incomplete: [] },
-    ])),
+    up(
+      name,
+      report(i === 1 ? [{ id: 'm-0', model: 'm', gpus: [0, 1], state: 'running', port: 8000 }] : [], [
+        { ...LOCAL, weights: i % 2 ? ['org/big'] : [], incomplete: [] },
+      ]),
+    ),
   );
   const expected = renderPlanJson(planFleet(buildFleet(config, snapshot(obs), emptyState(), NOW), emptyState()));
-  for (const order of [[5, 4, 3, 2, 1, 0], [3, 0, 5, 1, 4, 2], [1, 3, 5, 0, 2, 4]]) {
+  for (const order of [
+    [5, 4, 3, 2, 1, 0],
+    [3, 0, 5, 1, 4, 2],
+    [1, 3, 5, 0, 2, 4],
+  ]) {
     const shuffled = snapshot(order.map((i) => obs[i]!));
     assert.is(renderPlanJson(planFleet(buildFleet(config, shuffled, emptyState(), NOW), emptyState())), expected);
   }

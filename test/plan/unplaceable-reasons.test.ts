@@ -27,10 +27,20 @@ test('one node, no gpuClass, in a mixed fleet: a replica needs its GPUs of one c
 });
 
 test('one node: "of one class" only where it matters (one class in the fleet, or one GPU per replica)', () => {
-  assert.equal(reasons({ nodes: [{ name: 'a1', gpus: 2 }, { name: 'b1', fabric: 'ib-b', gpus: 1 }], models: [{ name: 'm', gpus: 3 }] }), [
-    'm 1: needs 3 free GPUs on one node; most free on one node: ib-a 2, ib-b 1',
-  ]);
-  const mixed = [{ name: 'a1', gpus: 1, cls: 'H100', unhealthy: [0] }, { name: 'a2', gpus: 1, cls: 'A100', unhealthy: [0] }];
+  assert.equal(
+    reasons({
+      nodes: [
+        { name: 'a1', gpus: 2 },
+        { name: 'b1', fabric: 'ib-b', gpus: 1 },
+      ],
+      models: [{ name: 'm', gpus: 3 }],
+    }),
+    ['m 1: needs 3 free GPUs on one node; most free on one node: ib-a 2, ib-b 1'],
+  );
+  const mixed = [
+    { name: 'a1', gpus: 1, cls: 'H100', unhealthy: [0] },
+    { name: 'a2', gpus: 1, cls: 'A100', unhealthy: [0] },
+  ];
   assert.equal(reasons({ nodes: mixed, models: [{ name: 'm', gpus: 1 }] }), ['m 1: needs 1 free GPU on one node; most free on one node: ib-a 0']);
 });
 
@@ -74,7 +84,10 @@ test('multi-node with a gpuClass: other classes count for nothing; every node la
 
 test('a class that only an unreachable node has is named as seen on no reachable node', () => {
   const got = reasons({
-    nodes: [{ name: 'a1', gpus: 8, condition: 'unreachable', cls: 'B200' }, { name: 'a2', gpus: 4 }],
+    nodes: [
+      { name: 'a1', gpus: 8, condition: 'unreachable', cls: 'B200' },
+      { name: 'a2', gpus: 4 },
+    ],
     models: [
       { name: 'm', gpus: 8, nodes: 2, gpuClass: 'B200' },
       { name: 'o', gpus: 2, gpuClass: 'B200' },

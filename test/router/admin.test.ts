@@ -198,7 +198,13 @@ test('the CLI finds the socket through --admin and reads the table from stdin', 
   const run = async (argv: string[], stdin: string) => {
     let out = '';
     let err = '';
-    const sink = (f: (s: string) => void) => new Writable({ write(c, _e, cb) { f(String(c)); cb(); } });
+    const sink = (f: (s: string) => void) =>
+      new Writable({
+        write(c, _e, cb) {
+          f(String(c));
+          cb();
+        },
+      });
     const code = await main(argv, {
       stdout: sink((s) => (out += s)),
       stderr: sink((s) => (err += s)),
@@ -232,7 +238,10 @@ test('a swap lets requests in flight finish on their replica and sends new ones 
   await eventually(() => held.length === 1);
   await r.setTable({ m: [{ replica: 'm-1', url: fresh.url }] });
   const after = await Promise.all([1, 2, 3].map(() => chat(r.port, 'm')));
-  assert.equal(after.map((x) => x.json.engine), ['new', 'new', 'new']);
+  assert.equal(
+    after.map((x) => x.json.engine),
+    ['new', 'new', 'new'],
+  );
   held[0]!.writeHead(200, { 'content-type': 'application/json' });
   held[0]!.end('{"engine":"old"}');
   const finished = await inFlight;
@@ -246,14 +255,27 @@ test('swapping tables under load loses no request and sends none to a removed re
   cleanups.push(tmp.cleanup, () => r.close());
   const slow = (name: string) =>
     engine(name, (_req, res, body) => {
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ engine: name, seq: body['seq'] }));
-      }, 5 + Math.floor(Math.random() * 40));
+      setTimeout(
+        () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ engine: name, seq: body['seq'] }));
+        },
+        5 + Math.floor(Math.random() * 40),
+      );
     });
   const [a, b, c, d] = [await slow('a'), await slow('b'), await slow('c'), await slow('d')];
-  const t1 = { m: [{ replica: 'm-0', url: a.url }, { replica: 'm-1', url: b.url }] };
-  const t2 = { m: [{ replica: 'm-2', url: c.url }, { replica: 'm-3', url: d.url }] };
+  const t1 = {
+    m: [
+      { replica: 'm-0', url: a.url },
+      { replica: 'm-1', url: b.url },
+    ],
+  };
+  const t2 = {
+    m: [
+      { replica: 'm-2', url: c.url },
+      { replica: 'm-3', url: d.url },
+    ],
+  };
   await r.setTable(t1);
   const replies: Promise<{ status: number; json: any }>[] = [];
   for (let seq = 0; seq < 250; seq++) replies.push(chat(r.port, 'm', { seq }));
@@ -265,9 +287,15 @@ test('swapping tables under load loses no request and sends none to a removed re
   for (let seq = 250; seq < 500; seq++) replies.push(chat(r.port, 'm', { seq }));
   const done = await Promise.all(replies);
   assert.is(done.filter((x) => x.status === 200).length, 500);
-  assert.equal(done.map((x) => x.json.seq), [...Array(500).keys()]);
+  assert.equal(
+    done.map((x) => x.json.seq),
+    [...Array(500).keys()],
+  );
   const late = done.slice(250).map((x) => x.json.engine as string);
-  assert.ok(late.every((e) => e === 'c' || e === 'd'), 'after the last swap only c and d serve');
+  assert.ok(
+    late.every((e) => e === 'c' || e === 'd'),
+    'after the last swap only c and d serve',
+  );
   assert.ok(a.received.length + b.received.length > 0, 'the old table served some of the first wave');
 });
 

@@ -5,13 +5,13 @@ import { BodyBudget, type BodyHolder } from '../../src/router/budget.js';
 
 test('a body cut into any pieces comes back byte for byte (300 seeded cuttings, small and large pieces)', () => {
   let seed = 7;
-  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   for (let round = 0; round < 300; round++) {
     const size = Math.floor(rnd() * 300_000);
     const whole = Buffer.alloc(size);
     for (let i = 0; i < size; i++) whole[i] = (i * 31 + round) & 0xff;
     const b = new BodyBuffer();
-    for (let at = 0; at < size; ) {
+    for (let at = 0; at < size;) {
       const piece = Math.max(1, Math.floor(rnd() ** 3 * 100_000));
       b.push(whole.subarray(at, at + piece));
       at += piece;

@@ -26,12 +26,15 @@ test.after(() => clientAgent.destroy());
 /** One streamed chat through the router: the SSE text as received, or how it broke. */
 function stream(port: number, model: string, content: string): Promise<{ status: number; text: string; complete: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/v1/chat/completions', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('close', () => resolve({ status: res.statusCode!, text, complete: res.complete }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/v1/chat/completions', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('close', () => resolve({ status: res.statusCode!, text, complete: res.complete }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify({ model, stream: true, messages: [{ role: 'user', content }] }));
   });
@@ -61,7 +64,11 @@ test('a replica taken out of the table keeps its streams: all 10 finish intact, 
   for (const d of done) {
     assert.is(d.status, 200);
     assert.ok(d.complete, 'the stream ended normally');
-    const tokens = d.text.split('\n\n').filter((e) => e.startsWith('data: {')).map((e) => JSON.parse(e.slice(6)).choices[0].delta.content).join('');
+    const tokens = d.text
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: {'))
+      .map((e) => JSON.parse(e.slice(6)).choices[0].delta.content)
+      .join('');
     assert.is(tokens, words);
     assert.ok(d.text.endsWith('data: [DONE]\n\n'));
   }
@@ -85,7 +92,11 @@ test('served counts 5xx answers and failed connections as errors, other answers 
     d: [{ replica: 'd-0', url: dead.url }],
   });
   const fs = [await chat(router.port, 'f'), await chat(router.port, 'f'), await chat(router.port, 'f'), await chat(router.port, 'f')];
-  assert.equal(fs.map((r) => r.status), [200, 500, 200, 500], "the engine's 500 is passed on as it is");
+  assert.equal(
+    fs.map((r) => r.status),
+    [200, 500, 200, 500],
+    "the engine's 500 is passed on as it is",
+  );
   assert.is((await chat(router.port, 'n')).status, 404);
   assert.is((await chat(router.port, 'd')).status, 502);
   const served = (await router.usage()).served;
@@ -98,9 +109,23 @@ test('served counts 5xx answers and failed connections as errors, other answers 
 test('an engine that accepts and never sends a head is given up after --upstream-header-timeout and the request retried on another replica', async () => {
   const silent = await silentEngine();
   const live = await engine('live');
-  await router.setTable({ m: [{ replica: 'm-0', url: silent }, { replica: 'm-1', url: live.url }] }, { m: 'least-inflight' });
+  await router.setTable(
+    {
+      m: [
+        { replica: 'm-0', url: silent },
+        { replica: 'm-1', url: live.url },
+      ],
+    },
+    { m: 'least-inflight' },
+  );
   const replies = [await chat(router.port, 'm'), await chat(router.port, 'm')];
-  assert.equal(replies.map((r) => [r.status, r.json.engine]), [[200, 'live'], [200, 'live']]);
+  assert.equal(
+    replies.map((r) => [r.status, r.json.engine]),
+    [
+      [200, 'live'],
+      [200, 'live'],
+    ],
+  );
   const served = (await router.usage()).served;
   // Round-robin sends each request to the silent engine first: each times out there once and is answered by the live one.
   assert.equal(served['m-0'], { requests: 2, errors: 2 });

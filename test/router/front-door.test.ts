@@ -60,9 +60,8 @@ test('Expect: 100-continue gets 100 Continue, then the body is forwarded and the
 });
 
 test('Expect: 100-continue for a body over the limit is refused with 413 at once, never invited with a 100', async () => {
-  const read = await raw(
-    `POST /v1/completions HTTP/1.1\r\nHost: r\r\nExpect: 100-continue\r\nContent-Length: ${1024 * 1024}\r\n\r\n`,
-    (r) => r.includes('request_too_large'),
+  const read = await raw(`POST /v1/completions HTTP/1.1\r\nHost: r\r\nExpect: 100-continue\r\nContent-Length: ${1024 * 1024}\r\n\r\n`, (r) =>
+    r.includes('request_too_large'),
   );
   assert.match(read, /^HTTP\/1\.1 413 /);
   assert.not.match(read, /100 Continue/);
@@ -77,7 +76,10 @@ test('pipelined requests on one connection are all answered, in order', async ()
   };
   const read = await raw(one(1) + one(2) + one(3), (r) => count(r, /"seq":\d/g) === 3);
   assert.is(count(read, /HTTP\/1\.1 200 OK/g), 3);
-  assert.equal([...read.matchAll(/"seq":(\d)/g)].map((m) => m[1]), ['1', '2', '3']);
+  assert.equal(
+    [...read.matchAll(/"seq":(\d)/g)].map((m) => m[1]),
+    ['1', '2', '3'],
+  );
 });
 
 test('a chunked request body with extensions and trailers reaches the engine whole, with a length', async () => {

@@ -75,24 +75,27 @@ export const clientAgent = new http.Agent({ keepAlive: true, maxSockets: 1024 })
 
 export function request(port: number, path: string, body: string | object | null, method = 'POST', headers: Record<string, string> = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, agent: clientAgent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('error', reject);
-      res.on('close', () => {
-        if (!res.complete) reject(Object.assign(new Error('reply cut short'), { code: 'CUT' }));
-      });
-      res.on('end', () => {
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          /* not JSON */
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method, agent: clientAgent, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('error', reject);
+        res.on('close', () => {
+          if (!res.complete) reject(Object.assign(new Error('reply cut short'), { code: 'CUT' }));
+        });
+        res.on('end', () => {
+          let json: unknown = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body === null ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
   });

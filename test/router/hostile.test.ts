@@ -16,7 +16,13 @@ const { engine, closeAll } = engineTracker();
 test.before(async () => {
   router = await withRouter({ maxBodyBytes: 64 * 1024, maxBufferedBytes: 512 * 1024, clientTimeouts: { headersMs: 500, requestMs: 1000, checkEveryMs: 100 } });
   const e = await engine('a');
-  await router.setTable({ m: [{ replica: 'm-0', url: e.url }, { replica: 'm-1', url: e.url }], n: [] });
+  await router.setTable({
+    m: [
+      { replica: 'm-0', url: e.url },
+      { replica: 'm-1', url: e.url },
+    ],
+    n: [],
+  });
 });
 test.after(async () => {
   await router.close();
@@ -47,20 +53,56 @@ function templates(): string[] {
   ];
 }
 
-const NASTY = ['\r', '\n', '\r\n', '\x00', ' ', ':', '\t', '\x7f', '\xff', '%00', '../', '"', '{', '}', '\\', 'Transfer-Encoding: chunked\r\n', 'Content-Length: 5\r\n', 'Expect: 100-continue\r\n'];
+const NASTY = [
+  '\r',
+  '\n',
+  '\r\n',
+  '\x00',
+  ' ',
+  ':',
+  '\t',
+  '\x7f',
+  '\xff',
+  '%00',
+  '../',
+  '"',
+  '{',
+  '}',
+  '\\',
+  'Transfer-Encoding: chunked\r\n',
+  'Content-Length: 5\r\n',
+  'Expect: 100-continue\r\n',
+];
 
 function mutate(text: string, rnd: () => number): string {
   const at = (n: number) => Math.floor(rnd() * n);
   const ops = [
-    () => { const i = at(text.length); return text.slice(0, i) + String.fromCharCode(at(256)) + text.slice(i + 1); },
-    () => { const i = at(text.length); return text.slice(0, i) + NASTY[at(NASTY.length)]! + text.slice(i); },
-    () => { const i = at(text.length); return text.slice(0, i) + text.slice(i + 1 + at(20)); },
+    () => {
+      const i = at(text.length);
+      return text.slice(0, i) + String.fromCharCode(at(256)) + text.slice(i + 1);
+    },
+    () => {
+      const i = at(text.length);
+      return text.slice(0, i) + NASTY[at(NASTY.length)]! + text.slice(i);
+    },
+    () => {
+      const i = at(text.length);
+      return text.slice(0, i) + text.slice(i + 1 + at(20));
+    },
     () => text.replace(/^[A-Z]+/, ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'POST', 'X'.repeat(at(40) + 1), ''][at(9)]!),
-    () => text.replace(/ \/[^ ]*/, ` ${['/v1/chat/completions/../x', '/' + 'a'.repeat(at(20000)), '/v1/models/%ff%fe', '*', 'http://evil.example/v1/models', '/v1/chat/completions?x=' + '%'.repeat(at(50))][at(6)]!}`),
+    () =>
+      text.replace(
+        / \/[^ ]*/,
+        ` ${['/v1/chat/completions/../x', '/' + 'a'.repeat(at(20000)), '/v1/models/%ff%fe', '*', 'http://evil.example/v1/models', '/v1/chat/completions?x=' + '%'.repeat(at(50))][at(6)]!}`,
+      ),
     () => text.replace(/Content-Length: \d+/i, `Content-Length: ${['0', '-1', '1e3', '99999999999999999999', String(at(300)), ' 12', '0x10'][at(7)]!}`),
     () => text.replace('\r\n\r\n', `\r\nX-Big: ${'v'.repeat(at(40_000))}\r\n\r\n`),
     () => text.replace('\r\n\r\n', `\r\n${'X-H: 1\r\n'.repeat(at(3000))}\r\n`),
-    () => text.replace(/\{.*\}$/s, ['[', '{"model":' + '['.repeat(at(50_000)), 'null', '"model"', '{"model":"m\\u0000"}', '{"model":{"$gt":""}}', '\uffff\ud800'][at(7)]!),
+    () =>
+      text.replace(
+        /\{.*\}$/s,
+        ['[', '{"model":' + '['.repeat(at(50_000)), 'null', '"model"', '{"model":"m\\u0000"}', '{"model":{"$gt":""}}', '\uffff\ud800'][at(7)]!,
+      ),
     () => text.slice(0, at(text.length)),
     () => text.replace('Host: r\r\n', ['', 'Host: r\r\nHost: s\r\n', 'Host: \r\n', 'Host: r\x00\r\n'][at(4)]!),
     () => text + text.slice(0, at(text.length)),

@@ -86,7 +86,8 @@ test('past --max-connections, a new connection is answered 503 in the OpenAI sha
   await closed;
   let again: RawAnswer | null = null;
   // The router learns of the close on its next turn: a few tries, not a timer.
-  for (let i = 0; i < 50 && again?.status !== 200; i++) again = await rawExchange(router.port, 'GET /v1/models HTTP/1.1\r\nHost: r\r\nConnection: close\r\n\r\n');
+  for (let i = 0; i < 50 && again?.status !== 200; i++)
+    again = await rawExchange(router.port, 'GET /v1/models HTTP/1.1\r\nHost: r\r\nConnection: close\r\n\r\n');
   assert.is(again!.status, 200);
 });
 

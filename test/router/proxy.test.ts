@@ -48,7 +48,15 @@ test('each request goes to a replica of the model it names, path and body intact
 test('least-inflight: the replica with fewer requests in flight gets the next one', async () => {
   const x = await holdingEngine('x');
   const y = await holdingEngine('y');
-  await router.setTable({ m: [{ replica: 'm-0', url: x.engine.url }, { replica: 'm-1', url: y.engine.url }] }, { m: 'least-inflight' });
+  await router.setTable(
+    {
+      m: [
+        { replica: 'm-0', url: x.engine.url },
+        { replica: 'm-1', url: y.engine.url },
+      ],
+    },
+    { m: 'least-inflight' },
+  );
   const first = chat(router.port, 'm');
   await eventually(() => x.held.length + y.held.length === 1);
   const busy = x.held.length === 1 ? x : y;
@@ -205,12 +213,21 @@ test('an upstream that refuses the connection is retried once on another replica
   await dead.close();
   const live = await engine('live');
   await router.setTable({
-    m: [{ replica: 'm-0', url: dead.url }, { replica: 'm-1', url: live.url }],
+    m: [
+      { replica: 'm-0', url: dead.url },
+      { replica: 'm-1', url: live.url },
+    ],
     lonely: [{ replica: 'lonely-0', url: dead.url }],
   });
   const replies = await Promise.all([1, 2, 3, 4].map(() => chat(router.port, 'm')));
-  assert.equal(replies.map((r) => r.status), [200, 200, 200, 200]);
-  assert.equal(replies.map((r) => r.json.engine), ['live', 'live', 'live', 'live']);
+  assert.equal(
+    replies.map((r) => r.status),
+    [200, 200, 200, 200],
+  );
+  assert.equal(
+    replies.map((r) => r.json.engine),
+    ['live', 'live', 'live', 'live'],
+  );
   const lonely = await chat(router.port, 'lonely');
   assert.is(lonely.status, 502);
   assert.is(lonely.json.error.code, 'upstream_unavailable');
@@ -222,10 +239,13 @@ test('/v1/models lists the models that have a replica, in the OpenAI list shape'
   const r = await request(router.port, '/v1/models', null, 'GET');
   assert.is(r.status, 200);
   assert.is(r.json.object, 'list');
-  assert.equal(r.json.data.map((m: { id: string; object: string; owned_by: string }) => [m.id, m.object, m.owned_by]), [
-    ['alpha', 'model', 'llmgw'],
-    ['zeta', 'model', 'llmgw'],
-  ]);
+  assert.equal(
+    r.json.data.map((m: { id: string; object: string; owned_by: string }) => [m.id, m.object, m.owned_by]),
+    [
+      ['alpha', 'model', 'llmgw'],
+      ['zeta', 'model', 'llmgw'],
+    ],
+  );
   const unknownPath = await request(router.port, '/v1/nothing', { model: 'alpha' });
   assert.is(unknownPath.status, 404);
   assert.is(unknownPath.json.error.code, 'unknown_url');

@@ -102,7 +102,10 @@ test('prefix mode through the table: keyed requests stick to one replica; unkeye
   swapTable(s, { version: 1, models: { m: ids(4).map((r) => ({ replica: r, url: `http://${r}:1` })) }, routing: { m: 'prefix' } });
   const route = s.models.get('m')!;
   const home = pickUpstream(route, 42, null)!;
-  assert.equal([1, 2, 3].map(() => pickUpstream(route, 42, null)), [home, home, home]);
+  assert.equal(
+    [1, 2, 3].map(() => pickUpstream(route, 42, null)),
+    [home, home, home],
+  );
   acquire(s, route.upstreams[0]!);
   const unkeyed = pickUpstream(route, null, null)!;
   assert.is.not(unkeyed, route.upstreams[0]);

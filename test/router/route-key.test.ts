@@ -4,7 +4,14 @@ import * as assert from 'uvu/assert';
 import { PROMPT_KEY_CHARS, promptPrefix, routeKey } from '../../src/router/route-key.js';
 
 const sys = 'You are a helpful assistant. '.repeat(40); // > 512 characters
-const chat = (user: string, extra: Record<string, unknown> = {}) => ({ model: 'm', messages: [{ role: 'system', content: sys }, { role: 'user', content: user }], ...extra });
+const chat = (user: string, extra: Record<string, unknown> = {}) => ({
+  model: 'm',
+  messages: [
+    { role: 'system', content: sys },
+    { role: 'user', content: user },
+  ],
+  ...extra,
+});
 
 test('x-session-id wins over user and prompt; user wins over the prompt', () => {
   const a = routeKey('sess-1', chat('a', { user: 'alice' }));
@@ -23,17 +30,44 @@ test('the same session id, user or prompt text never collide across kinds', () =
 
 test('two chats that share their first 512 characters share a key, whatever comes after', () => {
   assert.is(routeKey(undefined, chat('turn one')), routeKey(undefined, chat('turn five, much later in the conversation')));
-  const other = routeKey(undefined, { model: 'm', messages: [{ role: 'system', content: `X${sys}` }, { role: 'user', content: 'turn one' }] });
+  const other = routeKey(undefined, {
+    model: 'm',
+    messages: [
+      { role: 'system', content: `X${sys}` },
+      { role: 'user', content: 'turn one' },
+    ],
+  });
   assert.is.not(other, routeKey(undefined, chat('turn one')));
 });
 
 test('short chats are keyed by all their messages in order, roles included', () => {
   const k = (messages: unknown[]) => routeKey(undefined, { model: 'm', messages });
-  const ab = k([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
-  assert.is.not(ab, k([{ role: 'user', content: 'b' }, { role: 'user', content: 'a' }]));
+  const ab = k([
+    { role: 'user', content: 'a' },
+    { role: 'user', content: 'b' },
+  ]);
+  assert.is.not(
+    ab,
+    k([
+      { role: 'user', content: 'b' },
+      { role: 'user', content: 'a' },
+    ]),
+  );
   assert.is.not(ab, k([{ role: 'user', content: 'ab' }]));
   assert.is.not(k([{ role: 'user', content: 'a' }]), k([{ role: 'system', content: 'a' }]));
-  assert.is(k([{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }]), k([{ role: 'user', content: 'ab' }]), 'a content array counts by its text parts');
+  assert.is(
+    k([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+    ]),
+    k([{ role: 'user', content: 'ab' }]),
+    'a content array counts by its text parts',
+  );
 });
 
 test('completions are keyed by prompt (a string or a list), embeddings by input', () => {
@@ -51,8 +85,16 @@ test('the prefix is at most 512 characters of prompt, however long the messages'
 });
 
 test('a request with nothing to key on (or hostile shapes) has no key, never a throw', () => {
-  for (const body of [{ model: 'm' }, { model: 'm', messages: [] }, { model: 'm', messages: 'nope' }, { model: 'm', messages: [null, 7, { content: { text: 1 } }] },
-    { model: 'm', user: '' }, { model: 'm', user: 7 }, { model: 'm', prompt: {} }, { model: 'm', prompt: [] }]) {
+  for (const body of [
+    { model: 'm' },
+    { model: 'm', messages: [] },
+    { model: 'm', messages: 'nope' },
+    { model: 'm', messages: [null, 7, { content: { text: 1 } }] },
+    { model: 'm', user: '' },
+    { model: 'm', user: 7 },
+    { model: 'm', prompt: {} },
+    { model: 'm', prompt: [] },
+  ]) {
     const k = routeKey(undefined, body as Record<string, unknown>);
     assert.ok(k === null || Number.isInteger(k), JSON.stringify(body));
   }

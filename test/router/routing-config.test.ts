@@ -13,17 +13,24 @@ models:
   - { name: chat, weights: org/chat, engine: vllm, gpus: 1${extra} }
   - { name: embed, weights: org/embed, engine: vllm, gpus: 1, routing: least-inflight }
 `;
-const load = (m: string) => parseConfig({ cluster: { name: 'cluster.yaml', text: TINY_CLUSTER }, models: { name: 'models.yaml', text: m } }, { env: { HOME: '/h', USER: 'op' } });
+const load = (m: string) =>
+  parseConfig({ cluster: { name: 'cluster.yaml', text: TINY_CLUSTER }, models: { name: 'models.yaml', text: m } }, { env: { HOME: '/h', USER: 'op' } });
 
 test('routing is resolved only where models.yaml names it; the table lists those modes and the router accepts it', () => {
   const r = load(models(''));
   assert.ok(r.ok);
   if (!r.ok) return;
-  assert.equal(r.config.models.map((m) => m.routing), [undefined, 'least-inflight']);
+  assert.equal(
+    r.config.models.map((m) => m.routing),
+    [undefined, 'least-inflight'],
+  );
   const f = fleet(r.config, [replica('chat-0', 'chat', ['n1'], 'running')]);
   const table = endpointTable(r.config, f, new Set());
   assert.equal(table.routing, { embed: 'least-inflight' });
-  assert.equal(table.models['chat']!.map((e) => e.replica), ['chat-0']);
+  assert.equal(
+    table.models['chat']!.map((e) => e.replica),
+    ['chat-0'],
+  );
   assert.ok(checkEndpoints(table).ok);
 });
 
@@ -40,7 +47,10 @@ test('routing: prefix is kept as written; an unknown mode is a validation error 
   const bad = load(models(', routing: round-robin'));
   assert.not.ok(bad.ok);
   if (bad.ok) return;
-  assert.ok(bad.errors.some((e) => e.file === 'models.yaml' && e.line === 4 && e.path.startsWith('models[0].routing')), JSON.stringify(bad.errors));
+  assert.ok(
+    bad.errors.some((e) => e.file === 'models.yaml' && e.line === 4 && e.path.startsWith('models[0].routing')),
+    JSON.stringify(bad.errors),
+  );
 });
 
 test('the router refuses a table whose routing names an unknown mode, and accepts the old form', () => {

@@ -59,8 +59,21 @@ test('close with a grace period lets a request in flight finish', async () => {
 async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const sink = (f: (s: string) => void) => new Writable({ write(c, _e, cb) { f(String(c)); cb(); } });
-  const code = await main(argv, { stdout: sink((x) => (out += x)), stderr: sink((x) => (err += x)), stdin: Readable.from([]), env: {}, cwd: process.cwd(), debug: false });
+  const sink = (f: (s: string) => void) =>
+    new Writable({
+      write(c, _e, cb) {
+        f(String(c));
+        cb();
+      },
+    });
+  const code = await main(argv, {
+    stdout: sink((x) => (out += x)),
+    stderr: sink((x) => (err += x)),
+    stdin: Readable.from([]),
+    env: {},
+    cwd: process.cwd(),
+    debug: false,
+  });
   return { code, out, err };
 }
 
@@ -81,18 +94,31 @@ test('router serve --help, usage --help and endpoints --help print their usage a
 });
 
 test('serve refuses bad limits as usage errors naming the flag', async () => {
-  for (const [flag, value] of [['--max-buffered', '12 apples'], ['--max-connections', '0'], ['--upstream-header-timeout', '10 minutes'], ['--log-format', 'xml'], ['--max-body', '-1']] as const) {
+  for (const [flag, value] of [
+    ['--max-buffered', '12 apples'],
+    ['--max-connections', '0'],
+    ['--upstream-header-timeout', '10 minutes'],
+    ['--log-format', 'xml'],
+    ['--max-body', '-1'],
+  ] as const) {
     const r = await runCli(['router', 'serve', flag, value]);
     assert.is(r.code, 1, `${flag} ${value} was refused`);
     assert.is(r.err.trimEnd().split('\n').length, 1, 'one line');
     assert.ok(r.err.includes(flag), r.err);
   }
-  assert.equal([parseBytes('256MiB'), parseBytes('512KiB'), parseBytes('1048576'), parseBytes('1GiB'), parseBytes('0'), parseBytes('1.5MiB')], [268435456, 524288, 1048576, 1073741824, null, null]);
+  assert.equal(
+    [parseBytes('256MiB'), parseBytes('512KiB'), parseBytes('1048576'), parseBytes('1GiB'), parseBytes('0'), parseBytes('1.5MiB')],
+    [268435456, 524288, 1048576, 1073741824, null, null],
+  );
 });
 
 test('serve --log-format json logs one JSON object a line with level, time and msg; --metrics serves /metrics', async () => {
   const tmp = tempSocket();
-  const child = spawn(process.execPath, [MAIN, 'router', 'serve', '--listen', '127.0.0.1:0', '--admin', tmp.path, '--log-format', 'json', '--metrics', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [MAIN, 'router', 'serve', '--listen', '127.0.0.1:0', '--admin', tmp.path, '--log-format', 'json', '--metrics', '127.0.0.1:0'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     let err = '';
     child.stderr.setEncoding('utf8');
@@ -104,12 +130,18 @@ test('serve --log-format json logs one JSON object a line with level, time and m
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     child.kill('SIGTERM');
     assert.is(await exited, 0);
-    const lines = err.trimEnd().split('\n').map((l) => JSON.parse(l) as { level: string; time: string; msg: string; listen?: string });
-    assert.equal(lines.map((l) => [l.level, typeof l.time, l.msg.split(':')[0]]), [
-      ['info', 'string', 'serving on http'],
-      ['info', 'string', 'table replaced'],
-      ['info', 'string', 'stopped'],
-    ]);
+    const lines = err
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: string; time: string; msg: string; listen?: string });
+    assert.equal(
+      lines.map((l) => [l.level, typeof l.time, l.msg.split(':')[0]]),
+      [
+        ['info', 'string', 'serving on http'],
+        ['info', 'string', 'table replaced'],
+        ['info', 'string', 'stopped'],
+      ],
+    );
     assert.match(lines[0]!.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.match(lines[0]!.msg, /metrics at http:\/\/127\.0\.0\.1:\d+\/metrics/);
   } finally {
@@ -122,7 +154,11 @@ test('--listen takes HOST:PORT, [v6]:PORT or :PORT, and refuses anything else as
   assert.equal(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });
   assert.equal(parseListen('[::1]:9000'), { host: '::1', port: 9000 });
   assert.equal(parseListen(':80'), { host: '0.0.0.0', port: 80 });
-  for (const bad of ['8080', 'host', 'h:99999', 'h:p']) assert.throws(() => parseListen(bad), (e: unknown) => e instanceof UsageError);
+  for (const bad of ['8080', 'host', 'h:99999', 'h:p'])
+    assert.throws(
+      () => parseListen(bad),
+      (e: unknown) => e instanceof UsageError,
+    );
 });
 
 test.run();

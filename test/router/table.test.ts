@@ -6,7 +6,11 @@ function stateAt(ms: { now: number }) {
   return createRouterState(() => ms.now);
 }
 
-const lift = (n: number) => ({ version: 1 as const, models: { m: ['a', 'b', 'c'].slice(0, n).map((r) => ({ replica: r, url: `http://${r}.example:8000` })) }, routing: { m: 'least-inflight' as const } });
+const lift = (n: number) => ({
+  version: 1 as const,
+  models: { m: ['a', 'b', 'c'].slice(0, n).map((r) => ({ replica: r, url: `http://${r}.example:8000` })) },
+  routing: { m: 'least-inflight' as const },
+});
 
 test('least-inflight: least in flight wins; equally busy replicas rotate', () => {
   const clock = { now: 1000 };
@@ -29,7 +33,10 @@ test('least-inflight ignores the key: a keyed request still goes to the least bu
   swapTable(s, lift(2));
   const route = s.models.get('m')!;
   acquire(s, route.upstreams[0]!);
-  assert.equal([1, 2, 3].map(() => pickUpstream(route, 12345, null)!.replica), ['b', 'b', 'b']);
+  assert.equal(
+    [1, 2, 3].map(() => pickUpstream(route, 12345, null)!.replica),
+    ['b', 'b', 'b'],
+  );
 });
 
 test('a table without `routing` routes every model by prefix', () => {
@@ -43,7 +50,16 @@ test('a swap keeps the in-flight count of a replica whose id and URL are unchang
   swapTable(s, { version: 1, models: { m: [{ replica: 'a', url: 'http://a:1' }] } });
   const a = s.models.get('m')!.upstreams[0]!;
   acquire(s, a);
-  swapTable(s, { version: 1, models: { m: [{ replica: 'a', url: 'http://a:1' }, { replica: 'b', url: 'http://b:1' }] }, routing: { m: 'least-inflight' } });
+  swapTable(s, {
+    version: 1,
+    models: {
+      m: [
+        { replica: 'a', url: 'http://a:1' },
+        { replica: 'b', url: 'http://b:1' },
+      ],
+    },
+    routing: { m: 'least-inflight' },
+  });
   assert.is(s.models.get('m')!.upstreams[0], a);
   assert.is(pickUpstream(s.models.get('m')!, null, null)!.replica, 'b');
   swapTable(s, { version: 1, models: { m: [{ replica: 'a', url: 'http://a:2' }] } });
@@ -55,7 +71,16 @@ test('a swap keeps the in-flight count of a replica whose id and URL are unchang
 test('usage: newest use wins, never-used replicas are absent from lastUsed and served, keys sorted, startedAt is creation time', () => {
   const clock = { now: Date.parse('2026-11-29T08:00:00Z') };
   const s = stateAt(clock);
-  swapTable(s, { version: 1, models: { m: [{ replica: 'z', url: 'http://z:1' }, { replica: 'y', url: 'http://y:1' }], n: [{ replica: 'x', url: 'http://x:1' }] } });
+  swapTable(s, {
+    version: 1,
+    models: {
+      m: [
+        { replica: 'z', url: 'http://z:1' },
+        { replica: 'y', url: 'http://y:1' },
+      ],
+      n: [{ replica: 'x', url: 'http://x:1' }],
+    },
+  });
   const [z, y] = s.models.get('m')!.upstreams;
   clock.now += 5000;
   acquire(s, z!);
@@ -94,9 +119,33 @@ test('a swap hands the upstreams it dropped to onDropped, once, and keeps the on
   const s = stateAt({ now: 1 });
   const dropped: string[][] = [];
   s.onDropped = (gone) => dropped.push(gone.map((u) => u.replica));
-  swapTable(s, { version: 1, models: { m: [{ replica: 'a', url: 'http://a:1' }, { replica: 'b', url: 'http://b:1' }] } });
-  swapTable(s, { version: 1, models: { m: [{ replica: 'b', url: 'http://b:1' }, { replica: 'c', url: 'http://c:1' }] } });
-  swapTable(s, { version: 1, models: { m: [{ replica: 'b', url: 'http://b:1' }, { replica: 'c', url: 'http://c:1' }] } });
+  swapTable(s, {
+    version: 1,
+    models: {
+      m: [
+        { replica: 'a', url: 'http://a:1' },
+        { replica: 'b', url: 'http://b:1' },
+      ],
+    },
+  });
+  swapTable(s, {
+    version: 1,
+    models: {
+      m: [
+        { replica: 'b', url: 'http://b:1' },
+        { replica: 'c', url: 'http://c:1' },
+      ],
+    },
+  });
+  swapTable(s, {
+    version: 1,
+    models: {
+      m: [
+        { replica: 'b', url: 'http://b:1' },
+        { replica: 'c', url: 'http://c:1' },
+      ],
+    },
+  });
   assert.equal(dropped, [['a']]);
 });
 

@@ -80,8 +80,12 @@ test.after(async () => {
 
 test('a chunked reply cut at every byte arrives whole, trailers and extensions skipped', async () => {
   await engine((s) =>
-    writeSlowly(s, 'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n' +
-      '7;ext=1\r\ndata: 1\r\n9\r\n\n\ndata: 2\r\n0\r\nX-Trailer: t\r\n\r\n', 3),
+    writeSlowly(
+      s,
+      'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        '7;ext=1\r\ndata: 1\r\n9\r\n\n\ndata: 2\r\n0\r\nX-Trailer: t\r\n\r\n',
+      3,
+    ),
   );
   const r = await chat(router.port, 'm');
   assert.is(r.status, 200);
@@ -101,7 +105,11 @@ test('a Content-Length reply whose head is split across packets passes byte for 
   assert.is(first.text, body);
   assert.is(first.headers['content-length'], String(bytes.length));
   assert.is(second.text, body);
-  assert.equal(e.requests.map((x) => x.conn), [0, 0], 'both requests on one kept-alive connection');
+  assert.equal(
+    e.requests.map((x) => x.conn),
+    [0, 0],
+    'both requests on one kept-alive connection',
+  );
   assert.is(e.requests[0]!.body.toString('utf8'), JSON.stringify({ model: 'm', prompt: 'ünïcode ✓' }));
   assert.match(e.requests[0]!.head, /^POST \/v1\/chat\/completions HTTP\/1\.1\r\n/);
   assert.match(e.requests[0]!.head, /\r\nhost: 127\.0\.0\.1:\d+(\r\n|$)/i);
@@ -144,7 +152,10 @@ test('an engine that drops its kept-alive connection between requests costs no r
   await sleep(50);
   const b = await chat(router.port, 'm');
   assert.equal([a.status, b.status], [200, 200]);
-  assert.equal(e.requests.map((x) => x.conn), [0, 1]);
+  assert.equal(
+    e.requests.map((x) => x.conn),
+    [0, 1],
+  );
 });
 
 test('a kept-alive socket closed as it is reused is retried on the same replica when it is the only one', async () => {
@@ -156,7 +167,10 @@ test('a kept-alive socket closed as it is reused is retried on the same replica 
   const a = await chat(router.port, 'm');
   const b = await chat(router.port, 'm');
   assert.equal([a.status, b.status, b.text], [200, 200, 'ok']);
-  assert.equal(e.requests.map((x) => x.conn), [0, 0, 1]);
+  assert.equal(
+    e.requests.map((x) => x.conn),
+    [0, 0, 1],
+  );
 });
 
 test('a stream the engine breaks mid-body is cut short for the client, not completed', async () => {
@@ -192,14 +206,20 @@ test('a large reply to a slow client is relayed whole under backpressure, and th
   assert.ok(received.equals(big));
   const next = await chat(router.port, 'm');
   assert.equal([next.status, next.text], [200, 'ok']);
-  assert.equal(e.requests.map((x) => x.conn), [0, 0]);
+  assert.equal(
+    e.requests.map((x) => x.conn),
+    [0, 0],
+  );
 });
 
 test('the engine sees one request per client request even with a real Node engine in front of many', async () => {
   const real = await startEngine('real');
   await router.setTable({ m: [{ replica: 'm-0', url: real.url }] });
   const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => chat(router.port, 'm', { seq: i })));
-  assert.equal(replies.map((r) => r.json.seq), [...Array(50).keys()]);
+  assert.equal(
+    replies.map((r) => r.json.seq),
+    [...Array(50).keys()],
+  );
   assert.is(real.received.length, 50);
   await real.close();
 });
@@ -214,7 +234,10 @@ test('a 204 or 304 that announces chunked framing still ends at its head, and th
   const b = await chat(router.port, 'm');
   const c = await chat(router.port, 'm');
   assert.equal([a.status, a.text, b.status, b.text, c.status, c.text], [204, '', 304, '', 200, 'ok']);
-  assert.equal(e.requests.map((x) => x.conn), [0, 0, 0]);
+  assert.equal(
+    e.requests.map((x) => x.conn),
+    [0, 0, 0],
+  );
 });
 
 test('a reply with both Transfer-Encoding and Content-Length (a smuggling shape, RFC 9112 §6.3) is refused: 502, nothing of it passed on, the socket dropped', async () => {
@@ -227,7 +250,11 @@ test('a reply with both Transfer-Encoding and Content-Length (a smuggling shape,
   assert.not.match(r.text, /hello/);
   const next = await chat(router.port, 'm');
   assert.equal([next.status, next.text], [200, 'ok']);
-  assert.equal(e.requests.map((x) => x.conn), [0, 1], 'the next request went on a fresh connection');
+  assert.equal(
+    e.requests.map((x) => x.conn),
+    [0, 1],
+    'the next request went on a fresh connection',
+  );
 });
 
 test('a reply with two different Content-Lengths is refused: 502', async () => {
@@ -255,7 +282,15 @@ test('an engine that sent part of a head and then died is not retried on another
   });
   const spare = await rawEngine((s) => void s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
   engines.push(half, spare);
-  await router.setTable({ m: [{ replica: 'm-0', url: half.url }, { replica: 'm-1', url: spare.url }] }, { m: 'least-inflight' });
+  await router.setTable(
+    {
+      m: [
+        { replica: 'm-0', url: half.url },
+        { replica: 'm-1', url: spare.url },
+      ],
+    },
+    { m: 'least-inflight' },
+  );
   // Round-robin would send the next request to either; the one that reaches `half` must not be repeated.
   const replies = [await chat(router.port, 'm'), await chat(router.port, 'm')];
   assert.equal(replies.map((r) => r.status).sort(), [200, 502]);

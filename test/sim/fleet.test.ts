@@ -37,7 +37,11 @@ test('a fault set at run time takes effect, and clearing it restores the host on
   const fleet = await startSimFleet({ dir: tmp.dir, handler: cannedHandler, hosts: [{ name: 'a' }] });
   const transport = createSshTransport(simSshConfig(fleet, { connectTimeoutMs: 1000 }));
   const target = { name: 'a', host: fleet.hosts[0].host, port: fleet.hosts[0].port };
-  const kind = (p: Promise<unknown>) => p.then(() => 'ok', (e: SshError) => e.kind);
+  const kind = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: SshError) => e.kind,
+    );
   try {
     await fleet.setFaultAsync('a', 'refuse');
     assert.is(await kind(transport.run(target, 'x', '')), 'refused');

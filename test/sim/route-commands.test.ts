@@ -15,7 +15,10 @@ test('a sim fleet running the real agent, one state dir and GPU fixture per node
   const tmp = tempDir('simagent');
   const names = ['gpu-1', 'gpu-2', 'gpu-3'];
   for (const [i, n] of names.entries()) {
-    await writeFakeGpus(join(tmp.dir, `${n}.csv`), Array.from({ length: i + 1 }, () => ({ name: 'NVIDIA H100 80GB HBM3' })));
+    await writeFakeGpus(
+      join(tmp.dir, `${n}.csv`),
+      Array.from({ length: i + 1 }, () => ({ name: 'NVIDIA H100 80GB HBM3' })),
+    );
   }
   mkdirSync(join(tmp.dir, 'models/org/m'), { recursive: true });
   writeFileSync(join(tmp.dir, 'models/org/m/model.safetensors'), 'x');
@@ -34,7 +37,10 @@ test('a sim fleet running the real agent, one state dir and GPU fixture per node
   try {
     const snap = await gatherSnapshot(config, { transport, previous: null, state: emptyState(), now: () => new Date() });
     const reports = snap.nodes.map((n) => (n as { report: AgentReport }).report);
-    assert.equal(reports.map((r) => r.gpus.length), [1, 2, 3]);
+    assert.equal(
+      reports.map((r) => r.gpus.length),
+      [1, 2, 3],
+    );
     for (const r of reports) assert.equal(r.storage[0].weights, ['org/m']);
     const other = await transport.run(fleet.hosts[0], 'uptime', '').catch((e: Error) => e.message);
     assert.match(other, /`uptime` exited with code 127: sh: 1: uptime: not found$/);

@@ -24,21 +24,40 @@ for (const example of ['demo', 'large']) {
     const md = (await exampleStatus(example, '--format', 'markdown')).out;
 
     const capacity = tableRows(md, 'Capacity').map(([cls, , ...n]) => [cls, ...n.map(Number)]);
-    assert.equal(capacity, json.capacity.map((c) => [c.class, c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned]));
+    assert.equal(
+      capacity,
+      json.capacity.map((c) => [c.class, c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned]),
+    );
 
     const fabrics = tableRows(md, 'Fabrics').map(([name, nodes, reachable, whole]) => [name, Number(nodes), Number(reachable), whole]);
-    assert.equal(fabrics, json.fabrics.map((f) => [f.name, f.nodes, f.reachable, Object.entries(f.freeWholeNodes).map(([c, n]) => `${c} ${n}`).join(', ') || '—']));
+    assert.equal(
+      fabrics,
+      json.fabrics.map((f) => [
+        f.name,
+        f.nodes,
+        f.reachable,
+        Object.entries(f.freeWholeNodes)
+          .map(([c, n]) => `${c} ${n}`)
+          .join(', ') || '—',
+      ]),
+    );
 
     const models = tableRows(md, 'Models').map(([name, ...n]) => [name, ...n.map(Number)]);
     // Rows that need attention come first; every model is there once.
-    assert.equal(models.sort(byFirst), json.models.map((m) => [m.name, m.desired, m.running, m.starting, m.failed]));
+    assert.equal(
+      models.sort(byFirst),
+      json.models.map((m) => [m.name, m.desired, m.running, m.starting, m.failed]),
+    );
     const states = ['running', 'starting', 'failed'].map((s) => `${json.replicas.filter((r) => r.state === s).length} ${s}`).join(', ');
     assert.ok(md.includes(`, ${json.replicas.length} replicas: ${states}.`));
 
     const idleCount = json.idle.length;
     assert.ok(md.includes(`${idleCount} replica${idleCount === 1 ? '' : 's'} unused for at least`));
     const shown = tableRows(md, 'Idle replicas').map((r) => r[0]);
-    assert.equal(shown, json.idle.map((i) => i.replica));
+    assert.equal(
+      shown,
+      json.idle.map((i) => i.replica),
+    );
     const unknown = json.replicas.filter((r) => r.state === 'running' && r.idleSeconds === -1).length;
     if (unknown > 0) assert.ok(md.includes(`Idleness unknown for ${unknown} running replica`));
 
@@ -55,13 +74,32 @@ for (const example of ['demo', 'large']) {
     }
 
     const nodes = tableRows(md, 'Nodes');
-    for (const [condition, list] of [['lost', json.nodes.lost], ['unreachable', json.nodes.unreachable]] as const) {
+    for (const [condition, list] of [
+      ['lost', json.nodes.lost],
+      ['unreachable', json.nodes.unreachable],
+    ] as const) {
       const rows = nodes.filter((r) => r[1].startsWith(condition));
-      assert.equal(rows.map((r) => [r[0], r[2]]), list.map((n) => [n.node, REASON_LABEL[n.reason]]), condition);
+      assert.equal(
+        rows.map((r) => [r[0], r[2]]),
+        list.map((n) => [n.node, REASON_LABEL[n.reason]]),
+        condition,
+      );
     }
-    for (const c of json.nodes.cordoned) assert.ok(nodes.some((r) => r[0] === c.node && /cordoned/.test(r[1])), c.node);
+    for (const c of json.nodes.cordoned)
+      assert.ok(
+        nodes.some((r) => r[0] === c.node && /cordoned/.test(r[1])),
+        c.node,
+      );
     const gpus = nodes.filter((r) => r[4] !== '—').map((r) => `${r[0]}:${r[4].replace(/ \\\(.*$/, '')}`);
-    assert.equal(gpus, [...new Set(json.unhealthyGpus.map((g) => g.node))].map((n) => gpuList(n, json.unhealthyGpus.filter((g) => g.node === n).map((g) => g.index))));
+    assert.equal(
+      gpus,
+      [...new Set(json.unhealthyGpus.map((g) => g.node))].map((n) =>
+        gpuList(
+          n,
+          json.unhealthyGpus.filter((g) => g.node === n).map((g) => g.index),
+        ),
+      ),
+    );
   });
 }
 

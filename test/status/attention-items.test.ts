@@ -49,12 +49,24 @@ test('two duplicate copies: plural count and verbs, "also run where they are not
   assert.equal(only({ duplicates: [dup('m-0', ['a2']), dup('m-1', ['h1', 'h2', 'h3'])] }), {
     kind: 'duplicates',
     text: '2 replica ids also run where they are not placed (duplicate copies, being stopped)',
-    subjects: [{ name: 'm-0', detail: 'on a2', model: 'm' }, { name: 'm-1', detail: 'on h[1-3]', model: 'm' }],
+    subjects: [
+      { name: 'm-0', detail: 'on a2', model: 'm' },
+      { name: 'm-1', detail: 'on h[1-3]', model: 'm' },
+    ],
   });
 });
 
 const failedRow = (id: string, error: string | null) => ({ id, model: 'm', nodes: ['a1'], state: 'failed' as const, idleSeconds: -1, idleSince: null, error });
-const failingCheck = (id: string, error: string) => ({ id, model: 'm', nodes: ['a1', 'a2'], state: 'running' as const, idleSeconds: -1, idleSince: null, error: null, check: { ok: false as const, error } });
+const failingCheck = (id: string, error: string) => ({
+  id,
+  model: 'm',
+  nodes: ['a1', 'a2'],
+  state: 'running' as const,
+  idleSeconds: -1,
+  idleSince: null,
+  error: null,
+  check: { ok: false as const, error },
+});
 
 test("one failing answer check: kind checks-failing, 'its answer check', the check's line after where it runs", () => {
   assert.equal(only({ replicas: [failingCheck('m-0', 'expected /ready/i, got "nope"')] }), {
@@ -67,7 +79,13 @@ test("one failing answer check: kind checks-failing, 'its answer check', the che
 test("two failing answer checks: 'their answer check', each replica named in order", () => {
   const item = only({ replicas: [failingCheck('m-0', 'no answer within 10 s'), failingCheck('m-1', 'HTTP 500')] });
   assert.is(item.text, '2 replicas failing their answer check (not routed)');
-  assert.equal(item.subjects.map((s) => [s.name, s.detail]), [['m-0', 'on a[1-2]: no answer within 10 s'], ['m-1', 'on a[1-2]: HTTP 500']]);
+  assert.equal(
+    item.subjects.map((s) => [s.name, s.detail]),
+    [
+      ['m-0', 'on a[1-2]: no answer within 10 s'],
+      ['m-1', 'on a[1-2]: HTTP 500'],
+    ],
+  );
 });
 
 test("an error's runs of whitespace (newlines, tabs, spaces) read as one space, and none is left at either end", () => {
@@ -80,7 +98,10 @@ test('an error of exactly 120 characters is kept whole; one of 121 is cut to 119
   assert.is(only({ replicas: [failedRow('m-0', e120)] }).subjects[0]!.detail, `on a1: ${e120}`);
   assert.is(only({ replicas: [failedRow('m-0', `${e120}X`)] }).subjects[0]!.detail, `on a1: ${'e'.repeat(119)}…`);
   // Whitespace is folded before the length is taken: 120 once folded is whole.
-  assert.is(only({ replicas: [failedRow('m-0', `  ${'e'.repeat(60)}\n\n${'e'.repeat(59)}  `)] }).subjects[0]!.detail, `on a1: ${'e'.repeat(60)} ${'e'.repeat(59)}`);
+  assert.is(
+    only({ replicas: [failedRow('m-0', `  ${'e'.repeat(60)}\n\n${'e'.repeat(59)}  `)] }).subjects[0]!.detail,
+    `on a1: ${'e'.repeat(60)} ${'e'.repeat(59)}`,
+  );
 });
 
 test('a failed rollout is an item of kind rollout-failed naming the model, linked to its page, with no detail', () => {
@@ -97,11 +118,18 @@ test("one GPU in someone else's hands: 'placement leaves it alone', named node:i
 });
 
 test("GPUs in someone else's hands are counted one by one, nodes with the same indices share one entry that links to no single node", () => {
-  const other = [{ node: 'a1', gpus: [0, 1] }, { node: 'a2', gpus: [0, 1] }, { node: 'h1', gpus: [2] }];
+  const other = [
+    { node: 'a1', gpus: [0, 1] },
+    { node: 'a2', gpus: [0, 1] },
+    { node: 'h1', gpus: [2] },
+  ];
   assert.equal(only({ nodes: { ...QUIET.nodes, other } }), {
     kind: 'gpus-other',
     text: '5 GPUs in use by someone else (placement leaves them alone)',
-    subjects: [{ name: 'a[1-2]:[0-1]', detail: null }, { name: 'h1:2', detail: null, node: 'h1' }],
+    subjects: [
+      { name: 'a[1-2]:[0-1]', detail: null },
+      { name: 'h1:2', detail: null, node: 'h1' },
+    ],
   });
 });
 
@@ -112,14 +140,23 @@ test("a node listed with no GPU in someone else's hands adds no item", () => {
 test("one replica at another endpoint: 'reported by its node', named by replica with the node it runs on, linked to that node", () => {
   const item = only({ endpointWarnings: [warning('m-0', 'a1')] });
   assert.is(item.kind, 'endpoints-differ');
-  assert.is(item.text, "1 replica reported by its node at an endpoint other than cluster.yaml's host and port, which the routers use (llmgw status --json: endpointWarnings)");
+  assert.is(
+    item.text,
+    "1 replica reported by its node at an endpoint other than cluster.yaml's host and port, which the routers use (llmgw status --json: endpointWarnings)",
+  );
   assert.equal(item.subjects, [{ name: 'm-0', detail: 'on a1', node: 'a1' }]);
 });
 
 test("two replicas at another endpoint: 'reported by their nodes'; the endpoint itself is never quoted in the item", () => {
   const item = only({ endpointWarnings: [warning('m-0', 'a1'), warning('m-1', 'h1')] });
-  assert.is(item.text, "2 replicas reported by their nodes at an endpoint other than cluster.yaml's host and port, which the routers use (llmgw status --json: endpointWarnings)");
-  assert.equal(item.subjects, [{ name: 'm-0', detail: 'on a1', node: 'a1' }, { name: 'm-1', detail: 'on h1', node: 'h1' }]);
+  assert.is(
+    item.text,
+    "2 replicas reported by their nodes at an endpoint other than cluster.yaml's host and port, which the routers use (llmgw status --json: endpointWarnings)",
+  );
+  assert.equal(item.subjects, [
+    { name: 'm-0', detail: 'on a1', node: 'a1' },
+    { name: 'm-1', detail: 'on h1', node: 'h1' },
+  ]);
   assert.not.ok(JSON.stringify(item).includes('10.9.9.9'));
 });
 
@@ -138,10 +175,24 @@ test('every kind at once comes most urgent first: blocked, duplicates, nodes, GP
     ],
     endpointWarnings: [warning('m-1', 'a1')],
   });
-  assert.equal(items.map((i) => i.kind), [
-    'blocked', 'duplicates', 'nodes-lost', 'nodes-unreachable', 'gpus-unhealthy', 'unplaceable', 'replicas-failed',
-    'checks-failing', 'models-down', 'models-short', 'rollout-failed', 'gpus-other', 'endpoints-differ',
-  ]);
+  assert.equal(
+    items.map((i) => i.kind),
+    [
+      'blocked',
+      'duplicates',
+      'nodes-lost',
+      'nodes-unreachable',
+      'gpus-unhealthy',
+      'unplaceable',
+      'replicas-failed',
+      'checks-failing',
+      'models-down',
+      'models-short',
+      'rollout-failed',
+      'gpus-other',
+      'endpoints-differ',
+    ],
+  );
 });
 
 test.run();

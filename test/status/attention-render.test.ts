@@ -25,9 +25,13 @@ function textItems(text: string): string[] {
 
 test("a duplicate copy's id and nodes as a node reported them are escaped in STATUS.md and stripped of escapes in the terminal", () => {
   const r = report({ duplicates: [{ replica: 'm-0<img src=x>*', model: 'm', nodes: ['a2'], recordNodes: ['a1'] }] });
-  assert.equal(mdItems(renderStatusMarkdown(r)), ['- 1 replica id also runs where it is not placed (duplicate copies, being stopped): m-0&lt;img src=x>\\* (on a2)']);
+  assert.equal(mdItems(renderStatusMarkdown(r)), [
+    '- 1 replica id also runs where it is not placed (duplicate copies, being stopped): m-0&lt;img src=x>\\* (on a2)',
+  ]);
   const evil = report({ duplicates: [{ replica: 'm-0\u001b[31m', model: 'm', nodes: ['a2'], recordNodes: ['a1'] }] });
-  assert.equal(textItems(renderStatusText(evil, { color: false })), ['  ! 1 replica id also runs where it is not placed (duplicate copies, being stopped): m-0[31m (on a2)']);
+  assert.equal(textItems(renderStatusText(evil, { color: false })), [
+    '  ! 1 replica id also runs where it is not placed (duplicate copies, being stopped): m-0[31m (on a2)',
+  ]);
 });
 
 test("an endpoint warning's replica id and node are escaped in STATUS.md; the headline says where to read the endpoint", () => {
@@ -41,7 +45,15 @@ test("an endpoint warning's replica id and node are escaped in STATUS.md; the he
 });
 
 test("GPUs in someone else's hands read the same in STATUS.md and the terminal: count, 'them', node:index hostlists", () => {
-  const r = report({ nodes: { ...QUIET.nodes, other: [{ node: 'a1', gpus: [0, 1] }, { node: 'a2', gpus: [0, 1] }] } });
+  const r = report({
+    nodes: {
+      ...QUIET.nodes,
+      other: [
+        { node: 'a1', gpus: [0, 1] },
+        { node: 'a2', gpus: [0, 1] },
+      ],
+    },
+  });
   assert.equal(mdItems(renderStatusMarkdown(r)), ['- 4 GPUs in use by someone else (placement leaves them alone): a\\[1-2\\]:\\[0-1\\]']);
   assert.equal(textItems(renderStatusText(r, { color: false })), ['  ! 4 GPUs in use by someone else (placement leaves them alone): a[1-2]:[0-1]']);
 });
@@ -57,10 +69,20 @@ test('a model needs attention when fewer run than desired or any replica failed,
 
 test('a model fully running but with a failed replica is listed before a healthy one it sorts after, in STATUS.md and the terminal', () => {
   const r = report({ models: [row('aaa'), row('zzz', { failed: 1 })] });
-  const mdRows = renderStatusMarkdown(r).split('\n## Models\n')[1]!.split('\n## ')[0]!.split('\n').filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| Model'));
-  assert.equal(mdRows.map((l) => l.split(' | ')[0]), ['| zzz', '| aaa']);
+  const mdRows = renderStatusMarkdown(r)
+    .split('\n## Models\n')[1]!
+    .split('\n## ')[0]!
+    .split('\n')
+    .filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| Model'));
+  assert.equal(
+    mdRows.map((l) => l.split(' | ')[0]),
+    ['| zzz', '| aaa'],
+  );
   const textRows = renderStatusText(r, { color: false }).split('\nModels\n')[1]!.split('\n').slice(1, 3);
-  assert.equal(textRows.map((l) => l.trim().split(/\s+/)[0]), ['zzz', 'aaa']);
+  assert.equal(
+    textRows.map((l) => l.trim().split(/\s+/)[0]),
+    ['zzz', 'aaa'],
+  );
 });
 
 test.run();

@@ -34,7 +34,10 @@ test('a fleet that needs nothing else still does not read "Nothing needs attenti
   const blocked = renderStatusMarkdown(withAttention({ ...report, blocked: BLOCKED }));
   assert.not.match(blocked, /Nothing needs attention/);
   assert.match(blocked, /^- the plan is blocked, nothing is applied: would stop 2 of 2 /m);
-  assert.match(renderStatusText(withAttention({ ...report, blocked: BLOCKED }), { color: false }), /the plan is blocked, nothing is applied: would stop 2 of 2/);
+  assert.match(
+    renderStatusText(withAttention({ ...report, blocked: BLOCKED }), { color: false }),
+    /the plan is blocked, nothing is applied: would stop 2 of 2/,
+  );
 });
 
 test.run();

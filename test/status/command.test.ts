@@ -39,9 +39,15 @@ test('without --observed it gathers over SSH: a node it cannot reach is reported
     const r = await status(['--repo', join(dir, 'repo'), '--now', '2026-11-29T08:00:00Z', '--json'], { env: { HOME: dir } });
     assert.is(r.code, 0);
     const json = JSON.parse(r.out);
-    assert.is(json.fabrics.reduce((n: number, f: { reachable: number }) => n + f.reachable, 0), 0);
+    assert.is(
+      json.fabrics.reduce((n: number, f: { reachable: number }) => n + f.reachable, 0),
+      0,
+    );
     // Carried over from the committed snapshot: gpu-b04 was already lost, the rest are unreachable since now.
-    assert.equal(json.nodes.lost.map((n: { node: string }) => n.node), ['gpu-b04']);
+    assert.equal(
+      json.nodes.lost.map((n: { node: string }) => n.node),
+      ['gpu-b04'],
+    );
     assert.is(json.nodes.unreachable.length, 7);
     // Newly unreachable nodes are stamped with --now, the clock the command judges by.
     const since = Object.fromEntries(json.nodes.unreachable.map((n: { node: string; since: string }) => [n.node, n.since]));
@@ -70,7 +76,10 @@ test('a snapshot that breaks the schema is one clear error, not a crash', async 
   const dir = mkdtempSync(join(tmpdir(), 'llmgw-status-'));
   try {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ version: 1, observedAt: '2026-11-29T08:00:00Z', nodes: [{ name: 'gpu-a01', reachable: true, report: { gpus: 'many' } }], routers: [] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, observedAt: '2026-11-29T08:00:00Z', nodes: [{ name: 'gpu-a01', reachable: true, report: { gpus: 'many' } }], routers: [] }),
+    );
     const r = await status(['--repo', 'examples/demo', '--observed', file, '--now', '2026-11-29T08:00:00Z']);
     assert.is(r.code, 1);
     assert.match(r.err, /^llmgw status: .*bad\.json: not a valid snapshot \(/m);

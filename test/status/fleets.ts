@@ -34,7 +34,10 @@ export function quietFleet(): Fleet {
   );
   const snap = snapshot(
     [
-      up('a0', report(gpus(4, 'NVIDIA H200'), [replica('m-1', [0, 1], { startedAt: '2026-11-20T00:00:00Z' })], [stored('/lustre-b', ['org/m'], 'shared', 'lustre-b')])),
+      up(
+        'a0',
+        report(gpus(4, 'NVIDIA H200'), [replica('m-1', [0, 1], { startedAt: '2026-11-20T00:00:00Z' })], [stored('/lustre-b', ['org/m'], 'shared', 'lustre-b')]),
+      ),
       up('a1', report(gpus(4), [replica('m-0', [0, 1], { startedAt: '2026-11-20T00:00:00Z' })], [stored('/models', ['org/m'])])),
       up('a2', report(gpus(4), [], [stored('/lustre-a', ['org/m'], 'shared', 'lustre-a')])),
       up('h1', report(gpus(4))),
@@ -85,7 +88,9 @@ export function crowdedFleet(): { fleet: Fleet; unplaceable: Unplaceable[] } {
     else if (i === 73) observations.push(up(n, report(gpus(8, product(i), [6, 7]))));
     else if (i === 74 || i === 75) {
       const rank = i - 74;
-      observations.push(up(n, report(gpus(8, product(i)), [replica('pair-0', [0, 1, 2, 3, 4, 5, 6, 7], { rank, startedAt: '2026-11-10T00:00:00Z' })], storageOf(i))));
+      observations.push(
+        up(n, report(gpus(8, product(i)), [replica('pair-0', [0, 1, 2, 3, 4, 5, 6, 7], { rank, startedAt: '2026-11-10T00:00:00Z' })], storageOf(i))),
+      );
     } else if (i === 76) observations.push(up(n, report(gpus(8, product(i)), [replica('bad-0', [0], { state: 'failed' })])));
     else if (i === 77) observations.push(up(n, report(gpus(8, product(i)), [replica('new-0', [0], { state: 'starting' })])));
     else if (i === 78) observations.push(up(n, report(gpus(8, product(i)), [replica('anon-0', [0], { startedAt: undefined })])));

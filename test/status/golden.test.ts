@@ -32,7 +32,10 @@ for (const example of ['demo', 'large']) {
 
 test('examples/demo shows every case: idle, unknown idleness, unhealthy, unreachable, lost, local and shared holdings', async () => {
   const report = JSON.parse((await exampleStatus('demo', '--json')).out);
-  assert.equal(report.idle.map((i: { replica: string }) => i.replica), ['llama-3.1-8b-1', 'qwen2.5-72b-0']);
+  assert.equal(
+    report.idle.map((i: { replica: string }) => i.replica),
+    ['llama-3.1-8b-1', 'qwen2.5-72b-0'],
+  );
   assert.ok(report.replicas.some((r: { state: string; idleSeconds: number }) => r.state === 'running' && r.idleSeconds === -1));
   assert.is(report.capacity.find((c: { class: string }) => c.class === 'H100').unhealthy, 1);
   assert.equal(report.nodes.unreachable, [{ node: 'gpu-a04', since: '2026-11-29T07:56:00Z', reason: 'timeout', error: 'gpu-a04: connect ETIMEDOUT' }]);
@@ -50,7 +53,9 @@ function reversedSnapshot(text: string): string {
     replicas: [...r.replicas].reverse(),
     storage: [...r.storage].reverse().map((st) => ({ ...st, weights: [...st.weights].reverse() })),
   });
-  const nodes = [...snap.nodes].reverse().map((n) => (n.reachable ? { ...n, report: report(n.report) } : { ...n, lastReport: n.lastReport && report(n.lastReport) }));
+  const nodes = [...snap.nodes]
+    .reverse()
+    .map((n) => (n.reachable ? { ...n, report: report(n.report) } : { ...n, lastReport: n.lastReport && report(n.lastReport) }));
   return JSON.stringify({ ...snap, nodes, routers: [...snap.routers].reverse() });
 }
 

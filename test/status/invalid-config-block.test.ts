@@ -20,7 +20,10 @@ test('the block is the golden text; an error quoting ``` or ````` gets a longer 
 });
 
 test('with no previous STATUS.md the block stands alone with the golden sentence', () => {
-  golden('test/status/golden/cases/invalid-config-first.md', renderInvalidConfigBlock(null, [{ file: 'cluster.yaml', line: 1, col: 1, path: '', message: 'x' }]));
+  golden(
+    'test/status/golden/cases/invalid-config-first.md',
+    renderInvalidConfigBlock(null, [{ file: 'cluster.yaml', line: 1, col: 1, path: '', message: 'x' }]),
+  );
 });
 
 test('a block cut short (no end marker) is not a block to replace: the old text is kept whole below the new one', () => {

@@ -58,7 +58,10 @@ test('nodeGpus: a run of one GPU after a run of several is a bare index, not `4-
 // --- lifecycleModelLines: the lines under the models table ---
 
 test('lifecycle lines: no draining replica and no rollout, no line', () => {
-  const r = reportOf({ replicas: [replica('m-0', 'running'), replica('m-1', 'failed')], models: [{ name: 'm', desired: 2, running: 1, starting: 0, failed: 1 }] });
+  const r = reportOf({
+    replicas: [replica('m-0', 'running'), replica('m-1', 'failed')],
+    models: [{ name: 'm', desired: 2, running: 1, starting: 0, failed: 1 }],
+  });
   assert.equal(lifecycleModelLines(r, esc, '- '), []);
 });
 
@@ -87,8 +90,22 @@ test('lifecycle lines: exactly 20 draining replicas are all named, no ", and 0 m
 test('lifecycle lines: a rollout under way reads "Rollout of <model>: <text>"; a failed one puts its model in bold instead, both escaped', () => {
   const models: ModelRow[] = [
     { name: 'a', desired: 1, running: 1, starting: 0, failed: 0 },
-    { name: 'b', desired: 4, running: 4, starting: 1, failed: 0, rollout: { spec: '5f2c9a1e', stage: 'canary', text: 'canary 1 of 4 for spec 5f2c9a1e: starting' } },
-    { name: 'c', desired: 2, running: 2, starting: 0, failed: 0, rollout: { spec: '0badc0de', stage: 'failed', text: 'rollout failed for spec 0badc0de: error rate 20%' } },
+    {
+      name: 'b',
+      desired: 4,
+      running: 4,
+      starting: 1,
+      failed: 0,
+      rollout: { spec: '5f2c9a1e', stage: 'canary', text: 'canary 1 of 4 for spec 5f2c9a1e: starting' },
+    },
+    {
+      name: 'c',
+      desired: 2,
+      running: 2,
+      starting: 0,
+      failed: 0,
+      rollout: { spec: '0badc0de', stage: 'failed', text: 'rollout failed for spec 0badc0de: error rate 20%' },
+    },
     { name: 'd', desired: 2, running: 2, starting: 0, failed: 0, rollout: { spec: '12345678', stage: 'rolling', text: 'rolling 2 of 2 for spec 12345678' } },
   ];
   const r = reportOf({ replicas: [replica('a-0', 'draining')], models });
@@ -100,7 +117,7 @@ test('lifecycle lines: a rollout under way reads "Rollout of <model>: <text>"; a
   ]);
 });
 
-test('lifecycle lines: a failed rollout uses the caller\'s strong(), a holding one does not', () => {
+test("lifecycle lines: a failed rollout uses the caller's strong(), a holding one does not", () => {
   const models: ModelRow[] = [
     { name: 'h', desired: 2, running: 2, starting: 0, failed: 0, rollout: { spec: 's1', stage: 'hold', text: 'holding spec s1' } },
     { name: 'f', desired: 2, running: 2, starting: 0, failed: 0, rollout: { spec: 's2', stage: 'failed', text: 'rollout failed for spec s2' } },
@@ -120,7 +137,12 @@ test('other GPUs line: none (absent or empty), no line', () => {
 });
 
 test('other GPUs line: the count is every GPU of every node, then each node\'s GPUs compressed, escaped, separated by ", "', () => {
-  const r = reportOf({ other: [{ node: 'gpu-a03', gpus: [3] }, { node: 'gpu-b01', gpus: [0, 1, 4] }] });
+  const r = reportOf({
+    other: [
+      { node: 'gpu-a03', gpus: [3] },
+      { node: 'gpu-b01', gpus: [0, 1, 4] },
+    ],
+  });
   assert.equal(otherGpusLine(r, esc, 'GPUs in other hands'), ['GPUs in other hands (4): <gpu-a03>:3, <gpu-b01>:[0-1,4]']);
 });
 
@@ -131,7 +153,10 @@ test('other GPUs line: one node with one GPU counts 1', () => {
 
 test('other GPUs line: the first 20 nodes are listed, then ", and N more"; the count still covers every GPU', () => {
   const other = Array.from({ length: 22 }, (_, i) => ({ node: `n${String(i).padStart(2, '0')}`, gpus: [0, 1] }));
-  const shown = other.slice(0, 20).map((o) => `${o.node}:[0-1]`).join(', ');
+  const shown = other
+    .slice(0, 20)
+    .map((o) => `${o.node}:[0-1]`)
+    .join(', ');
   assert.equal(otherGpusLine(reportOf({ other }), plain, 'GPUs in other hands'), [`GPUs in other hands (44): ${shown}, and 2 more`]);
 });
 

@@ -21,7 +21,10 @@ const reps = [
 ];
 const state: State = {
   ...drainingState({ 'm1-1': { since: T0 } }),
-  lifecycle: { draining: { 'm1-1': { since: T0, reason: 'surplus (2 of 1)', outOfTablesAt: T0 } }, rollouts: { m2: { spec: S, stage: 'failed', reason: 'error rate 20% (4 of 20 requests) above maxErrorRate 5%', failedAt: T0 } } },
+  lifecycle: {
+    draining: { 'm1-1': { since: T0, reason: 'surplus (2 of 1)', outOfTablesAt: T0 } },
+    rollouts: { m2: { spec: S, stage: 'failed', reason: 'error rate 20% (4 of 20 requests) above maxErrorRate 5%', failedAt: T0 } },
+  },
 };
 
 function report() {
@@ -31,16 +34,30 @@ function report() {
 
 test('status JSON: draining replicas and counts, the failed rollout on its model, failing checks and failed replicas with their error', () => {
   const r = report();
-  assert.equal(r.replicas.map((x) => [x.id, x.state, x.error ?? null, x.check ?? null]), [
-    ['m1-0', 'running', null, { ok: false, error: 'expected /ready/i, got "Hello <b>"' }],
-    ['m1-1', 'draining', null, null],
-    ['m1-2', 'failed', 'answer check failed: no answer within 10 s', null],
-    ['m2-0', 'running', null, null],
-    ['m2-1', 'running', null, null],
-  ]);
+  assert.equal(
+    r.replicas.map((x) => [x.id, x.state, x.error ?? null, x.check ?? null]),
+    [
+      ['m1-0', 'running', null, { ok: false, error: 'expected /ready/i, got "Hello <b>"' }],
+      ['m1-1', 'draining', null, null],
+      ['m1-2', 'failed', 'answer check failed: no answer within 10 s', null],
+      ['m2-0', 'running', null, null],
+      ['m2-1', 'running', null, null],
+    ],
+  );
   assert.equal(r.models, [
     { name: 'm1', desired: 1, running: 1, starting: 0, failed: 1, draining: 1 },
-    { name: 'm2', desired: 2, running: 2, starting: 0, failed: 0, rollout: { spec: S, stage: 'failed', text: `rollout failed for spec ${S}: error rate 20% (4 of 20 requests) above maxErrorRate 5%; the old spec keeps serving` } },
+    {
+      name: 'm2',
+      desired: 2,
+      running: 2,
+      starting: 0,
+      failed: 0,
+      rollout: {
+        spec: S,
+        stage: 'failed',
+        text: `rollout failed for spec ${S}: error rate 20% (4 of 20 requests) above maxErrorRate 5%; the old spec keeps serving`,
+      },
+    },
   ]);
 });
 
@@ -51,7 +68,10 @@ test('STATUS.md: needs attention names the failed replica, the failing check and
   assert.match(md, /- rollout failed for 1 model: m2\n/);
   assert.match(md, /2 models, 5 replicas: 3 running, 0 starting, 1 failed, 1 draining\./);
   assert.match(md, /- Draining before a stop \(out of every router, stopped once none has a request in flight for it, or at drainTimeout\): m1-1\n/);
-  assert.ok(md.includes(`- **m2**: rollout failed for spec ${S}: error rate 20% \\(4 of 20 requests\\) above maxErrorRate 5%; the old spec keeps serving\n`), md);
+  assert.ok(
+    md.includes(`- **m2**: rollout failed for spec ${S}: error rate 20% \\(4 of 20 requests\\) above maxErrorRate 5%; the old spec keeps serving\n`),
+    md,
+  );
   assert.not.match(md, /Hello <b>/);
 });
 

@@ -58,44 +58,97 @@ export function demoSnapshot(config: Config): Snapshot {
     version: 1,
     observedAt: OBSERVED_AT,
     nodes: [
-      up('gpu-a01', agentReport(eightGpus(H100, 'gpu-a01'), [
-        rep('llama-3.1-70b-0', 'gpu-a01', [0, 1, 2, 3], 8000, { startedAt: '2026-11-27T06:00:00Z' }),
-        rep('qwen2.5-72b-0', 'gpu-a01', [4, 5, 6, 7], 8001, { startedAt: '2026-11-26T10:00:00Z' }),
-      ], storageOf(config, 'gpu-a01', { '/models': [W['llama-3.1-70b'], W['qwen2.5-72b']], '/lustre/models': lustre }))),
-      up('gpu-a02', agentReport(eightGpus(H100, 'gpu-a02', [5]), [
-        rep('llama-3.1-70b-1', 'gpu-a02', [0, 1, 2, 3], 8000, { startedAt: '2026-11-28T09:00:00Z' }),
-        // Started by hand or an older agent: no start time, so its idleness is unknown.
-        rep('llama-3.1-8b-0', 'gpu-a02', [4], 8001, { startedAt: undefined, spec: undefined }),
-      ], storageOf(config, 'gpu-a02', { '/lustre/models': lustre }))),
+      up(
+        'gpu-a01',
+        agentReport(
+          eightGpus(H100, 'gpu-a01'),
+          [
+            rep('llama-3.1-70b-0', 'gpu-a01', [0, 1, 2, 3], 8000, { startedAt: '2026-11-27T06:00:00Z' }),
+            rep('qwen2.5-72b-0', 'gpu-a01', [4, 5, 6, 7], 8001, { startedAt: '2026-11-26T10:00:00Z' }),
+          ],
+          storageOf(config, 'gpu-a01', { '/models': [W['llama-3.1-70b'], W['qwen2.5-72b']], '/lustre/models': lustre }),
+        ),
+      ),
+      up(
+        'gpu-a02',
+        agentReport(
+          eightGpus(H100, 'gpu-a02', [5]),
+          [
+            rep('llama-3.1-70b-1', 'gpu-a02', [0, 1, 2, 3], 8000, { startedAt: '2026-11-28T09:00:00Z' }),
+            // Started by hand or an older agent: no start time, so its idleness is unknown.
+            rep('llama-3.1-8b-0', 'gpu-a02', [4], 8001, { startedAt: undefined, spec: undefined }),
+          ],
+          storageOf(config, 'gpu-a02', { '/lustre/models': lustre }),
+        ),
+      ),
       up('gpu-a03', agentReport(eightGpus(H100, 'gpu-a03'), [], storageOf(config, 'gpu-a03', { '/lustre/models': lustre }))),
       {
-        name: 'gpu-a04', reachable: false, error: 'gpu-a04: connect ETIMEDOUT', reason: 'timeout', unreachableSince: '2026-11-29T07:56:00Z',
+        name: 'gpu-a04',
+        reachable: false,
+        error: 'gpu-a04: connect ETIMEDOUT',
+        reason: 'timeout',
+        unreachableSince: '2026-11-29T07:56:00Z',
         lastReport: agentReport(eightGpus(H100, 'gpu-a04'), [], storageOf(config, 'gpu-a04', { '/lustre/models': lustre })),
       },
-      up('gpu-b01', agentReport(eightGpus(H200, 'gpu-b01'), [
-        rep('deepseek-v3-0', 'gpu-b01', [0, 1, 2, 3, 4, 5, 6, 7], 8000, { state: 'starting', startedAt: '2026-11-29T07:45:00Z' }),
-      ], storageOf(config, 'gpu-b01', { '/models': [W['deepseek-v3']] }))),
-      up('gpu-b02', agentReport(eightGpus(H200, 'gpu-b02'), [
-        rep('deepseek-v3-0', 'gpu-b02', [0, 1, 2, 3, 4, 5, 6, 7], 8000, { state: 'starting', startedAt: '2026-11-29T07:45:00Z', rank: 1, endpoint: `http://${host('gpu-b02')}:8000` }),
-      ], storageOf(config, 'gpu-b02', { '/models': [W['deepseek-v3']] }))),
-      up('gpu-b03', agentReport(eightGpus(H200, 'gpu-b03'), [
-        rep('llama-3.1-8b-1', 'gpu-b03', [0], 8000, { startedAt: '2026-11-26T12:00:00Z' }),
-      ], storageOf(config, 'gpu-b03', { '/models': [W['llama-3.1-8b']] }))),
+      up(
+        'gpu-b01',
+        agentReport(
+          eightGpus(H200, 'gpu-b01'),
+          [rep('deepseek-v3-0', 'gpu-b01', [0, 1, 2, 3, 4, 5, 6, 7], 8000, { state: 'starting', startedAt: '2026-11-29T07:45:00Z' })],
+          storageOf(config, 'gpu-b01', { '/models': [W['deepseek-v3']] }),
+        ),
+      ),
+      up(
+        'gpu-b02',
+        agentReport(
+          eightGpus(H200, 'gpu-b02'),
+          [
+            rep('deepseek-v3-0', 'gpu-b02', [0, 1, 2, 3, 4, 5, 6, 7], 8000, {
+              state: 'starting',
+              startedAt: '2026-11-29T07:45:00Z',
+              rank: 1,
+              endpoint: `http://${host('gpu-b02')}:8000`,
+            }),
+          ],
+          storageOf(config, 'gpu-b02', { '/models': [W['deepseek-v3']] }),
+        ),
+      ),
+      up(
+        'gpu-b03',
+        agentReport(
+          eightGpus(H200, 'gpu-b03'),
+          [rep('llama-3.1-8b-1', 'gpu-b03', [0], 8000, { startedAt: '2026-11-26T12:00:00Z' })],
+          storageOf(config, 'gpu-b03', { '/models': [W['llama-3.1-8b']] }),
+        ),
+      ),
       {
         // Silent for 30 minutes: lost, so its mistral replica counts as gone.
-        name: 'gpu-b04', reachable: false, error: 'gpu-b04: connect EHOSTUNREACH', reason: 'network', unreachableSince: '2026-11-29T07:30:00Z',
-        lastReport: agentReport(eightGpus(H200, 'gpu-b04'), [
-          rep('mistral-7b-0', 'gpu-b04', [0], 8000, { startedAt: '2026-11-28T20:00:00Z' }),
-        ], storageOf(config, 'gpu-b04', { '/models': [W['mistral-7b']] })),
+        name: 'gpu-b04',
+        reachable: false,
+        error: 'gpu-b04: connect EHOSTUNREACH',
+        reason: 'network',
+        unreachableSince: '2026-11-29T07:30:00Z',
+        lastReport: agentReport(
+          eightGpus(H200, 'gpu-b04'),
+          [rep('mistral-7b-0', 'gpu-b04', [0], 8000, { startedAt: '2026-11-28T20:00:00Z' })],
+          storageOf(config, 'gpu-b04', { '/models': [W['mistral-7b']] }),
+        ),
       },
     ],
     routers: [
       {
-        name: 'rt-1', reachable: true,
+        name: 'rt-1',
+        reachable: true,
         report: {
-          version: 1, startedAt: '2026-11-25T00:00:00Z',
+          version: 1,
+          startedAt: '2026-11-25T00:00:00Z',
           // qwen2.5-72b-0 last served 41 hours ago and llama-3.1-8b-1 never since its start: both idle.
-          lastUsed: { 'llama-3.1-70b-0': '2026-11-29T07:59:30Z', 'llama-3.1-70b-1': '2026-11-29T07:58:00Z', 'qwen2.5-72b-0': '2026-11-27T15:00:00Z', 'llama-3.1-8b-0': '2026-11-29T07:50:00Z' },
+          lastUsed: {
+            'llama-3.1-70b-0': '2026-11-29T07:59:30Z',
+            'llama-3.1-70b-1': '2026-11-29T07:58:00Z',
+            'qwen2.5-72b-0': '2026-11-27T15:00:00Z',
+            'llama-3.1-8b-0': '2026-11-29T07:50:00Z',
+          },
         },
       },
     ],
@@ -134,7 +187,8 @@ export function largeSnapshot(config: Config): Snapshot {
     version: 1,
     observedAt: OBSERVED_AT,
     nodes: config.cluster.nodes.map((n) => ({
-      name: n.name, reachable: true,
+      name: n.name,
+      reachable: true,
       report: agentReport(eightGpus(gpuName(n.name), n.name), [], storageOf(config, n.name, sharedHeld(n.name))),
     })),
     routers: [],

@@ -30,9 +30,7 @@ test('a table of exactly MAX_ROWS rows shows whole, with no fold', () => {
 
 test('one row past MAX_ROWS and none needing attention: the whole table folds under a summary naming all of them', () => {
   const rs = rows(MAX_ROWS + 1);
-  assert.equal(foldedTable(HEAD, ['l', 'r'], rs, summary), [
-    '<details><summary>21 rows</summary>', '', HEAD_LINE, SEP, ...rs.map(line), '', '</details>',
-  ]);
+  assert.equal(foldedTable(HEAD, ['l', 'r'], rs, summary), ['<details><summary>21 rows</summary>', '', HEAD_LINE, SEP, ...rs.map(line), '', '</details>']);
 });
 
 test('a fold of exactly MAX_FOLDED rows writes every one and no "… and N more" line', () => {
@@ -46,8 +44,15 @@ test('past MAX_FOLDED rows a fold writes the first 500 and then says how many mo
   const rs = rows(MAX_FOLDED + 1);
   const out = foldedTable(HEAD, ['l', 'r'], rs, summary);
   assert.equal(out, [
-    '<details><summary>501 rows</summary>', '', HEAD_LINE, SEP, ...rs.slice(0, MAX_FOLDED).map(line),
-    '', `… and 1 more: ${EVERY_ONE}.`, '', '</details>',
+    '<details><summary>501 rows</summary>',
+    '',
+    HEAD_LINE,
+    SEP,
+    ...rs.slice(0, MAX_FOLDED).map(line),
+    '',
+    `… and 1 more: ${EVERY_ONE}.`,
+    '',
+    '</details>',
   ]);
   assert.not.ok(out.includes(line(rs[MAX_FOLDED])), 'the 501st row is not written');
 });
@@ -57,8 +62,18 @@ test('rows needing attention show first in an open table; the rest fold, counted
   const loud = rows(2, true, 'a');
   const out = foldedTable(HEAD, ['l', 'r'], [...quiet.slice(0, 5), loud[0], ...quiet.slice(5), loud[1]], summary);
   assert.equal(out, [
-    HEAD_LINE, SEP, line(loud[0]), line(loud[1]), '',
-    '<details><summary>21 more rows</summary>', '', HEAD_LINE, SEP, ...quiet.map(line), '', '</details>',
+    HEAD_LINE,
+    SEP,
+    line(loud[0]),
+    line(loud[1]),
+    '',
+    '<details><summary>21 more rows</summary>',
+    '',
+    HEAD_LINE,
+    SEP,
+    ...quiet.map(line),
+    '',
+    '</details>',
   ]);
 });
 
@@ -79,21 +94,35 @@ test('an attention item with no subjects is its headline alone', () => {
 test('past MAX_SUBJECTS names the rest fold under the item, indented so they stay in its list entry', () => {
   assert.equal(attentionLine(item(12)), [
     `- 12 nodes lost (placed elsewhere): ${names(0, 10)}, and 2 more:`,
-    '  <details><summary>2 more</summary>', '', `  ${names(10, 12)}`, '', '  </details>',
+    '  <details><summary>2 more</summary>',
+    '',
+    `  ${names(10, 12)}`,
+    '',
+    '  </details>',
   ]);
 });
 
 test('a fold of exactly MAX_FOLDED names writes every one and no "… and N more" line', () => {
   assert.equal(attentionLine(item(MAX_SUBJECTS + MAX_FOLDED)), [
     `- 510 nodes lost (placed elsewhere): ${names(0, 10)}, and 500 more:`,
-    '  <details><summary>500 more</summary>', '', `  ${names(10, 510)}`, '', '  </details>',
+    '  <details><summary>500 more</summary>',
+    '',
+    `  ${names(10, 510)}`,
+    '',
+    '  </details>',
   ]);
 });
 
 test('past MAX_FOLDED folded names the fold writes 500 and then says how many more and where they are', () => {
   assert.equal(attentionLine(item(MAX_SUBJECTS + MAX_FOLDED + 1)), [
     `- 511 nodes lost (placed elsewhere): ${names(0, 10)}, and 501 more:`,
-    '  <details><summary>501 more</summary>', '', `  ${names(10, 510)}`, '', `  … and 1 more: ${EVERY_ONE}.`, '', '  </details>',
+    '  <details><summary>501 more</summary>',
+    '',
+    `  ${names(10, 510)}`,
+    '',
+    `  … and 1 more: ${EVERY_ONE}.`,
+    '',
+    '  </details>',
   ]);
 });
 

@@ -91,9 +91,21 @@ test('past 10 names an attention item folds the rest into <details>, and each na
   const out = renderStatusMarkdown(withAttention({ ...report, nodes: { ...report.nodes, lost: many } }));
   const lines = out.split('\n');
   const at = lines.findIndex((l) => l.startsWith('- 250 nodes lost'));
-  assert.is(lines[at], `- 250 nodes lost (their replicas are placed elsewhere): ${many.slice(0, MAX_SUBJECTS).map((n) => `${n.node} (timeout)`).join(', ')}, and 240 more:`);
+  assert.is(
+    lines[at],
+    `- 250 nodes lost (their replicas are placed elsewhere): ${many
+      .slice(0, MAX_SUBJECTS)
+      .map((n) => `${n.node} (timeout)`)
+      .join(', ')}, and 240 more:`,
+  );
   assert.is(lines[at + 1], '  <details><summary>240 more</summary>');
-  assert.is(lines[at + 3], `  ${many.slice(MAX_SUBJECTS).map((n) => `${n.node} (timeout)`).join(', ')}`);
+  assert.is(
+    lines[at + 3],
+    `  ${many
+      .slice(MAX_SUBJECTS)
+      .map((n) => `${n.node} (timeout)`)
+      .join(', ')}`,
+  );
   assert.is(lines[at + 5], '  </details>');
   const html = marked.parse(out, { async: false, gfm: true }) as string;
   assert.match(html, /<li>(?:<p>)?250 nodes lost[^]*?<details><summary>240 more<\/summary>[^]*?n249 \(timeout\)[^]*?<\/details>[^]*?<\/li>/);

@@ -12,9 +12,15 @@ test('a 4,000-node fleet in 20 fabrics gives a STATUS.md of aggregates, not per-
   const storage: StorageDecl[] = [{ path: '/models', kind: 'local' }];
   const names = Array.from({ length: 4000 }, (_, i) => `n${String(i).padStart(4, '0')}`);
   const models = Array.from({ length: 10 }, (_, i) => model(`m${i}`, { replicas: 200 }));
-  const c = config(names.map((n, i) => nodeConfig(n, { fabric: fabrics[i % 20], storage, cordon: i % 97 === 0 })), { fabrics, routers: [{ name: 'rt', host: 'rt', port: 22 }] }, models);
+  const c = config(
+    names.map((n, i) => nodeConfig(n, { fabric: fabrics[i % 20], storage, cordon: i % 97 === 0 })),
+    { fabrics, routers: [{ name: 'rt', host: 'rt', port: 22 }] },
+    models,
+  );
   const obs = names.map((n, i) => {
-    const r = report(gpus(8, undefined, i % 50 === 0 ? [7] : []), i % 2 ? [replica(`m${i % 10}-${i}`, [0], { startedAt: '2026-11-20T00:00:00Z' })] : [], [stored('/models', i % 3 ? ['org/m1'] : [])]);
+    const r = report(gpus(8, undefined, i % 50 === 0 ? [7] : []), i % 2 ? [replica(`m${i % 10}-${i}`, [0], { startedAt: '2026-11-20T00:00:00Z' })] : [], [
+      stored('/models', i % 3 ? ['org/m1'] : []),
+    ]);
     return i % 13 === 0 ? down(n, i % 26 === 0 ? null : '2026-11-29T07:58:00Z', r) : up(n, r);
   });
   const f = buildFleet(c, snapshot(obs, [routerUp('rt', '2026-11-01T00:00:00Z')]), emptyState(), NOW);

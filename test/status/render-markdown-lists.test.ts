@@ -32,22 +32,50 @@ test('exactly 20 models that cannot be placed are all listed, with no fold', () 
 test('past 20 models that cannot be placed, the first 20 show and the rest fold as "N more"', () => {
   const us = unplaceable(21);
   assert.equal(section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed'), [
-    '## Cannot be placed', '', ...us.slice(0, 20).map(bullet), '', '<details><summary>1 more</summary>', '', bullet(us[20]), '', '</details>', '',
+    '## Cannot be placed',
+    '',
+    ...us.slice(0, 20).map(bullet),
+    '',
+    '<details><summary>1 more</summary>',
+    '',
+    bullet(us[20]),
+    '',
+    '</details>',
+    '',
   ]);
 });
 
 test('a fold of exactly 500 models that cannot be placed writes every one and no "… and N more" line', () => {
   const us = unplaceable(520);
   assert.equal(section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed'), [
-    '## Cannot be placed', '', ...us.slice(0, 20).map(bullet), '', '<details><summary>500 more</summary>', '', ...us.slice(20).map(bullet), '', '</details>', '',
+    '## Cannot be placed',
+    '',
+    ...us.slice(0, 20).map(bullet),
+    '',
+    '<details><summary>500 more</summary>',
+    '',
+    ...us.slice(20).map(bullet),
+    '',
+    '</details>',
+    '',
   ]);
 });
 
 test('past 500 folded models that cannot be placed the fold says how many more and where they are listed', () => {
   const us = unplaceable(521);
   assert.equal(section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed'), [
-    '## Cannot be placed', '', ...us.slice(0, 20).map(bullet), '', '<details><summary>501 more</summary>', '',
-    ...us.slice(20, 520).map(bullet), '', `… and 1 more: ${EVERY_ONE}.`, '', '</details>', '',
+    '## Cannot be placed',
+    '',
+    ...us.slice(0, 20).map(bullet),
+    '',
+    '<details><summary>501 more</summary>',
+    '',
+    ...us.slice(20, 520).map(bullet),
+    '',
+    `… and 1 more: ${EVERY_ONE}.`,
+    '',
+    '</details>',
+    '',
   ]);
 });
 
@@ -59,7 +87,12 @@ test('a node out of reach that is also cordoned says both; a cordoned node says 
     nodes: nodes({ unreachable: [{ node: 'n1', since: '2026-11-28T10:00:00Z', reason: 'timeout', error: 'x' }], cordoned: [{ node: 'n1' }, { node: 'n2' }] }),
   });
   assert.equal(section(renderStatusMarkdown(report), 'Nodes'), [
-    '## Nodes', '', ...NODE_HEAD, '| n1 | unreachable, cordoned | timeout | 2026-11-28 | — |', '| n2 | cordoned | — | — | — |', '',
+    '## Nodes',
+    '',
+    ...NODE_HEAD,
+    '| n1 | unreachable, cordoned | timeout | 2026-11-28 | — |',
+    '| n2 | cordoned | — | — | — |',
+    '',
   ]);
 });
 
@@ -70,8 +103,19 @@ test('past 20 node rows, nodes out of reach and cordoned nodes with unhealthy GP
     unhealthyGpus: [{ node: 'c-gpu', index: 3, class: 'H100', reason: 'XID 79' }],
   });
   assert.equal(section(renderStatusMarkdown(report), 'Nodes'), [
-    '## Nodes', '', ...NODE_HEAD, '| u1 | unreachable | refused | unknown | — |', '| c-gpu | cordoned | — | — | 3 \\(XID 79\\) |', '',
-    '<details><summary>20 more cordoned nodes</summary>', '', ...NODE_HEAD, ...plain.map((c) => `| ${c.node} | cordoned | — | — | — |`), '', '</details>', '',
+    '## Nodes',
+    '',
+    ...NODE_HEAD,
+    '| u1 | unreachable | refused | unknown | — |',
+    '| c-gpu | cordoned | — | — | 3 \\(XID 79\\) |',
+    '',
+    '<details><summary>20 more cordoned nodes</summary>',
+    '',
+    ...NODE_HEAD,
+    ...plain.map((c) => `| ${c.node} | cordoned | — | — | — |`),
+    '',
+    '</details>',
+    '',
   ]);
 });
 
@@ -84,7 +128,12 @@ test('past 20 node rows, all plain cordoned, the whole table folds as "N cordone
 test('GPUs in other hands are a line of their own, node names escaped, also when no node needs a look', () => {
   const out = renderStatusMarkdown(blankReport({ nodes: nodes({ other: [{ node: 'g_1', gpus: [0, 1, 3] }] }) }));
   assert.equal(section(out, 'Nodes'), [
-    '## Nodes', '', 'Every node is reachable and uncordoned; no GPU is unhealthy.', '', '**GPUs in other hands** (3): g\\_1:[0-1,3]', '',
+    '## Nodes',
+    '',
+    'Every node is reachable and uncordoned; no GPU is unhealthy.',
+    '',
+    '**GPUs in other hands** (3): g\\_1:[0-1,3]',
+    '',
   ]);
   assert.ok(out.endsWith('unhealthy.\n\n**GPUs in other hands** (3): g\\_1:[0-1,3]\n'), 'the file ends with the line');
 });

@@ -14,7 +14,10 @@ import { emptyState } from '../../src/types/state.js';
 import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../fleet/fixtures.js';
 
 function text(obs: NodeObservation[], cordon: string[] = []): string {
-  const c = config(obs.map((o) => nodeConfig(o.name, { cordon: cordon.includes(o.name) })), { notify: { webhooks: [{ url: 'https://hooks.example/x' }] } as never });
+  const c = config(
+    obs.map((o) => nodeConfig(o.name, { cordon: cordon.includes(o.name) })),
+    { notify: { webhooks: [{ url: 'https://hooks.example/x' }] } as never },
+  );
   return renderStatusText(summarize(buildFleet(c, snapshot(obs), emptyState(), NOW), []), { color: false });
 }
 

@@ -14,25 +14,42 @@ import { NOW, config, foreignGpu as foreign, gpus, model, nodeConfig, replica, r
 const CHECK_AT = '2026-11-29T07:59:30Z';
 
 function fleetOf(obs: NodeObservation[], state: State = emptyState(), extra: Parameters<typeof config>[1] = {}) {
-  const c = config(obs.map((o) => nodeConfig(o.name)), extra, [model('m', { replicas: 3 })]);
-  return buildFleet(c, snapshot(obs, extra.routers ? [routerUp('rt-1', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-20T00:00:00Z', 'm-1': '2026-11-20T00:00:00Z' })] : []), state, NOW);
+  const c = config(
+    obs.map((o) => nodeConfig(o.name)),
+    extra,
+    [model('m', { replicas: 3 })],
+  );
+  return buildFleet(
+    c,
+    snapshot(obs, extra.routers ? [routerUp('rt-1', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-20T00:00:00Z', 'm-1': '2026-11-20T00:00:00Z' })] : []),
+    state,
+    NOW,
+  );
 }
 
 test('a running replica whose answer check fails shows the check\'s error; "no answer matched" when the check gave none', () => {
-  const f = fleetOf([up('n1', report(gpus(3), [
-    replica('m-0', [0], { check: { ok: false, at: CHECK_AT, error: 'HTTP 500' } }),
-    replica('m-1', [1], { check: { ok: false, at: CHECK_AT } }),
-    replica('m-2', [2], { check: { ok: true, at: CHECK_AT } }),
-  ]))]);
-  const rows = summarize(f, []).replicas;
-  assert.equal(rows.map((r) => [r.id, r.check ?? null]), [
-    ['m-0', { ok: false, error: 'HTTP 500' }],
-    ['m-1', { ok: false, error: 'no answer matched' }],
-    ['m-2', null],
+  const f = fleetOf([
+    up(
+      'n1',
+      report(gpus(3), [
+        replica('m-0', [0], { check: { ok: false, at: CHECK_AT, error: 'HTTP 500' } }),
+        replica('m-1', [1], { check: { ok: false, at: CHECK_AT } }),
+        replica('m-2', [2], { check: { ok: true, at: CHECK_AT } }),
+      ]),
+    ),
   ]);
+  const rows = summarize(f, []).replicas;
+  assert.equal(
+    rows.map((r) => [r.id, r.check ?? null]),
+    [
+      ['m-0', { ok: false, error: 'HTTP 500' }],
+      ['m-1', { ok: false, error: 'no answer matched' }],
+      ['m-2', null],
+    ],
+  );
 });
 
-test('a starting replica\'s failed check is not shown: it is still within its time to answer', () => {
+test("a starting replica's failed check is not shown: it is still within its time to answer", () => {
   const f = fleetOf([up('n1', report(gpus(1), [replica('m-0', [0], { state: 'starting', check: { ok: false, at: CHECK_AT, error: 'HTTP 503' } })]))]);
   assert.is(summarize(f, []).replicas[0]!.check, undefined);
 });
@@ -43,7 +60,10 @@ test('GPUs in other hands are listed per node in name order with their indices; 
     up('n2', report(gpus(2))),
     up('n3', report([foreign(0, 5)])),
   ]);
-  assert.equal(summarize(f, []).nodes.other, [{ node: 'n1', gpus: [1, 3] }, { node: 'n3', gpus: [0] }]);
+  assert.equal(summarize(f, []).nodes.other, [
+    { node: 'n1', gpus: [1, 3] },
+    { node: 'n3', gpus: [0] },
+  ]);
   const quiet = fleetOf([up('n1', report(gpus(2)))]);
   assert.ok(!('other' in summarize(quiet, []).nodes));
 });
@@ -57,7 +77,10 @@ test('a draining replica is not listed as idle, however long unused', () => {
   const state: State = { ...emptyState(), lifecycle: { draining: { 'm-1': { since: NOW, reason: 'surplus', outOfTablesAt: null } }, rollouts: {} } };
   const routers = [{ name: 'rt-1', host: 'rt-1', port: 22 }];
   const f = fleetOf([up('n1', report(gpus(2), [replica('m-0', [0]), replica('m-1', [1])]))], state, { routers });
-  assert.equal(summarize(f, []).idle.map((r) => r.replica), ['m-0']);
+  assert.equal(
+    summarize(f, []).idle.map((r) => r.replica),
+    ['m-0'],
+  );
 });
 
 test('duplicates are listed with their nodes and the nodes of record; none is an empty list', () => {
@@ -67,7 +90,7 @@ test('duplicates are listed with their nodes and the nodes of record; none is an
   assert.equal(summarize({ ...f, duplicates: undefined }, []).duplicates, []);
 });
 
-test('where: a node\'s GPU list is `node:indices` compressed; empty reasons are dropped, repeated ones said once', () => {
+test("where: a node's GPU list is `node:indices` compressed; empty reasons are dropped, repeated ones said once", () => {
   const at = [
     { node: 'n1', index: 4, reason: 'Xid 79' },
     { node: 'n1', index: 1, reason: '' },
@@ -89,12 +112,17 @@ test('where: nodes with the same unhealthy indices share one hostlist entry, ord
   ]);
 });
 
-test('where: a failed multi-node replica\'s error is its first failed rank\'s, named by node; a running rank\'s stale error is skipped', () => {
+test("where: a failed multi-node replica's error is its first failed rank's, named by node; a running rank's stale error is skipped", () => {
   const c = config([nodeConfig('n1'), nodeConfig('n2')], {}, [model('m', { nodes: 2 })]);
-  const f = buildFleet(c, snapshot([
-    up('n1', report(gpus(1), [replica('m-0', [0], { rank: 0, state: 'running', error: 'old: restarted once' })])),
-    up('n2', report(gpus(1), [replica('m-0', [0], { rank: 1, state: 'failed', error: 'NCCL timeout' })])),
-  ]), emptyState(), NOW);
+  const f = buildFleet(
+    c,
+    snapshot([
+      up('n1', report(gpus(1), [replica('m-0', [0], { rank: 0, state: 'running', error: 'old: restarted once' })])),
+      up('n2', report(gpus(1), [replica('m-0', [0], { rank: 1, state: 'failed', error: 'NCCL timeout' })])),
+    ]),
+    emptyState(),
+    NOW,
+  );
   const r = f.replicaById.get('m-0')!;
   assert.is(r.state, 'failed');
   assert.is(replicaError(f, r), 'n2: NCCL timeout');

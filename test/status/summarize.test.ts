@@ -65,7 +65,25 @@ test('without webhooks notify carries the warning; with one it is null and the U
 test('the status JSON has docs/commands.md keys in order', () => {
   const r = summarize(sampleFleet(), unplaceable);
   // The keys of docs/commands.md first, in their order; what docs/status.md adds after them.
-  assert.equal(Object.keys(r), ['version', 'cluster', 'observedAt', 'capacity', 'fabrics', 'holdings', 'models', 'replicas', 'unplaceable', 'blocked', 'idle', 'nodes', 'notify', 'unhealthyGpus', 'duplicates', 'attention', 'endpointWarnings']);
+  assert.equal(Object.keys(r), [
+    'version',
+    'cluster',
+    'observedAt',
+    'capacity',
+    'fabrics',
+    'holdings',
+    'models',
+    'replicas',
+    'unplaceable',
+    'blocked',
+    'idle',
+    'nodes',
+    'notify',
+    'unhealthyGpus',
+    'duplicates',
+    'attention',
+    'endpointWarnings',
+  ]);
   assert.equal(Object.keys(r.capacity[0]), ['class', 'total', 'used', 'free', 'unhealthy', 'other', 'unreachable', 'cordoned']);
   assert.equal(Object.keys(r.replicas[0]), ['id', 'model', 'nodes', 'state', 'idleSeconds', 'idleSince', 'error']);
   assert.equal(Object.keys(r.nodes.unreachable[0]), ['node', 'since', 'reason', 'error']);

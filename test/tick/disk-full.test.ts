@@ -59,7 +59,10 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
     await commitFiles(people, { 'models.yaml': models(3) }, 'scale to 3');
 
     full = true;
-    const err = await tick().then(() => null, (e: unknown) => e);
+    const err = await tick().then(
+      () => null,
+      (e: unknown) => e,
+    );
     full = false;
     assert.instance(err, WriteError);
     const c = captureIo();
@@ -67,11 +70,20 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
     const lines = c.err().split('\n').filter(Boolean);
     assert.is(lines.length, 1, c.err());
     assert.match(lines[0]!, fs ? /^llmgw reconcile: cannot write STATUS\.md in .*: no space left on device \(ENOSPC\)$/ : /: permission denied \(EACCES\)$/);
-    assert.equal([...(await readdir(workdir)), ...(await readdir(join(workdir, '.llmgw')))].filter((n) => n.endsWith('.tmp')), []);
+    assert.equal(
+      [...(await readdir(workdir)), ...(await readdir(join(workdir, '.llmgw')))].filter((n) => n.endsWith('.tmp')),
+      [],
+    );
     assert.is(await git(remote, ['for-each-ref', 'refs/llmgw/']), '', 'the lease was let go, full disk or not');
-    assert.equal([...canned.replicas.values()].flat().map((r) => r.id).sort(), ['m-0', 'm-1', 'm-2']);
+    assert.equal(
+      [...canned.replicas.values()]
+        .flat()
+        .map((r) => r.id)
+        .sort(),
+      ['m-0', 'm-1', 'm-2'],
+    );
 
-    if (fs) await rm(join(fs.dir, 'ballast'), { force: true }), await rm(join(fs.dir, 'ballast2'), { force: true });
+    if (fs) (await rm(join(fs.dir, 'ballast'), { force: true }), await rm(join(fs.dir, 'ballast2'), { force: true }));
     else await chmod(join(workdir, '.llmgw'), 0o755);
     const next = await tick();
     assert.ok(next.held);
@@ -79,7 +91,13 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
       assert.equal(next.result.plan!.actions, [], 'm-2 is found running, not started again');
       assert.ok(next.result.pushed);
     }
-    assert.equal([...canned.replicas.values()].flat().map((r) => r.id).sort(), ['m-0', 'm-1', 'm-2']);
+    assert.equal(
+      [...canned.replicas.values()]
+        .flat()
+        .map((r) => r.id)
+        .sort(),
+      ['m-0', 'm-1', 'm-2'],
+    );
     assert.match(await git(remote, ['show', 'main:STATUS.md']), /\| m \| 3 \| 3 \| 0 \| 0 \|/);
   } finally {
     if (fs) await fs.unmount();

@@ -74,8 +74,7 @@ async function world(): Promise<World> {
     canned,
     down,
     tables,
-    tick: (minute, o = {}) =>
-      runTick({ repo, transport, env: {}, now: () => new Date(t0 + minute * 60_000), push: false, log: () => undefined, ...o }),
+    tick: (minute, o = {}) => runTick({ repo, transport, env: {}, now: () => new Date(t0 + minute * 60_000), push: false, log: () => undefined, ...o }),
     copies: () => [...canned.replicas].flatMap(([node, list]) => list.map((r) => `${r.id}@${node}`)).sort(),
   };
 }
@@ -87,10 +86,13 @@ function nodeOf(w: World, id: string): string {
 for (const [how, breakIt] of [
   ['missing', async (dir: string) => rm(join(dir, '.llmgw/observed.json'))],
   // The issue's case: a report's 1e999 committed, unreadable at the next tick.
-  ['holding 1e999', async (dir: string) => {
-    const text = await readFile(join(dir, '.llmgw/observed.json'), 'utf8');
-    await writeFile(join(dir, '.llmgw/observed.json'), text.replace(/"memoryMiB": \d+/, '"memoryMiB": 1e999'));
-  }],
+  [
+    'holding 1e999',
+    async (dir: string) => {
+      const text = await readFile(join(dir, '.llmgw/observed.json'), 'utf8');
+      await writeFile(join(dir, '.llmgw/observed.json'), text.replace(/"memoryMiB": \d+/, '"memoryMiB": 1e999'));
+    },
+  ],
 ] as const) {
   test(`observed.json ${how} while a node is briefly unreachable: its replicas are not started elsewhere, and every id runs once when it is back`, async () => {
     const w = await world();
@@ -105,14 +107,20 @@ for (const [how, breakIt] of [
     w.down.add(node);
     const away = await w.tick(2);
     assert.equal(away.plan!.actions, [], 'nothing is started while the node is only unreachable');
-    assert.equal(away.report!.models.map((m) => [m.name, m.running]), [['m', 2]]);
+    assert.equal(
+      away.report!.models.map((m) => [m.name, m.running]),
+      [['m', 2]],
+    );
     // Broken again: state.json's placements alone still know what runs there.
     await breakIt(w.dir);
     assert.equal((await w.tick(3)).plan!.actions, []);
     w.down.delete(node);
     const back = await w.tick(4);
     assert.equal(back.plan!.actions, []);
-    assert.equal(w.copies().map((c) => c.split('@')[0]), ['m-0', 'm-1']);
+    assert.equal(
+      w.copies().map((c) => c.split('@')[0]),
+      ['m-0', 'm-1'],
+    );
     assert.equal(back.report!.duplicates, []);
     await rm(w.dir, { recursive: true, force: true });
   });
@@ -127,14 +135,26 @@ test('observed.json and its node both gone past lostAfter: the replica is replac
   w.down.add(node);
   await w.tick(2);
   const lost = await w.tick(13);
-  assert.equal(lost.plan!.actions.filter((a) => a.op === 'start').map((a) => a.replica), ['m-2']);
+  assert.equal(
+    lost.plan!.actions.filter((a) => a.op === 'start').map((a) => a.replica),
+    ['m-2'],
+  );
   w.down.delete(node);
   const back = await w.tick(14);
-  assert.equal(back.plan!.actions.map((a) => `${a.op} ${a.replica}`), ['stop m-2']);
+  assert.equal(
+    back.plan!.actions.map((a) => `${a.op} ${a.replica}`),
+    ['stop m-2'],
+  );
   // The surplus drains first (out of every router's table), and is stopped on a later tick.
-  assert.equal(w.copies().map((c) => c.split('@')[0]), ['m-0', 'm-1', 'm-2']);
+  assert.equal(
+    w.copies().map((c) => c.split('@')[0]),
+    ['m-0', 'm-1', 'm-2'],
+  );
   await w.tick(15);
-  assert.equal(w.copies().map((c) => c.split('@')[0]), ['m-0', 'm-1']);
+  assert.equal(
+    w.copies().map((c) => c.split('@')[0]),
+    ['m-0', 'm-1'],
+  );
   await rm(w.dir, { recursive: true, force: true });
 });
 
@@ -148,7 +168,10 @@ test('a copy of an id on a second node is stopped there only: the replica keeps 
   w.canned.replicas.set(other, [{ ...original, startedAt: '2026-11-28T00:00:00Z', endpoint: `http://${other}:8000` }]);
   w.tables.length = 0;
   const r = await w.tick(2);
-  assert.equal(r.plan!.actions.map((a) => [a.op, a.replica, a.placement.map((p) => p.node), a.op === 'stop' && a.duplicate]), [['stop', 'm-0', [other], true]]);
+  assert.equal(
+    r.plan!.actions.map((a) => [a.op, a.replica, a.placement.map((p) => p.node), a.op === 'stop' && a.duplicate]),
+    [['stop', 'm-0', [other], true]],
+  );
   assert.is(r.plan!.blocked, null);
   assert.equal(w.copies(), [`m-0@${node}`, ...w.copies().filter((c) => c.startsWith('m-1'))].sort());
   // Every table pushed this tick still routes m-0 to the copy of record.
@@ -170,7 +193,13 @@ test('a duplicate that cannot be stopped yet is in status JSON and STATUS.md unt
     async handler(ctx) {
       if (ctx.host === other && ctx.command.endsWith('agent apply')) {
         const req = JSON.parse(ctx.stdin) as AgentApplyRequest;
-        return { code: 0, stdout: JSON.stringify({ version: 1, results: req.stop.map((s) => ({ replica: typeof s === 'string' ? s : s.replica, op: 'stop', ok: false, error: 'busy' })) }) };
+        return {
+          code: 0,
+          stdout: JSON.stringify({
+            version: 1,
+            results: req.stop.map((s) => ({ replica: typeof s === 'string' ? s : s.replica, op: 'stop', ok: false, error: 'busy' })),
+          }),
+        };
       }
       return w.canned.handler(ctx);
     },
@@ -186,7 +215,10 @@ test('a duplicate that cannot be stopped yet is in status JSON and STATUS.md unt
   assert.equal(JSON.parse(c.out()).duplicates, r.report!.duplicates);
   const fixed = await w.tick(3);
   assert.equal(fixed.report!.duplicates, []);
-  assert.equal(w.copies().filter((x) => x.startsWith('m-0@')), [`m-0@${node}`]);
+  assert.equal(
+    w.copies().filter((x) => x.startsWith('m-0@')),
+    [`m-0@${node}`],
+  );
   await rm(w.dir, { recursive: true, force: true });
 });
 
@@ -199,7 +231,10 @@ test('state.json with fields of the wrong type is a warning and a fresh start, n
   const lines: string[] = [];
   const r = await w.tick(2, { log: (l) => lines.push(l) });
   assert.equal(r.plan!.actions, []);
-  assert.ok(lines.some((l) => /^warning: .*state\.json: not a valid state file \(\/\w+: must be \w+; and 2 more\); starting from an empty state$/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => /^warning: .*state\.json: not a valid state file \(\/\w+: must be \w+; and 2 more\); starting from an empty state$/.test(l)),
+    lines.join('\n'),
+  );
   await writeFile(join(w.dir, '.llmgw/state.json'), JSON.stringify({ version: 1, startFailures: {} }));
   const c = captureIo({ cwd: w.dir });
   assert.is(await main(['plan', '--observed', '.llmgw/observed.json'], c.io), 0, c.err());

@@ -58,7 +58,8 @@ test('an event is committed with its id before it is sent, and stays owed throug
     const repo = await openConfigRepo({ dir, env: process.env });
     const transport = handlerTransport(cannedFleet({ nodes: ['g1', 'g2'] }));
     let minute = 0;
-    const tick = () => runTick({ repo, transport, env: {}, now: () => new Date(Date.parse('2026-11-29T08:00:00Z') + minute++ * 60_000), push: false, log: () => undefined });
+    const tick = () =>
+      runTick({ repo, transport, env: {}, now: () => new Date(Date.parse('2026-11-29T08:00:00Z') + minute++ * 60_000), push: false, log: () => undefined });
     const outbox = async () => (JSON.parse(await readFile(join(dir, '.llmgw/state.json'), 'utf8')) as State).outbox;
 
     const first = await tick();
@@ -70,7 +71,11 @@ test('an event is committed with its id before it is sent, and stays owed throug
     await writeFile(join(dir, 'cluster.yaml'), 'apiVersion: llmgw/v1\nkind: Cluster\nname: [\n');
     await git(dir, ['commit', '--quiet', '-am', 'a broken cluster.yaml']);
     await tick();
-    assert.equal((await outbox()).map((o) => o.id), [owed[0]!.id], 'the hook is unknown while cluster.yaml is broken: still owed');
+    assert.equal(
+      (await outbox()).map((o) => o.id),
+      [owed[0]!.id],
+      'the hook is unknown while cluster.yaml is broken: still owed',
+    );
 
     await writeFile(join(dir, 'cluster.yaml'), cluster(url));
     await git(dir, ['commit', '--quiet', '-am', 'fixed']);

@@ -15,16 +15,25 @@ test('a write on a full disk fails with ENOSPC and leaves no temporary file behi
     let code: string | undefined;
     if (fs) {
       await fill(dir);
-      code = await writeFileAtomic(join(dir, 'STATUS.md'), 'x'.repeat(200_000)).then(() => 'none', (e: NodeJS.ErrnoException) => e.code);
+      code = await writeFileAtomic(join(dir, 'STATUS.md'), 'x'.repeat(200_000)).then(
+        () => 'none',
+        (e: NodeJS.ErrnoException) => e.code,
+      );
       assert.is(code, 'ENOSPC');
     } else {
       // Not root: the rename fails instead (the target is a directory), after a write that took.
       await mkdir(join(dir, 'sub', 'STATUS.md'), { recursive: true });
       await writeFile(join(dir, 'sub', 'STATUS.md', 'keep'), '');
-      code = await writeFileAtomic(join(dir, 'sub', 'STATUS.md'), 'new\n').then(() => 'none', (e: NodeJS.ErrnoException) => e.code);
+      code = await writeFileAtomic(join(dir, 'sub', 'STATUS.md'), 'new\n').then(
+        () => 'none',
+        (e: NodeJS.ErrnoException) => e.code,
+      );
       assert.ok(code !== 'none');
     }
-    assert.equal((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+    assert.equal(
+      (await readdir(dir)).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
     assert.is(await readFile(join(dir, 'STATUS.md'), 'utf8'), 'old\n');
   } finally {
     if (fs) await fs.unmount();

@@ -110,12 +110,12 @@ function validateIn(dir: string, name: SchemaName, data: unknown): { ok: boolean
 
 const usage = { version: 1, startedAt: '2026-11-29T07:00:00Z', lastUsed: {} };
 
-test('getValidator uses the build\'s validator and never loads ajv\'s compiler', () => {
+test("getValidator uses the build's validator and never loads ajv's compiler", () => {
   assert.equal(validateIn(packageTree(true), 'snapshot', { version: 1 }), { ok: false, compilerLoaded: false });
   assert.equal(validateIn(packageTree(true), 'router-usage', usage), { ok: true, compilerLoaded: false });
 });
 
-test('without the build\'s validators getValidator compiles the schema at run time', () => {
+test("without the build's validators getValidator compiles the schema at run time", () => {
   assert.equal(validateIn(packageTree(false), 'router-usage', usage), { ok: true, compilerLoaded: true });
   assert.equal(validateIn(packageTree(false), 'router-usage', { version: 1 }), { ok: false, compilerLoaded: true });
 });

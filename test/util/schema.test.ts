@@ -10,8 +10,14 @@ const contractReport = {
   gpus: [{ index: 0, uuid: 'GPU-0', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }],
   replicas: [
     {
-      id: 'llama-3.1-70b-0', model: 'llama-3.1-70b', gpus: [0, 1, 2, 3], state: 'running',
-      startedAt: '2026-11-29T07:00:00Z', endpoint: 'http://gpu-a01.example:8000', rank: 0, spec: '5f2c9a1e',
+      id: 'llama-3.1-70b-0',
+      model: 'llama-3.1-70b',
+      gpus: [0, 1, 2, 3],
+      state: 'running',
+      startedAt: '2026-11-29T07:00:00Z',
+      endpoint: 'http://gpu-a01.example:8000',
+      rank: 0,
+      spec: '5f2c9a1e',
     },
   ],
   storage: [
@@ -22,7 +28,9 @@ const contractReport = {
 };
 
 test('every file in schemas/ is a named schema with a $id and compiles under strict mode', () => {
-  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+  const files = readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
   assert.equal(files, SCHEMA_NAMES.map((n) => `${n}.schema.json`).sort());
   const strict = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   for (const f of files) strict.addSchema(JSON.parse(readFileSync(SCHEMA_DIR + f, 'utf8')));
@@ -97,25 +105,42 @@ test('an unreachable node must say why; since when and its last report may be le
   const res = getValidator('snapshot')(snap);
   assert.is(res.ok, false);
   if (!res.ok) {
-    assert.is(
-      formatSchemaIssues(res.errors, 5),
-      "/nodes/0: must have required property 'error'",
-    );
+    assert.is(formatSchemaIssues(res.errors, 5), "/nodes/0: must have required property 'error'");
   }
 });
 
 test('the apply request and reply of docs/protocol.md validate', () => {
   const req = {
-    version: 1, node: 'gpu-a01',
-    start: [{
-      replica: 'llama-3.1-70b-1', model: 'llama-3.1-70b', spec: '5f2c9a1e', weights: 'meta-llama/x', weightsPath: '/models/meta-llama/x',
-      gpus: [4, 5, 6, 7], port: 8001, endpoint: 'http://gpu-a01.example:8001', rank: 0, peers: ['gpu-a01'],
-      command: ['vllm', 'serve', 'x'], env: { CUDA_VISIBLE_DEVICES: '4,5,6,7' }, health: '/health', startTimeoutSeconds: 1200,
-    }],
+    version: 1,
+    node: 'gpu-a01',
+    start: [
+      {
+        replica: 'llama-3.1-70b-1',
+        model: 'llama-3.1-70b',
+        spec: '5f2c9a1e',
+        weights: 'meta-llama/x',
+        weightsPath: '/models/meta-llama/x',
+        gpus: [4, 5, 6, 7],
+        port: 8001,
+        endpoint: 'http://gpu-a01.example:8001',
+        rank: 0,
+        peers: ['gpu-a01'],
+        command: ['vllm', 'serve', 'x'],
+        env: { CUDA_VISIBLE_DEVICES: '4,5,6,7' },
+        health: '/health',
+        startTimeoutSeconds: 1200,
+      },
+    ],
     stop: ['old-model-0'],
   };
   assert.equal(getValidator('agent-apply-request')(req), { ok: true });
-  const reply = { version: 1, results: [{ replica: 'a-1', op: 'start', ok: true }, { replica: 'b-0', op: 'stop', ok: false, error: 'x' }] };
+  const reply = {
+    version: 1,
+    results: [
+      { replica: 'a-1', op: 'start', ok: true },
+      { replica: 'b-0', op: 'stop', ok: false, error: 'x' },
+    ],
+  };
   assert.equal(getValidator('agent-apply-reply')(reply), { ok: true });
   assert.equal(getValidator('router-endpoints')({ version: 1, models: { m: [{ replica: 'm-0', url: 'http://h:8000' }], n: [] } }), { ok: true });
   assert.equal(getValidator('agent-report-request')({ version: 1, node: 'n', storage: [{ path: '/models', kind: 'local' }], weights: ['a/b'] }), { ok: true });

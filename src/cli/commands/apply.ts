@@ -112,16 +112,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
       if (repo && lease) await releaseLease(repo, { holder: lease.holder, now: new Date() }).catch(() => undefined);
     });
     for (const r of outcome.results) {
-      const why = r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (${r.reason ?? `waits for ${(r.waitingFor ?? []).join(', ')}`})` : '';
+      const why =
+        r.status === 'failed' ? `: ${r.error ?? ''}` : r.status === 'deferred' ? ` (${r.reason ?? `waits for ${(r.waitingFor ?? []).join(', ')}`})` : '';
       // The replica id and the error are a node's text: escaped for the terminal (docs/security.md).
       io.stdout.write(escapeTerminal(`${r.phase ?? r.op} ${r.replica}: ${r.status}${why}`) + '\n');
     }
-    for (const f of outcome.failures.filter((x) => x.op === 'endpoints')) io.stderr.write(escapeTerminal(`router ${f.host}: table not updated: ${f.error}`) + '\n');
+    for (const f of outcome.failures.filter((x) => x.op === 'endpoints'))
+      io.stderr.write(escapeTerminal(`router ${f.host}: table not updated: ${f.error}`) + '\n');
     const state = stateAfter(planned, { outcome, effects });
     const after = afterTick(planned, effects, state);
     await writeAll(dir, { status: after.status, state: after.state, snapshot: after.snapshot });
     const draining = outcome.drained ? `, draining ${outcome.drained}` : '';
-    io.stdout.write(`started ${outcome.started}, stopped ${outcome.stopped}${draining}, waiting ${outcome.deferred}, failed ${outcome.failed}; wrote ${STATUS_FILE}\n`);
+    io.stdout.write(
+      `started ${outcome.started}, stopped ${outcome.stopped}${draining}, waiting ${outcome.deferred}, failed ${outcome.failed}; wrote ${STATUS_FILE}\n`,
+    );
     return outcome.failed > 0 || outcome.failures.length > 0 ? 1 : 0;
   } finally {
     await transport.close();

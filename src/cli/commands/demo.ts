@@ -39,7 +39,9 @@ async function ownConfig(io: Io, repo: string): Promise<Pick<DemoOptions, 'own' 
   if (!loaded.ok) throw new ConfigError('the config is invalid', loaded.errors);
   const { cluster, models } = loaded.config;
   if (cluster.nodes.length > MAX_SIM_NODES) {
-    throw new UsageError(`${repo}/cluster.yaml has ${cluster.nodes.length} nodes; the simulation runs at most ${MAX_SIM_NODES} (an SSH server each, in this process)`);
+    throw new UsageError(
+      `${repo}/cluster.yaml has ${cluster.nodes.length} nodes; the simulation runs at most ${MAX_SIM_NODES} (an SSH server each, in this process)`,
+    );
   }
   const engines = models.reduce((n, m) => n + m.replicas * m.nodes, 0);
   if (engines > MAX_SIM_ENGINES) {

@@ -80,7 +80,8 @@ export interface TableRow {
 /** A table in a scroll box (narrow screens scroll it sideways, not the page). */
 export function table(caption: string | null, head: Cell[], rows: TableRow[]): Html {
   const body = rows.map(
-    (r) => html`<tr${r.key === undefined ? '' : html` data-key="${r.key}"`}${r.attention ? html` class="attention"` : ''}>${join(r.cells.map((c) => cell(c, 'td')))}</tr>`,
+    (r) =>
+      html`<tr${r.key === undefined ? '' : html` data-key="${r.key}"`}${r.attention ? html` class="attention"` : ''}>${join(r.cells.map((c) => cell(c, 'td')))}</tr>`,
   );
   return html`<div class="scroll"><table>${caption ? html`<caption>${caption}</caption>` : ''}<thead><tr>${join(head.map((h) => cell(h, 'th')))}</tr></thead><tbody>${join(body)}</tbody></table></div>`;
 }
@@ -113,7 +114,12 @@ export function attentionItem(item: AttentionItem, max: number): Html {
 export function when(iso: string | null): string {
   if (iso === null) return 'unknown';
   const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return Number.isNaN(ms)
+    ? iso
+    : new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d{3}Z$/, ' UTC');
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -38,7 +38,10 @@ export function modelBody(name: string, report: StatusReport, fleet: Fleet): Htm
     pairs.push(
       ['Weights', html`<code>${m.weights}</code>`],
       ['Engine', m.engine],
-      ['Each replica', `${m.nodes > 1 ? `${m.nodes} whole nodes in one fabric, ` : ''}${plural(m.gpus, 'GPU')}${m.nodes > 1 ? ' each' : ''} of class ${m.gpuClass ?? 'any'}`],
+      [
+        'Each replica',
+        `${m.nodes > 1 ? `${m.nodes} whole nodes in one fabric, ` : ''}${plural(m.gpus, 'GPU')}${m.nodes > 1 ? ' each' : ''} of class ${m.gpuClass ?? 'any'}`,
+      ],
       ['Priority', String(m.priority)],
       ['Args', m.args.length ? html`<code>${m.args.join(' ')}</code>` : '—'],
     );
@@ -60,7 +63,10 @@ export function modelBody(name: string, report: StatusReport, fleet: Fleet): Htm
       cells: [
         r.id,
         state,
-        join(r.ranks.map((k) => html`${link(pathOf('nodes', k.node), k.node)}:${compressHostlist(k.gpus.map(String))}`), ', '),
+        join(
+          r.ranks.map((k) => html`${link(pathOf('nodes', k.node), k.node)}:${compressHostlist(k.gpus.map(String))}`),
+          ', ',
+        ),
         { value: r.port ?? '—', num: true },
         when(r.startedAt),
         r.state === 'running' && !r.lost ? idle : '—',
@@ -69,14 +75,30 @@ export function modelBody(name: string, report: StatusReport, fleet: Fleet): Htm
     };
   });
   const replicaTable = rows.length
-    ? table(null, ['Replica', 'State', 'Where (node:GPUs)', 'Port', 'Started', 'Unused for', 'Error'], [...rows.filter((r) => r.attention), ...rows.filter((r) => !r.attention)])
+    ? table(
+        null,
+        ['Replica', 'State', 'Where (node:GPUs)', 'Port', 'Started', 'Unused for', 'Error'],
+        [...rows.filter((r) => r.attention), ...rows.filter((r) => !r.attention)],
+      )
     : html`<p>No replica.</p>`;
 
   const holds = report.holdings.filter((h) => h.model === name);
   const holdRows: TableRow[] = holds.map((h) => ({
     key: h.fabric,
-    cells: [h.fabric, h.held ? 'yes' : 'no', h.shared.join(', ') || '—', h.localNodes.length ? join(h.localNodes.map((n) => link(pathOf('nodes', n), n)), ', ') : '—'],
+    cells: [
+      h.fabric,
+      h.held ? 'yes' : 'no',
+      h.shared.join(', ') || '—',
+      h.localNodes.length
+        ? join(
+            h.localNodes.map((n) => link(pathOf('nodes', n), n)),
+            ', ',
+          )
+        : '—',
+    ],
   }));
-  const holdTable = holds.length ? html`<section id="holdings"><h2>Weights by fabric</h2>${table(null, ['Fabric', 'Held', 'Shared filers', 'Local copies'], holdRows)}</section>` : '';
+  const holdTable = holds.length
+    ? html`<section id="holdings"><h2>Weights by fabric</h2>${table(null, ['Fabric', 'Held', 'Shared filers', 'Local copies'], holdRows)}</section>`
+    : '';
   return html`${facts(pairs)}${why}<section id="replicas"><h2>Replicas</h2>${replicaTable}</section>${holdTable}`;
 }

@@ -63,7 +63,15 @@ function gpuTable(n: FleetNode): Html {
     return {
       key: String(g.index),
       attention: g.bucket === 'unhealthy',
-      cells: [{ value: g.index, num: true }, g.name, g.class, g.bucket, r?.reason ?? '', r?.foreign === undefined ? '—' : { value: r.foreign, num: true }, replica],
+      cells: [
+        { value: g.index, num: true },
+        g.name,
+        g.class,
+        g.bucket,
+        r?.reason ?? '',
+        r?.foreign === undefined ? '—' : { value: r.foreign, num: true },
+        replica,
+      ],
     };
   });
   return table(null, ['GPU', 'Product', 'Class', 'Bucket', 'Why unhealthy', 'Foreign processes', 'Replica'], rows);
@@ -84,7 +92,7 @@ function replicaTable(n: FleetNode, report: StatusReport): Html {
       r.state,
       { value: r.port ?? '—', num: true },
       when(r.startedAt ?? null),
-      { value: r.error ?? (r.check && !r.check.ok ? `answer check: ${r.check.error ?? 'failing'}` : rowOf.get(r.id)?.error ?? ''), cls: 'error' },
+      { value: r.error ?? (r.check && !r.check.ok ? `answer check: ${r.check.error ?? 'failing'}` : (rowOf.get(r.id)?.error ?? '')), cls: 'error' },
     ],
   }));
   return table(null, ['Replica', 'Model', 'Rank', 'GPUs', 'State', 'Port', 'Started', 'Error'], rows);
@@ -97,7 +105,7 @@ function storageTable(n: FleetNode): Html {
     const s = seen.get(d.path);
     return {
       key: d.path,
-      cells: [html`<code>${d.path}</code>`, d.kind, d.filer ?? '—', s ? (s.weights.join(', ') || 'none') : 'not reported', s?.incomplete.join(', ') || '—'],
+      cells: [html`<code>${d.path}</code>`, d.kind, d.filer ?? '—', s ? s.weights.join(', ') || 'none' : 'not reported', s?.incomplete.join(', ') || '—'],
     };
   });
   return table(null, ['Path', 'Kind', 'Filer', 'Weights held', 'Incomplete'], rows);
@@ -113,7 +121,11 @@ export function nodeBody(name: string, fleet: Fleet, report: StatusReport): Html
     ['Condition', conditionOf(n)],
   ];
   if (n.condition !== 'reachable') {
-    pairs.push(['Reason', n.reason ? REASON_LABEL[n.reason] : 'unknown'], ['Since', when(n.unreachableSince)], ['Last error', html`<span class="error">${n.error ?? ''}</span>`]);
+    pairs.push(
+      ['Reason', n.reason ? REASON_LABEL[n.reason] : 'unknown'],
+      ['Since', when(n.unreachableSince)],
+      ['Last error', html`<span class="error">${n.error ?? ''}</span>`],
+    );
     if (n.report) pairs.push(['Numbers from', 'its last report']);
   }
   pairs.push(['Free whole node', n.freeWholeClass ?? 'no']);

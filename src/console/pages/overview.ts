@@ -50,13 +50,20 @@ export function bar(row: CapacityRow): Html {
   return html`<svg class="bar" viewBox="0 0 1000 20" preserveAspectRatio="none" role="img" aria-label="${row.class}: ${label}">${join(rects)}</svg>`;
 }
 
-const legend = html`<p class="legend">${join(BAR_ORDER.map((b) => html`<span class="key b-${b}">${b}</span>`), ' ')}</p>`;
+const legend = html`<p class="legend">${join(
+  BAR_ORDER.map((b) => html`<span class="key b-${b}">${b}</span>`),
+  ' ',
+)}</p>`;
 
 function capacity(report: StatusReport): Html {
   if (report.capacity.length === 0) return html`<section id="capacity"><h2>Capacity</h2><p>No GPUs observed.</p></section>`;
   const rows: TableRow[] = report.capacity.map((c) => ({
     key: c.class,
-    cells: [c.class, { value: bar(c), cls: 'barcell' }, ...[c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned].map((n) => ({ value: n, num: true }))],
+    cells: [
+      c.class,
+      { value: bar(c), cls: 'barcell' },
+      ...[c.total, c.used, c.free, c.unhealthy, c.other, c.unreachable, c.cordoned].map((n) => ({ value: n, num: true })),
+    ],
   }));
   const head = ['GPU class', 'Usage', 'Total', 'Used', 'Free', 'Unhealthy', 'Other', 'Unreachable', 'Cordoned'];
   return html`<section id="capacity"><h2>Capacity</h2>${table(null, head, rows)}${legend}</section>`;
@@ -66,9 +73,21 @@ function fabrics(report: StatusReport): Html {
   const rows: TableRow[] = report.fabrics.map((f) => ({
     key: f.name,
     attention: f.reachable < f.nodes,
-    cells: [f.name, { value: f.nodes, num: true }, { value: f.reachable, num: true }, Object.entries(f.freeWholeNodes).map(([c, n]) => `${c} ${n}`).join(', ') || '—'],
+    cells: [
+      f.name,
+      { value: f.nodes, num: true },
+      { value: f.reachable, num: true },
+      Object.entries(f.freeWholeNodes)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ') || '—',
+    ],
   }));
-  const fold = foldedTable(['Fabric', 'Nodes', 'Reachable', 'Free whole nodes'], rows, MAX_ROWS, (n, after) => `${plural(n, after ? 'more fabric' : 'fabric')}, every node reachable`);
+  const fold = foldedTable(
+    ['Fabric', 'Nodes', 'Reachable', 'Free whole nodes'],
+    rows,
+    MAX_ROWS,
+    (n, after) => `${plural(n, after ? 'more fabric' : 'fabric')}, every node reachable`,
+  );
   return html`<section id="fabrics"><h2>Free whole nodes per fabric</h2>${fold}</section>`;
 }
 
@@ -97,16 +116,28 @@ function unplaceable(report: StatusReport): Html | '' {
 export function idleRows(report: StatusReport): TableRow[] {
   return report.idle.map((r) => ({
     key: r.replica,
-    cells: [r.replica, link(pathOf('models', r.model), r.model), join(r.nodes.map((n) => link(pathOf('nodes', n), n)), ', '), when(r.idleSince)],
+    cells: [
+      r.replica,
+      link(pathOf('models', r.model), r.model),
+      join(
+        r.nodes.map((n) => link(pathOf('nodes', n), n)),
+        ', ',
+      ),
+      when(r.idleSince),
+    ],
   }));
 }
 
 function idle(report: StatusReport): Html {
   const unknown = report.replicas.filter((r) => r.state === 'running' && r.idleSeconds < 0).length;
   const n = report.idle.length;
-  const intro = n === 0 ? html`<p>No replica is known to be unused for <code>idle.after</code>.</p>` : html`<p>${plural(n, 'replica')} unused for at least <code>idle.after</code>, longest first:</p>`;
+  const intro =
+    n === 0
+      ? html`<p>No replica is known to be unused for <code>idle.after</code>.</p>`
+      : html`<p>${plural(n, 'replica')} unused for at least <code>idle.after</code>, longest first:</p>`;
   const rows = n > 0 ? foldedTable(['Replica', 'Model', 'Nodes', 'Unused since'], idleRows(report), MAX_ROWS, (k) => plural(k, 'idle replica')) : '';
-  const unknownLine = unknown > 0 ? html`<p>Idleness unknown for ${plural(unknown, 'running replica')} (a router did not answer, none is configured, or no start time).</p>` : '';
+  const unknownLine =
+    unknown > 0 ? html`<p>Idleness unknown for ${plural(unknown, 'running replica')} (a router did not answer, none is configured, or no start time).</p>` : '';
   return html`<section id="idle"><h2>Idle replicas</h2>${intro}${rows}${unknownLine}</section>`;
 }
 
@@ -125,7 +156,11 @@ function holdings(report: StatusReport): Html | '' {
   for (const h of report.holdings) byModel.set(h.model, [...(byModel.get(h.model) ?? []), h]);
   const rows: TableRow[] = [...byModel.entries()].map(([model, hs]) => {
     const byFabric = new Map(hs.map((h) => [h.fabric, h]));
-    return { key: model, attention: hs.every((h) => !h.held), cells: [link(pathOf('models', model), model), hs[0]!.weights, ...fabricNames.map((f) => holdingCell(byFabric.get(f)))] };
+    return {
+      key: model,
+      attention: hs.every((h) => !h.held),
+      cells: [link(pathOf('models', model), model), hs[0]!.weights, ...fabricNames.map((f) => holdingCell(byFabric.get(f)))],
+    };
   });
   const fold = foldedTable(['Model', 'Weights', ...fabricNames], rows, MAX_ROWS, (n, after) => plural(n, after ? 'more model' : 'model'));
   return html`<section id="holdings"><h2>Weights by fabric</h2>${fold}</section>`;
@@ -147,7 +182,9 @@ export function nodesSection(report: StatusReport): Html {
   const body =
     rows.length === 0
       ? html`<p class="ok">Every node is reachable and uncordoned; no GPU is unhealthy.</p>`
-      : foldedTable(['Node', 'Condition', 'Reason', 'Since', 'Unhealthy GPUs', 'Last error'], rows, MAX_ROWS, (n, after) => plural(n, after ? 'more cordoned node' : 'cordoned node'));
+      : foldedTable(['Node', 'Condition', 'Reason', 'Since', 'Unhealthy GPUs', 'Last error'], rows, MAX_ROWS, (n, after) =>
+          plural(n, after ? 'more cordoned node' : 'cordoned node'),
+        );
   return html`<section id="nodes"><h2>Nodes that need a look</h2>${body}<p>${link('/nodes', 'Every node')}</p></section>`;
 }
 

@@ -13,11 +13,17 @@ function kind(c: Commit): string {
 }
 
 export function ticksBody(commits: Commit[], available: boolean): Html {
-  if (!available) return html`<p>This directory is not a git checkout, so there is no history to show. Run the console in the reconciler's checkout, or in any clone of the config repo.</p>`;
+  if (!available)
+    return html`<p>This directory is not a git checkout, so there is no history to show. Run the console in the reconciler's checkout, or in any clone of the config repo.</p>`;
   if (commits.length === 0) return html`<p>No commit yet.</p>`;
   const rows: TableRow[] = commits.map((c) => ({
     key: c.sha,
-    cells: [link(pathOf('ticks', c.sha), html`<code>${c.sha.slice(0, 12)}</code>`), when(c.time), kind(c), c.tick ? c.subject : html`${c.subject} <span class="detail">(${c.author})</span>`],
+    cells: [
+      link(pathOf('ticks', c.sha), html`<code>${c.sha.slice(0, 12)}</code>`),
+      when(c.time),
+      kind(c),
+      c.tick ? c.subject : html`${c.subject} <span class="detail">(${c.author})</span>`,
+    ],
   }));
   return html`<p>The last ${commits.length} commits of the config repo, newest first: llmgw's ticks, and the changes people merged between them.</p>${table(null, ['Commit', 'Time', 'Kind', 'Message'], rows)}`;
 }
@@ -44,7 +50,10 @@ export function tickBody(d: CommitDetail): Html {
         r.from === null ? 'started' : r.to === null ? 'stopped' : 'changed',
         r.id,
         link(pathOf('models', r.model), r.model),
-        join(r.nodes.map((n) => link(pathOf('nodes', n), n)), ', '),
+        join(
+          r.nodes.map((n) => link(pathOf('nodes', n), n)),
+          ', ',
+        ),
         `${r.from ?? '—'} → ${r.to ?? 'gone'}`,
       ],
     }));
