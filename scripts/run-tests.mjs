@@ -39,9 +39,12 @@ function walk(dir, suffix) {
   return out;
 }
 
-let files = walk(testDir, '.test.js').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+// Filters match the path under dist/test, never the checkout's own path (a worktree named
+// like a test folder would otherwise match every file).
+const under = (f) => relative(testDir, f);
+let files = walk(testDir, '.test.js').filter((f) => filters.length === 0 || filters.some((x) => under(f).includes(x)));
 // Bailing, the files of the first filter run first: name the closest tests first.
-if (bail) files = filters.flatMap((x, i) => files.filter((f) => f.includes(x) && filters.findIndex((y) => f.includes(y)) === i));
+if (bail) files = filters.flatMap((x, i) => files.filter((f) => under(f).includes(x) && filters.findIndex((y) => under(f).includes(y)) === i));
 // Under Stryker, the test files closest to the source file that holds the active
 // mutant go first: those named like it (src/config/duration.ts:
 // test/config/duration*.test.ts), then those that import it, then those that
