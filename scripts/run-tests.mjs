@@ -23,7 +23,8 @@ import { availableParallelism } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
 const testDir = join(root, 'dist', 'test');
-const filters = process.argv.slice(2);
+// `test/plan/`, `dist/test/plan/` and `plan/` name the same files.
+const filters = process.argv.slice(2).map((x) => x.replace(/^(\.\/)?(dist\/)?test\//, ''));
 const timeoutMs = Number(process.env.LLMGW_TEST_TIMEOUT_MS ?? 180_000);
 const jobs = Number(process.env.LLMGW_TEST_JOBS ?? Math.min(2, availableParallelism()));
 const bail = process.env.LLMGW_TEST_BAIL === '1';
