@@ -45,12 +45,13 @@ export const FOLDERS = {
     tests: ['test/apply/agent-requests', 'test/apply/executor'],
   },
   status: {
-    mutate: ['src/status/**/*.ts'],
+    // The shared words status/ used to hold (docs/layers.md) stay mutated with it.
+    mutate: ['src/status/**/*.ts', 'src/text/format.ts', 'src/text/markdown-escape.ts', 'src/text/reason-labels.ts'],
     tests: ['test/status/', 'test/plan/render', 'test/plan/golden', 'test/notify/events'],
   },
   config: {
-    mutate: ['src/config/**/*.ts'],
-    tests: ['test/config/', 'test/examples/', 'test/cli/validate', 'test/status/invalid-config'],
+    mutate: ['src/config/**/*.ts', 'src/text/compress-hostlist.ts'],
+    tests: ['test/config/', 'test/text/compress-hostlist', 'test/examples/', 'test/cli/validate', 'test/status/invalid-config'],
   },
   plan: {
     mutate: ['src/plan/**/*.ts'],

@@ -9,7 +9,7 @@ import type { ConfigProblem, EventName } from '../types/config.js';
 import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { State } from '../types/state.js';
-import { escapeTerminal } from '../util/terminal-text.js';
+import { escapeTerminal } from '../text/terminal-text.js';
 import { rolloutEvents } from './rollout-events.js';
 
 export interface NotifyEvent {

@@ -4,7 +4,7 @@
 // format sees warnings first. Nothing else a plan object carries in memory.
 
 import type { Action, Plan } from '../types/plan.js';
-import { escapeJsonText } from '../util/terminal-text.js';
+import { escapeJsonText } from '../text/terminal-text.js';
 import { causeOf } from './cause.js';
 import { withContext, type PlanContext } from './render-common.js';
 

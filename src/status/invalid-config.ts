@@ -8,7 +8,7 @@
 
 import { formatProblem } from '../errors.js';
 import type { ConfigProblem } from '../types/config.js';
-import { codeFence, plainText } from './escape.js';
+import { codeFence, plainText } from '../text/markdown-escape.js';
 
 export const INVALID_BEGIN = '<!-- llmgw:invalid-config -->';
 export const INVALID_END = '<!-- /llmgw:invalid-config -->';

@@ -1,6 +1,6 @@
 // `llmgw status --json`: the report as docs/commands.md spells it, key order included.
 
-import { escapeJsonText } from '../util/terminal-text.js';
+import { escapeJsonText } from '../text/terminal-text.js';
 import type { StatusReport } from './types.js';
 
 export function renderStatusJson(report: StatusReport): string {

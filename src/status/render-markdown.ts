@@ -10,12 +10,12 @@
 // string from a node goes through md().
 
 import { BAR_CHARS, BAR_ORDER, barText } from './bar.js';
-import { md } from './escape.js';
-import { isTime, plural, utcDate } from './format.js';
+import { md } from '../text/markdown-escape.js';
+import { isTime, plural, utcDate } from '../text/format.js';
 import { modelNeedsAttention } from './attention.js';
 import { EVERY_ONE, MAX_FOLDED, attentionLine, details, foldedTable, table, type Row } from './markdown-blocks.js';
 import { attentionNodes } from './node-rows.js';
-import { REASON_LABEL } from './reasons.js';
+import { REASON_LABEL } from '../text/reason-labels.js';
 import type { HoldingRow, StatusReport } from './types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 

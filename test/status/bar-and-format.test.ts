@@ -4,8 +4,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { barText } from '../../src/status/bar.js';
-import { md, plainText } from '../../src/status/escape.js';
-import { duration } from '../../src/status/format.js';
+import { md, plainText } from '../../src/text/markdown-escape.js';
+import { duration } from '../../src/text/format.js';
 import type { CapacityRow } from '../../src/status/types.js';
 
 const row = (counts: Partial<Omit<CapacityRow, 'class' | 'total'>>): CapacityRow => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ROOT, golden } from '../helpers/golden.js';
 import { renderStatusMarkdown, summarize, withAttention } from '../../src/status/index.js';
 import { MAX_SUBJECTS } from '../../src/status/render-markdown.js';
-import { md } from '../../src/status/escape.js';
+import { md } from '../../src/text/markdown-escape.js';
 import { sampleFleet } from './sample.js';
 import { buildFleet } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';

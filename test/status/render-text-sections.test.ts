@@ -1,4 +1,4 @@
-// `llmgw status` in a terminal (src/status/render-text.ts, bar.ts, reasons.ts):
+// `llmgw status` in a terminal (src/status/render-text.ts, bar.ts, text/reason-labels.ts):
 // the capacity table's `other` column, the Nodes section when only GPUs in other
 // hands are worth a look, a node both down and cordoned, a headline without
 // subjects, the bar's cells and the reason labels.
@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/index.js';
 import { renderStatusText, summarize } from '../../src/status/index.js';
 import { barCells } from '../../src/status/bar.js';
-import { REASON_LABEL } from '../../src/status/reasons.js';
+import { REASON_LABEL } from '../../src/text/reason-labels.js';
 import type { NodeObservation } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../fleet/fixtures.js';

@@ -12,7 +12,7 @@ import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
 import { releaseLease, takeLease } from '../../git/lease.js';
 import { readGeneratedOrNull } from '../../config/generated-paths.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
-import { escapeTerminal } from '../../util/terminal-text.js';
+import { escapeTerminal } from '../../text/terminal-text.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
 import { strictExceptNotify } from '../../config/env-vars.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clip, escapeTerminal, hasUnsafeText } from '../../src/util/terminal-text.js';
+import { clip, escapeTerminal, hasUnsafeText } from '../../src/text/terminal-text.js';
 
 test('ESC, CR, BEL, newline and tab become visible escapes: a quoted key cannot recolour, rewrite or split a line', () => {
   assert.is(escapeTerminal('a\x1b[31mred\x1b[0m'), 'a\\x1b[31mred\\x1b[0m');

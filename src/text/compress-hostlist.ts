@@ -1,4 +1,4 @@
-// The inverse of expandHostlist (hostlist.ts): many names as one short
+// The inverse of expandHostlist (config/hostlist.ts): many names as one short
 // Slurm-style hostlist, `gpu-a[01-04,07],gpu-b[12-13]`, for a plan or a
 // status line that must name hundreds of nodes (or replica ids, `m-[3-9]`)
 // in a few characters. Expanding the result gives back exactly the names.

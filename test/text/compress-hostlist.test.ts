@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compressHostlist } from '../../src/config/compress-hostlist.js';
+import { compressHostlist } from '../../src/text/compress-hostlist.js';
 import { expandHostlist } from '../../src/config/hostlist.js';
 
 const expand = (list: string) => {

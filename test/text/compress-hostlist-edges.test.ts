@@ -1,10 +1,10 @@
-// Edges of compressHostlist (src/config/compress-hostlist.ts): suffixes,
+// Edges of compressHostlist (src/text/compress-hostlist.ts): suffixes,
 // unpadded numbers of different lengths, names a hostlist cannot carry, and
 // the order of the result.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compressHostlist } from '../../src/config/compress-hostlist.js';
+import { compressHostlist } from '../../src/text/compress-hostlist.js';
 
 test('text after the last number is kept as a suffix: x[1-2].ib, n[1-3,5]x', () => {
   assert.is(compressHostlist(['x1.ib', 'x2.ib']), 'x[1-2].ib');
