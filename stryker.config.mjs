@@ -47,14 +47,15 @@ export const FOLDERS = {
   status: {
     // The shared words status/ used to hold (docs/layers.md) stay mutated with it.
     mutate: ['src/status/**/*.ts', 'src/text/format.ts', 'src/text/markdown-escape.ts', 'src/text/reason-labels.ts'],
-    tests: ['test/status/', 'test/plan/render', 'test/plan/golden', 'test/notify/events'],
+    tests: ['test/status/', 'test/views/plan/render', 'test/plan/golden', 'test/notify/events'],
   },
   config: {
     mutate: ['src/config/**/*.ts', 'src/text/compress-hostlist.ts'],
     tests: ['test/config/', 'test/text/compress-hostlist', 'test/examples/', 'test/cli/validate', 'test/status/invalid-config'],
   },
   plan: {
-    mutate: ['src/plan/**/*.ts'],
+    // The plan's renderers (src/views/plan) stay mutated with the model they render.
+    mutate: ['src/plan/**/*.ts', 'src/views/plan/**/*.ts'],
     // The planner's own unit tests first and plan/base (git repos, ~7 s) last:
     // a mutant is killed by the first failing file.
     tests: [
@@ -73,7 +74,7 @@ export const FOLDERS = {
       'test/plan/placement-order',
       'test/plan/golden',
       'test/plan/markdown-plan',
-      'test/plan/render',
+      'test/views/plan/',
       'test/plan/',
       'test/apply/agent-requests',
       'test/status/golden',

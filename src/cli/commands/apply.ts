@@ -16,7 +16,7 @@ import { escapeTerminal } from '../../text/terminal-text.js';
 import type { Io } from '../io.js';
 import { loadConfig } from '../../config/load-config.js';
 import { strictExceptNotify } from '../../config/env-vars.js';
-import { renderPlanText } from '../../plan/render-text.js';
+import { renderPlanText } from '../../views/plan/render-text.js';
 import { previousRun } from '../../gather/observe.js';
 import { createSshTransport } from '../../gather/ssh-transport.js';
 import { afterTick, stateAfter } from '../../tick/after.js';

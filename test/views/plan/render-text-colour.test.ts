@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPlanText } from '../../src/plan/render-text.js';
-import { statusDiff } from '../../src/plan/status-diff.js';
-import type { Plan } from '../../src/types/plan.js';
+import { renderPlanText } from '../../../src/views/plan/render-text.js';
+import { statusDiff } from '../../../src/views/plan/status-diff.js';
+import type { Plan } from '../../../src/types/plan.js';
 
 // The terminal's SGR codes, written out here rather than taken from the renderer.
 const RED = '\x1b[31m';

@@ -1,9 +1,9 @@
 // How a row explains itself (actionWhy) and how it is headed (stopVerb), shared by text and markdown.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPlanText } from '../../src/plan/render-text.js';
-import { actionWhy, stopVerb } from '../../src/plan/render-common.js';
-import type { Plan, StartAction, StopAction } from '../../src/types/plan.js';
+import { renderPlanText } from '../../../src/views/plan/render-text.js';
+import { actionWhy, stopVerb } from '../../../src/views/plan/render-common.js';
+import type { Plan, StartAction, StopAction } from '../../../src/types/plan.js';
 
 const start: StartAction = {
   op: 'start',

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPlanText } from '../../src/plan/render-text.js';
-import type { Plan, StartAction, StopAction } from '../../src/types/plan.js';
+import { renderPlanText } from '../../../src/views/plan/render-text.js';
+import type { Plan, StartAction, StopAction } from '../../../src/types/plan.js';
 
 const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
 const start: StartAction = {

@@ -1,11 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPlanText } from '../../src/plan/render-text.js';
-import { renderPlanJson } from '../../src/plan/render-json.js';
-import { MAX_CHARS, renderPlanMarkdown } from '../../src/plan/render-markdown.js';
-import { indexRanges } from '../../src/plan/render-common.js';
-import { statusDiff } from '../../src/plan/status-diff.js';
-import type { Plan, StartAction } from '../../src/types/plan.js';
+import { renderPlanText } from '../../../src/views/plan/render-text.js';
+import { renderPlanJson } from '../../../src/views/plan/render-json.js';
+import { MAX_CHARS, renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
+import { indexRanges } from '../../../src/views/plan/render-common.js';
+import { statusDiff } from '../../../src/views/plan/status-diff.js';
+import type { Plan, StartAction } from '../../../src/types/plan.js';
 
 const plan: Plan = {
   version: 1,

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OBSERVED_LABEL, PLANNED_LABEL, statusDiff } from '../../src/plan/status-diff.js';
+import { OBSERVED_LABEL, PLANNED_LABEL, statusDiff } from '../../../src/views/plan/status-diff.js';
 
 const ROW = '='.repeat(67);
 

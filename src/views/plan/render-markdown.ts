@@ -9,8 +9,8 @@
 // go last of all: only when they alone overflow (dozens of long ones) are the
 // later ones left out, with how many.
 
-import { codeFence, md, plainText } from '../text/markdown-escape.js';
-import type { Plan } from '../types/plan.js';
+import { codeFence, md, plainText } from '../../text/markdown-escape.js';
+import type { Plan } from '../../types/plan.js';
 import { actionTables, clip, codeCell, unplaceableTable, type Detail } from './markdown-tables.js';
 import { argvText, byCause, causeLine, sentence, startsThenStops, summaryLine, withContext, type PlanContext } from './render-common.js';
 

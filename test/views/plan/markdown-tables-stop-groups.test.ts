@@ -5,8 +5,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { actionTables, type Detail } from '../../src/plan/markdown-tables.js';
-import type { StopAction } from '../../src/types/plan.js';
+import { actionTables, type Detail } from '../../../src/views/plan/markdown-tables.js';
+import type { StopAction } from '../../../src/types/plan.js';
 
 /** Stops grouped (stopRows false), nothing cut, nothing left out. */
 const GROUPED: Detail = { startRows: 30, stopRows: false, cell: 1_000, ids: Infinity, rows: Infinity };

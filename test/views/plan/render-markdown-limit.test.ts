@@ -4,8 +4,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_CHARS, renderPlanMarkdown } from '../../src/plan/render-markdown.js';
-import type { Plan, RolloutPlan } from '../../src/types/plan.js';
+import { MAX_CHARS, renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
+import type { Plan, RolloutPlan } from '../../../src/types/plan.js';
 
 const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
 const warningLines = (md: string) => md.split('\n').filter((l) => l.startsWith('> **Warning:** '));

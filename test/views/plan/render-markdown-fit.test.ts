@@ -1,5 +1,5 @@
 // How the markdown plan fits one PR comment (docs/commands.md plan, --format
-// markdown; src/plan/render-markdown.ts): the body gets 65,000 − 400 (the
+// markdown; src/views/plan/render-markdown.ts): the body gets 65,000 − 400 (the
 // diff's frame) − 200 characters; it tries the detail levels in order — stops
 // one row each with cells up to 1,000 then 200 characters, stops grouped per
 // model, then every start grouped with cells up to 80 — and only past all that
@@ -10,8 +10,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_CHARS, renderPlanMarkdown } from '../../src/plan/render-markdown.js';
-import type { Plan, StopAction, Unplaceable } from '../../src/types/plan.js';
+import { MAX_CHARS, renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
+import type { Plan, StopAction, Unplaceable } from '../../../src/types/plan.js';
 
 /** What the body may take: MAX_CHARS less the diff's frame (400) less 200 to spare. */
 const ROOM = 64_400;

@@ -3,9 +3,9 @@
 // leaves it); `warnings`, `notice` and `base` come first, as a reader of any
 // format sees warnings first. Nothing else a plan object carries in memory.
 
-import type { Action, Plan } from '../types/plan.js';
-import { escapeJsonText } from '../text/terminal-text.js';
-import { causeOf } from './cause.js';
+import type { Action, Plan } from '../../types/plan.js';
+import { escapeJsonText } from '../../text/terminal-text.js';
+import { causeOf } from '../../plan/cause.js';
 import { withContext, type PlanContext } from './render-common.js';
 
 function actionJson(a: Action): Record<string, unknown> {

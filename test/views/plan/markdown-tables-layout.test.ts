@@ -5,8 +5,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { actionTables, clip, codeCell, unplaceableTable, type Detail } from '../../src/plan/markdown-tables.js';
-import type { StartAction, StopAction, WeightsLocality } from '../../src/types/plan.js';
+import { actionTables, clip, codeCell, unplaceableTable, type Detail } from '../../../src/views/plan/markdown-tables.js';
+import type { StartAction, StopAction, WeightsLocality } from '../../../src/types/plan.js';
 
 /** Starts in rows, stops grouped, nothing cut, nothing left out. */
 const D: Detail = { startRows: 30, stopRows: false, cell: 1_000, ids: Infinity, rows: Infinity };

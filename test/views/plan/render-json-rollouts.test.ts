@@ -2,8 +2,8 @@
 // as [{model, spec, stage, text}] between `unplaceable` and `after`; absent otherwise.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { planJson, renderPlanJson } from '../../src/plan/render-json.js';
-import type { Plan } from '../../src/types/plan.js';
+import { planJson, renderPlanJson } from '../../../src/views/plan/render-json.js';
+import type { Plan } from '../../../src/types/plan.js';
 
 const base: Plan = { version: 1, changes: true, blocked: null, actions: [], unplaceable: [] };
 

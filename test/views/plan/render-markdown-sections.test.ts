@@ -5,8 +5,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPlanMarkdown } from '../../src/plan/render-markdown.js';
-import type { Plan, RolloutPlan, StartAction, StopAction } from '../../src/types/plan.js';
+import { renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
+import type { Plan, RolloutPlan, StartAction, StopAction } from '../../../src/types/plan.js';
 
 const start = (replica: string, model: string, cause?: 'change' | 'pending'): StartAction => ({
   op: 'start',

@@ -4,8 +4,8 @@
 // in each, starts then stops), what cannot be placed, a summary line, then the
 // STATUS.md diff. Colour only when the caller asks for it.
 
-import { plainText } from '../text/markdown-escape.js';
-import type { Action, Plan } from '../types/plan.js';
+import { plainText } from '../../text/markdown-escape.js';
+import type { Action, Plan } from '../../types/plan.js';
 import {
   actionWhy,
   byCause,

@@ -1,9 +1,9 @@
 // Small pieces every plan renderer shares.
 
-import type { StatusReport } from '../status/types.js';
-import type { Action, Placement, Plan } from '../types/plan.js';
-import { causeOf } from './cause.js';
-import type { SpecArgv } from './new-specs.js';
+import type { StatusReport } from '../../status/types.js';
+import type { Action, Placement, Plan } from '../../types/plan.js';
+import { causeOf } from '../../plan/cause.js';
+import type { SpecArgv } from '../../plan/new-specs.js';
 
 /** What a plan is shown with, beyond the plan and its STATUS.md diff (`llmgw plan --base`). */
 export interface PlanContext {

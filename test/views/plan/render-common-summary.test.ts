@@ -2,9 +2,9 @@
 // "No changes." only when nothing starts, nothing stops and nothing is left unplaced.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPlanText } from '../../src/plan/render-text.js';
-import { summaryLine } from '../../src/plan/render-common.js';
-import type { Plan } from '../../src/types/plan.js';
+import { renderPlanText } from '../../../src/views/plan/render-text.js';
+import { summaryLine } from '../../../src/views/plan/render-common.js';
+import type { Plan } from '../../../src/types/plan.js';
 
 const stopOnly: Plan = {
   version: 1,

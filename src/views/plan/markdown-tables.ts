@@ -5,9 +5,9 @@
 // (and each id list at 2,000 characters), saying how many more. Text from nodes and configs is
 // escaped; node lists and ids sit in code spans, where brackets read as they are.
 
-import { compressHostlist } from '../text/compress-hostlist.js';
-import { md } from '../text/markdown-escape.js';
-import type { Action, StartAction, StopAction, Unplaceable, WeightsLocality } from '../types/plan.js';
+import { compressHostlist } from '../../text/compress-hostlist.js';
+import { md } from '../../text/markdown-escape.js';
+import type { Action, StartAction, StopAction, Unplaceable, WeightsLocality } from '../../types/plan.js';
 import { actionWhy, placementText, stopVerb } from './render-common.js';
 
 /** How much detail fits: render-markdown.ts tries the levels in order until the comment fits. */
