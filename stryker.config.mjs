@@ -21,6 +21,7 @@ export const FOLDERS = {
     tests: [
       'test/fleet/',
       'test/status/',
+      'test/views/status/',
       'test/plan/through-fleet',
       'test/plan/from-reports',
       'test/notify/events-fleet',
@@ -45,13 +46,21 @@ export const FOLDERS = {
     tests: ['test/apply/agent-requests', 'test/apply/executor'],
   },
   status: {
-    // The shared words status/ used to hold (docs/layers.md) stay mutated with it.
-    mutate: ['src/status/**/*.ts', 'src/text/format.ts', 'src/text/markdown-escape.ts', 'src/text/reason-labels.ts'],
-    tests: ['test/status/', 'test/views/plan/render', 'test/plan/golden', 'test/notify/events'],
+    // Its renderers (src/views/status) and the shared words status/ used to hold
+    // (src/text, docs/layers.md) stay mutated with it.
+    mutate: ['src/status/**/*.ts', 'src/views/status/**/*.ts', 'src/text/format.ts', 'src/text/markdown-escape.ts', 'src/text/reason-labels.ts'],
+    tests: ['test/status/', 'test/views/status/', 'test/views/plan/render', 'test/plan/golden', 'test/notify/events'],
   },
   config: {
     mutate: ['src/config/**/*.ts', 'src/text/compress-hostlist.ts'],
-    tests: ['test/config/', 'test/text/compress-hostlist', 'test/examples/', 'test/cli/validate', 'test/status/invalid-config'],
+    tests: [
+      'test/config/',
+      'test/text/compress-hostlist',
+      'test/examples/',
+      'test/cli/validate',
+      'test/status/invalid-config',
+      'test/views/status/invalid-config',
+    ],
   },
   plan: {
     // The plan's renderers (src/views/plan) stay mutated with the model they render.

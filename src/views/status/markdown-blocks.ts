@@ -4,8 +4,8 @@
 // folds away is still there (a reader opens it); only past MAX_FOLDED rows
 // does a list end with where the rest is, so the file stays bounded.
 
-import { md, mdProse } from '../text/markdown-escape.js';
-import type { AttentionItem, AttentionSubject } from './types.js';
+import { md, mdProse } from '../../text/markdown-escape.js';
+import type { AttentionItem, AttentionSubject } from '../../status/types.js';
 
 /** A table longer than this folds its rows that need no attention. */
 export const MAX_ROWS = 20;

@@ -3,7 +3,7 @@
 // thousand still shows; the rest go by largest remainder, ties in bucket order,
 // so the same numbers always draw the same bar.
 
-import type { CapacityRow } from './types.js';
+import type { CapacityRow } from '../../status/types.js';
 
 export type BarBucket = 'used' | 'unhealthy' | 'other' | 'unreachable' | 'cordoned' | 'free';
 

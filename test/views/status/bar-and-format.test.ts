@@ -3,10 +3,10 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { barText } from '../../src/status/bar.js';
-import { md, plainText } from '../../src/text/markdown-escape.js';
-import { duration } from '../../src/text/format.js';
-import type { CapacityRow } from '../../src/status/types.js';
+import { barText } from '../../../src/views/status/bar.js';
+import { md, plainText } from '../../../src/text/markdown-escape.js';
+import { duration } from '../../../src/text/format.js';
+import type { CapacityRow } from '../../../src/status/types.js';
 
 const row = (counts: Partial<Omit<CapacityRow, 'class' | 'total'>>): CapacityRow => {
   const full = { used: 0, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0, free: 0, ...counts };

@@ -3,9 +3,9 @@
 // and the console draw this one list; the full per-node listing is the
 // console's (docs/status.md).
 
-import type { UnreachableReason } from '../types/snapshot.js';
-import type { StatusReport } from './types.js';
-import { gpusByNode } from './where.js';
+import type { UnreachableReason } from '../../types/snapshot.js';
+import type { StatusReport } from '../../status/types.js';
+import { gpusByNode } from '../../status/where.js';
 
 export interface NodeRow {
   node: string;

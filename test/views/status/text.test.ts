@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderStatusText, summarize } from '../../src/status/index.js';
-import { sampleFleet } from './sample.js';
+import { summarize } from '../../../src/status/index.js';
+import { renderStatusText } from '../../../src/views/status/index.js';
+import { sampleFleet } from '../../status/sample.js';
 
 test('plain text has no escape sequences; colour only when asked', () => {
   const report = summarize(sampleFleet(), []);

@@ -3,9 +3,9 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderInvalidConfigBlock } from '../../src/status/index.js';
-import { INVALID_BEGIN, INVALID_END } from '../../src/status/invalid-config.js';
-import { golden } from '../helpers/golden.js';
+import { renderInvalidConfigBlock } from '../../../src/views/status/index.js';
+import { INVALID_BEGIN, INVALID_END } from '../../../src/views/status/invalid-config.js';
+import { golden } from '../../helpers/golden.js';
 
 const SUMMARY = '# Fleet status: demo\n\nObserved on 2026-11-29 (UTC).\n';
 

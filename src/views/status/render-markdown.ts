@@ -10,13 +10,13 @@
 // string from a node goes through md().
 
 import { BAR_CHARS, BAR_ORDER, barText } from './bar.js';
-import { md } from '../text/markdown-escape.js';
-import { isTime, plural, utcDate } from '../text/format.js';
-import { modelNeedsAttention } from './attention.js';
+import { md } from '../../text/markdown-escape.js';
+import { isTime, plural, utcDate } from '../../text/format.js';
+import { modelNeedsAttention } from '../../status/attention.js';
 import { EVERY_ONE, MAX_FOLDED, attentionLine, details, foldedTable, table, type Row } from './markdown-blocks.js';
 import { attentionNodes } from './node-rows.js';
-import { REASON_LABEL } from '../text/reason-labels.js';
-import type { HoldingRow, StatusReport } from './types.js';
+import { REASON_LABEL } from '../../text/reason-labels.js';
+import type { HoldingRow, StatusReport } from '../../status/types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 
 export { MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';

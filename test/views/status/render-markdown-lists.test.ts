@@ -1,15 +1,15 @@
-// STATUS.md's lists (src/status/render-markdown.ts): models that cannot be
+// STATUS.md's lists (src/views/status/render-markdown.ts): models that cannot be
 // placed (20 shown, the rest folded, at most 500 in the fold), the nodes that
 // need a look (which stand out, cordoned as well as out of reach), and GPUs in
 // other hands — each with its exact wording, node-supplied text escaped.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderStatusMarkdown } from '../../src/status/render-markdown.js';
-import { EVERY_ONE } from '../../src/status/markdown-blocks.js';
-import type { Unplaceable } from '../../src/types/plan.js';
-import type { StatusReport } from '../../src/status/types.js';
-import { blankReport, pad, section } from './blank-report.js';
+import { renderStatusMarkdown } from '../../../src/views/status/render-markdown.js';
+import { EVERY_ONE } from '../../../src/views/status/markdown-blocks.js';
+import type { Unplaceable } from '../../../src/types/plan.js';
+import type { StatusReport } from '../../../src/status/types.js';
+import { blankReport, pad, section } from '../../status/blank-report.js';
 
 const unplaceable = (n: number): Unplaceable[] => Array.from({ length: n }, (_, i) => ({ model: `m-${pad(i, 3)}`, missing: 1, reason: 'no free GPU' }));
 const bullet = (u: Unplaceable): string => `- **${u.model}** (${u.missing} missing): ${u.reason}`;

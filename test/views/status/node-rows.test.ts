@@ -6,9 +6,9 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { attentionNodes, type NodeRow } from '../../src/status/node-rows.js';
-import type { NodeSince, StatusReport, UnhealthyGpu } from '../../src/status/types.js';
-import { blankReport } from './blank-report.js';
+import { attentionNodes, type NodeRow } from '../../../src/views/status/node-rows.js';
+import type { NodeSince, StatusReport, UnhealthyGpu } from '../../../src/status/types.js';
+import { blankReport } from '../../status/blank-report.js';
 
 function reportOf(parts: { lost?: NodeSince[]; unreachable?: NodeSince[]; cordoned?: string[]; unhealthy?: UnhealthyGpu[] }): StatusReport {
   return blankReport({

@@ -1,17 +1,18 @@
-// `llmgw status` in a terminal (src/status/render-text.ts, bar.ts, text/reason-labels.ts):
+// `llmgw status` in a terminal (src/views/status/render-text.ts, bar.ts, text/reason-labels.ts):
 // the capacity table's `other` column, the Nodes section when only GPUs in other
 // hands are worth a look, a node both down and cordoned, a headline without
 // subjects, the bar's cells and the reason labels.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildFleet } from '../../src/fleet/index.js';
-import { renderStatusText, summarize } from '../../src/status/index.js';
-import { barCells } from '../../src/status/bar.js';
-import { REASON_LABEL } from '../../src/text/reason-labels.js';
-import type { NodeObservation } from '../../src/types/snapshot.js';
-import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../fleet/fixtures.js';
+import { buildFleet } from '../../../src/fleet/index.js';
+import { summarize } from '../../../src/status/index.js';
+import { renderStatusText } from '../../../src/views/status/index.js';
+import { barCells } from '../../../src/views/status/bar.js';
+import { REASON_LABEL } from '../../../src/text/reason-labels.js';
+import type { NodeObservation } from '../../../src/types/snapshot.js';
+import { emptyState } from '../../../src/types/state.js';
+import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../../fleet/fixtures.js';
 
 function text(obs: NodeObservation[], cordon: string[] = []): string {
   const c = config(

@@ -3,13 +3,13 @@
 // the caller asks for it. Every string from a node goes through plainText().
 
 import { BAR_CHARS, BAR_ORDER, barSegments, barText, BAR_WIDTH, type BarBucket } from './bar.js';
-import { plainText as t } from '../text/markdown-escape.js';
-import { capList, duration, plural } from '../text/format.js';
+import { plainText as t } from '../../text/markdown-escape.js';
+import { capList, duration, plural } from '../../text/format.js';
 import { MAX_SUBJECTS } from './markdown-blocks.js';
 import { attentionNodes } from './node-rows.js';
-import { REASON_LABEL } from '../text/reason-labels.js';
-import { modelNeedsAttention } from './attention.js';
-import type { AttentionItem, StatusReport } from './types.js';
+import { REASON_LABEL } from '../../text/reason-labels.js';
+import { modelNeedsAttention } from '../../status/attention.js';
+import type { AttentionItem, StatusReport } from '../../status/types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 
 export const MAX_TEXT_LIST = 20;

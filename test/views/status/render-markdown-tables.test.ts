@@ -1,13 +1,13 @@
-// STATUS.md's tables, section by section (src/status/render-markdown.ts): the
+// STATUS.md's tables, section by section (src/views/status/render-markdown.ts): the
 // exact rows an operator reads, which rows stand out when a table folds, and
 // what the fold's summary says about the rows it hides.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderStatusMarkdown } from '../../src/status/render-markdown.js';
-import { barText } from '../../src/status/bar.js';
-import type { CapacityRow, FabricRow, HoldingRow, ModelRow } from '../../src/status/types.js';
-import { blankReport, pad, section } from './blank-report.js';
+import { renderStatusMarkdown } from '../../../src/views/status/render-markdown.js';
+import { barText } from '../../../src/views/status/bar.js';
+import type { CapacityRow, FabricRow, HoldingRow, ModelRow } from '../../../src/status/types.js';
+import { blankReport, pad, section } from '../../status/blank-report.js';
 
 test('a capacity row shows each bucket of its class, GPUs in other hands included', () => {
   const c: CapacityRow = { class: 'H100', total: 8, used: 2, free: 3, unhealthy: 1, other: 2, unreachable: 0, cordoned: 0 };

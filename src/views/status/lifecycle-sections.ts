@@ -3,8 +3,8 @@
 // under way or failed, and GPUs someone else is using. Rendered only from the status report;
 // every string from a node or a config goes through the caller's escaper.
 
-import { capList, sum } from '../text/format.js';
-import type { OtherGpus, StatusReport } from './types.js';
+import { capList, sum } from '../../text/format.js';
+import type { OtherGpus, StatusReport } from '../../status/types.js';
 
 type Esc = (s: string) => string;
 

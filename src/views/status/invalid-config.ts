@@ -6,9 +6,9 @@
 // exactly as `llmgw validate` prints it (brackets and all), and nothing in a
 // message can turn into Markdown or HTML there.
 
-import { formatProblem } from '../errors.js';
-import type { ConfigProblem } from '../types/config.js';
-import { codeFence, plainText } from '../text/markdown-escape.js';
+import { formatProblem } from '../../errors.js';
+import type { ConfigProblem } from '../../types/config.js';
+import { codeFence, plainText } from '../../text/markdown-escape.js';
 
 export const INVALID_BEGIN = '<!-- llmgw:invalid-config -->';
 export const INVALID_END = '<!-- /llmgw:invalid-config -->';

@@ -6,9 +6,9 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lifecycleModelLines, nodeGpus, otherGpusLine } from '../../src/status/lifecycle-sections.js';
-import type { ModelRow, OtherGpus, ReplicaRow, StatusReport } from '../../src/status/types.js';
-import { blankReport } from './blank-report.js';
+import { lifecycleModelLines, nodeGpus, otherGpusLine } from '../../../src/views/status/lifecycle-sections.js';
+import type { ModelRow, OtherGpus, ReplicaRow, StatusReport } from '../../../src/status/types.js';
+import { blankReport } from '../../status/blank-report.js';
 
 /** Marks every escaped string, so a test sees which strings went through the escaper. */
 const esc = (s: string): string => `<${s}>`;

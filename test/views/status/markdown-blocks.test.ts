@@ -1,12 +1,12 @@
 // The folds that keep STATUS.md readable and bounded for a 4,000-node fleet
-// (src/status/markdown-blocks.ts): a table shows whole up to MAX_ROWS rows, a
+// (src/views/status/markdown-blocks.ts): a table shows whole up to MAX_ROWS rows, a
 // fold writes at most MAX_FOLDED rows and then says where the rest is, and an
 // attention item names up to MAX_SUBJECTS subjects inline.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { EVERY_ONE, MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS, attentionLine, foldedTable, type Row } from '../../src/status/markdown-blocks.js';
-import type { AttentionItem } from '../../src/status/types.js';
+import { EVERY_ONE, MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS, attentionLine, foldedTable, type Row } from '../../../src/views/status/markdown-blocks.js';
+import type { AttentionItem } from '../../../src/status/types.js';
 
 const HEAD = ['Name', 'Count'];
 const SEP = '| --- | ---: |';
