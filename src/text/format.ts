@@ -46,3 +46,9 @@ export function sum(xs: readonly number[]): number {
   for (const x of xs) s += x;
   return s;
 }
+
+/** `1,234,567 bytes`, `4 MiB`: sizes as people read them. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  return `${n.toLocaleString('en-US')} bytes`;
+}
