@@ -120,7 +120,7 @@ module.exports = {
     },
     {
       name: 'layers-folder-not-in-table',
-      comment: 'every folder of src/ has a row in LAYERS (.dependency-cruiser.cjs) and in docs/layers.md',
+      comment: 'every folder of src/ that imports anything has a row in LAYERS (.dependency-cruiser.cjs) and in docs/layers.md',
       severity: 'error',
       from: { path: '^src/', pathNot: any(Object.keys(LAYERS)) },
       to: {},
@@ -161,7 +161,8 @@ module.exports = {
     },
   ],
   options: {
-    knownViolations: require('./.dependency-cruiser-known-violations.json'),
+    // LLMGW_LAYERS_STRICT=1 shows the known violations too (--no-ignore-known cannot undo a config's list).
+    knownViolations: process.env.LLMGW_LAYERS_STRICT ? [] : require('./.dependency-cruiser-known-violations.json'),
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: '(^|/)node_modules/' },
@@ -171,3 +172,7 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
+
+// For test/layers/ (the table equals docs/layers.md's); not enumerable, so
+// dependency-cruiser's own check of this file's keys never sees it.
+Object.defineProperty(module.exports, 'LAYERS', { value: LAYERS, enumerable: false });
