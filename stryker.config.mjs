@@ -21,6 +21,7 @@ export const FOLDERS = {
     tests: [
       'test/fleet/',
       'test/status/',
+      'test/views/status/',
       'test/plan/through-fleet',
       'test/plan/from-reports',
       'test/notify/events-fleet',
@@ -45,15 +46,25 @@ export const FOLDERS = {
     tests: ['test/apply/agent-requests', 'test/apply/executor'],
   },
   status: {
-    mutate: ['src/status/**/*.ts'],
-    tests: ['test/status/', 'test/plan/render', 'test/plan/golden', 'test/notify/events'],
+    // Its renderers (src/views/status) and the shared words status/ used to hold
+    // (src/text, docs/layers.md) stay mutated with it.
+    mutate: ['src/status/**/*.ts', 'src/views/status/**/*.ts', 'src/text/format.ts', 'src/text/markdown-escape.ts', 'src/text/reason-labels.ts'],
+    tests: ['test/status/', 'test/views/status/', 'test/views/plan/render', 'test/plan/golden', 'test/notify/events'],
   },
   config: {
-    mutate: ['src/config/**/*.ts'],
-    tests: ['test/config/', 'test/examples/', 'test/cli/validate', 'test/status/invalid-config'],
+    mutate: ['src/config/**/*.ts', 'src/text/compress-hostlist.ts'],
+    tests: [
+      'test/config/',
+      'test/text/compress-hostlist',
+      'test/examples/',
+      'test/cli/validate',
+      'test/status/invalid-config',
+      'test/views/status/invalid-config',
+    ],
   },
   plan: {
-    mutate: ['src/plan/**/*.ts'],
+    // The plan's renderers (src/views/plan) stay mutated with the model they render.
+    mutate: ['src/plan/**/*.ts', 'src/views/plan/**/*.ts'],
     // The planner's own unit tests first and plan/base (git repos, ~7 s) last:
     // a mutant is killed by the first failing file.
     tests: [
@@ -72,7 +83,7 @@ export const FOLDERS = {
       'test/plan/placement-order',
       'test/plan/golden',
       'test/plan/markdown-plan',
-      'test/plan/render',
+      'test/views/plan/',
       'test/plan/',
       'test/apply/agent-requests',
       'test/status/golden',

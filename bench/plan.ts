@@ -21,9 +21,9 @@ import { parseConfig } from '../src/config/load-config.js';
 import { buildFleet } from '../src/fleet/build-fleet.js';
 import { newSpecs } from '../src/plan/new-specs.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
-import { renderPlanText } from '../src/plan/render-text.js';
-import { MAX_CHARS, renderPlanMarkdown } from '../src/plan/render-markdown.js';
-import { statusDiff } from '../src/plan/status-diff.js';
+import { renderPlanText } from '../src/views/plan/render-text.js';
+import { MAX_CHARS, renderPlanMarkdown } from '../src/views/plan/render-markdown.js';
+import { statusDiff } from '../src/views/plan/status-diff.js';
 import type { Plan, StartAction } from '../src/types/plan.js';
 import { planTick } from '../src/tick/plan.js';
 import { previewTick } from '../src/tick/preview.js';
@@ -295,7 +295,7 @@ console.log(
 // The PR comment at its worst: 3,000 starts of distinct 300-character models with
 // 5,000-character reasons, 400 unplaceable models, a 100,000-character warning and
 // a 200,000-character diff. Past every level of detail, so the rows per table are
-// bisected (test/plan/render holds the same rule on a smaller plan).
+// bisected (test/views/plan/render holds the same rule on a smaller plan).
 {
   const long = 'm'.repeat(300);
   const start: StartAction = {

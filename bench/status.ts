@@ -13,7 +13,8 @@ import { loadConfig } from '../src/config/load-config.js';
 import { readState } from '../src/config/repo-files.js';
 import { buildFleet } from '../src/fleet/index.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
-import { renderStatusJson, renderStatusMarkdown, renderStatusText, summarize } from '../src/status/index.js';
+import { summarize } from '../src/status/index.js';
+import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../src/views/status/index.js';
 import { readObserved } from '../src/cli/fleet-inputs.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,5 +1,5 @@
 import { ConfigError, LlmgwError, UsageError, formatProblem } from '../errors.js';
-import { escapeTerminal } from '../util/terminal-text.js';
+import { escapeTerminal } from '../text/terminal-text.js';
 import type { Io } from './io.js';
 
 /**

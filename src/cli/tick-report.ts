@@ -1,7 +1,7 @@
 // How `llmgw reconcile` and `llmgw demo` print the end of a tick.
 
 import type { TickResult } from '../daemon/tick-result.js';
-import { escapeTerminal } from '../util/terminal-text.js';
+import { escapeTerminal } from '../text/terminal-text.js';
 import type { Io } from './io.js';
 
 export function tickSummary(r: TickResult): string {

@@ -5,7 +5,7 @@
 // into ranges and counted before any name is made, so a cap can refuse
 // `n[0-99999]x[0-99999]` (or many large entries together) at no cost.
 
-import { clip } from '../util/terminal-text.js';
+import { clip } from '../text/terminal-text.js';
 
 export const MAX_HOSTLIST_NAMES = 100_000;
 

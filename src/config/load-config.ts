@@ -3,7 +3,7 @@
 // an invalid config is an expected input (a PR), not an exception.
 
 import type { ConfigProblem, LoadResult } from '../types/config.js';
-import { escapeTerminal } from '../util/terminal-text.js';
+import { escapeTerminal } from '../text/terminal-text.js';
 import { getValidator, type SchemaName } from '../util/schema.js';
 import { openEngines, unseenClasses } from './advice.js';
 import { readConfigFile, type ConfigFileText, type FileInput } from './config-files.js';

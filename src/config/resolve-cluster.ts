@@ -2,25 +2,14 @@
 // meaning checks of docs/config.md that a schema cannot express. Nodes,
 // engines, webhooks and ssh each have a file of their own.
 
-import type { ClusterConfig, ConfigProblem, GpuClassRule, RouterConfig } from '../types/config.js';
-import type { Substituted } from './env-vars.js';
+import type { ClusterConfig, GpuClassRule, RouterConfig } from '../types/config.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
+import type { ResolveContext } from './resolve-context.js';
 import { resolveEngines, type ArgRules } from './resolve-engines.js';
 import { resolveNodes } from './resolve-nodes.js';
 import { durationAt, resolveSsh, timeoutAt } from './resolve-ssh.js';
 import { resolveWebhooks } from './resolve-webhooks.js';
-import { keysInFileOrder, problemAt, type YamlSource } from './yaml-source.js';
-
-export interface ResolveContext {
-  src: YamlSource;
-  env: Record<string, string | undefined>;
-  errors: ConfigProblem[];
-  warnings: ConfigProblem[];
-  /** Values that came from `${VAR}`: a problem in one names the variable, never the value. */
-  substituted: Substituted[];
-  /** The config repo on disk, when known: ssh paths must lie outside it. */
-  repoDir?: string;
-}
+import { keysInFileOrder, problemAt } from './yaml-source.js';
 
 const DEFAULTS = {
   agentCommand: 'llmgw agent',

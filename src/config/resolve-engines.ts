@@ -6,7 +6,7 @@ import type { EngineConfig } from '../types/config.js';
 import { compileGlob, type Glob } from './arg-glob.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, obj, str, type Raw } from './raw.js';
-import type { ResolveContext } from './resolve-cluster.js';
+import type { ResolveContext } from './resolve-context.js';
 import { timeoutAt } from './resolve-ssh.js';
 import { problemAt } from './yaml-source.js';
 

@@ -3,7 +3,7 @@
 // args that the engine's allowArgs admit).
 
 import type { ConfigProblem, ModelConfig } from '../types/config.js';
-import { clip } from '../util/terminal-text.js';
+import { clip } from '../text/terminal-text.js';
 import { globMatches } from './arg-glob.js';
 import { didYouMean } from './did-you-mean.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';

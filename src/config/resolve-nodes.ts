@@ -10,7 +10,7 @@ import { parseHostlist, type ParsedHostlist } from './hostlist.js';
 import { MAX_TOTAL_NODES } from './limits.js';
 import { unknownPlaceholders } from './placeholders.js';
 import { arr, int, obj, str, type Raw } from './raw.js';
-import type { ResolveContext } from './resolve-cluster.js';
+import type { ResolveContext } from './resolve-context.js';
 import { problemAt, type PathSegment } from './yaml-source.js';
 
 function trimSlash(path: string): string {

@@ -5,7 +5,7 @@ import { homedir, userInfo } from 'node:os';
 import type { ProxyJump, SshConfig } from '../types/config.js';
 import { isDurationSyntax, parseDuration } from './duration.js';
 import { int, str, type Raw } from './raw.js';
-import type { ResolveContext } from './resolve-cluster.js';
+import type { ResolveContext } from './resolve-context.js';
 import { fromEnvNote } from './env-vars.js';
 import { insideRepo } from './repo-paths.js';
 import { problemAt, type PathSegment, type YamlSource } from './yaml-source.js';

@@ -7,7 +7,7 @@ import type { EventName, WebhookConfig } from '../types/config.js';
 import { isHttpUrl } from '../util/url.js';
 import { fromEnvNote } from './env-vars.js';
 import { arr, obj, str, type Raw } from './raw.js';
-import type { ResolveContext } from './resolve-cluster.js';
+import type { ResolveContext } from './resolve-context.js';
 import { problemAt, type PathSegment } from './yaml-source.js';
 
 /**

@@ -3,7 +3,7 @@
 
 import { Composer, Lexer, LineCounter, Parser, YAMLParseError, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node } from 'yaml';
 import type { ConfigProblem } from '../types/config.js';
-import { formatBytes } from '../util/regular-file.js';
+import { formatBytes } from '../text/format.js';
 import { MAX_ALIAS_COUNT, MAX_ALIAS_VALUES, MAX_CONFIG_BYTES } from './limits.js';
 import { checkDocumentShape, type ShapeProblem } from './yaml-shape.js';
 import { describeSyntaxError } from './yaml-syntax.js';

@@ -1,7 +1,7 @@
 // What each path of the console answers (docs/status.md). Pure apart from
 // asking the source and the history: the server around it does HTTP.
 
-import { renderStatusJson } from '../status/index.js';
+import { renderStatusJson } from '../views/status/index.js';
 import { formatProblem } from '../errors.js';
 import type { History } from './history.js';
 import { html, join, type Html } from './html.js';

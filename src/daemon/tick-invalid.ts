@@ -9,7 +9,7 @@ import type { ConfigProblem, WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
 import { parseConfig } from '../config/load-config.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
-import { renderInvalidConfigBlock } from '../status/index.js';
+import { renderInvalidConfigBlock } from '../views/status/index.js';
 
 const NO_MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n';
 

@@ -2,7 +2,7 @@
 // loop logs it, the demo and the tests read it.
 
 import type { ApplyOutcome } from '../apply/outcome.js';
-import { compressHostlist } from '../config/compress-hostlist.js';
+import { compressHostlist } from '../text/compress-hostlist.js';
 import type { StatusReport } from '../status/index.js';
 import type { EventName } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSshTransport } from '../gather/ssh-transport.js';
 import { openConfigRepo } from '../git/config-repo.js';
-import { renderPlanText } from '../plan/render-text.js';
+import { renderPlanText } from '../views/plan/render-text.js';
 import { leasedTick } from '../daemon/leased-tick.js';
 import type { TickResult } from '../daemon/tick.js';
 import { cachedTransports } from '../daemon/transport-for-config.js';

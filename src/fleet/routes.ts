@@ -8,7 +8,7 @@
 // warning in status: a misconfigured agent, or a node to look at.
 
 import type { Fleet, FleetReplica } from '../types/fleet.js';
-import { clip } from '../util/terminal-text.js';
+import { clip } from '../text/terminal-text.js';
 
 /** `http://host:port`, an IPv6 address in brackets: one spelling for the agent, the projection and the routers. */
 export function replicaUrl(host: string, port: number): string {

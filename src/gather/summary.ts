@@ -2,8 +2,8 @@
 // for those that did not, how many for each reason class with their names
 // (a compressed hostlist), so "8 of 8 failed, no key" reads as exactly that.
 
-import { compressHostlist } from '../config/compress-hostlist.js';
-import { REASON_LABEL } from '../status/reasons.js';
+import { compressHostlist } from '../text/compress-hostlist.js';
+import { REASON_LABEL } from '../text/reason-labels.js';
 import type { Snapshot, UnreachableReason } from '../types/snapshot.js';
 import { UNREACHABLE_REASONS } from './unreachable-reason.js';
 

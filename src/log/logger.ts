@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { escapeJsonText, escapeTerminal } from '../util/terminal-text.js';
+import { escapeJsonText, escapeTerminal } from '../text/terminal-text.js';
 
 export type LogFormat = 'text' | 'json';
 export type LogLevel = 'info' | 'warn' | 'error';

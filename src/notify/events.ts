@@ -8,19 +8,12 @@ import { formatProblem } from '../errors.js';
 import type { ConfigProblem, EventName } from '../types/config.js';
 import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
-import type { State } from '../types/state.js';
-import { escapeTerminal } from '../util/terminal-text.js';
+import type { NotifyEvent, State } from '../types/state.js';
+import { escapeTerminal } from '../text/terminal-text.js';
 import { rolloutEvents } from './rollout-events.js';
 
-export interface NotifyEvent {
-  event: EventName;
-  cluster: string;
-  time: string;
-  subject: string;
-  /** One human sentence; Slack and Mattermost hooks show it as it is. */
-  text: string;
-  details: Record<string, unknown>;
-}
+// The event's shape lives with the state that queues it (types/state.ts), so types/ imports nothing of notify/.
+export type { NotifyEvent } from '../types/state.js';
 
 export interface ApplyFailure {
   /** The replica, or for a router that did not take its endpoint table, the router. */

@@ -11,8 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import type { WebhookConfig } from '../types/config.js';
-import type { OutboxEntry, State } from '../types/state.js';
-import type { NotifyEvent } from './events.js';
+import type { NotifyEvent, OutboxEntry, State } from '../types/state.js';
 import { crashPoint } from '../util/crash-point.js';
 import { hookName, postEvent, type PostResult } from './webhook.js';
 

@@ -8,7 +8,7 @@
 
 import { createHmac } from 'node:crypto';
 import type { WebhookConfig } from '../types/config.js';
-import type { NotifyEvent } from './events.js';
+import type { NotifyEvent } from '../types/state.js';
 
 export const SIGNATURE_HEADER = 'X-Llmgw-Signature-256';
 

@@ -6,7 +6,7 @@
 // state.json, and now — so a plan, the tick and `llmgw status` on the
 // committed files all judge a drain alike.
 
-import { duration, plural } from '../status/format.js';
+import { duration, plural } from '../text/format.js';
 import { MODEL_LIFECYCLE_DEFAULTS } from '../types/config.js';
 import type { DrainMark, Fleet, FleetReplica } from '../types/fleet.js';
 

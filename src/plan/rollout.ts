@@ -7,7 +7,7 @@
 // the fleet as observed and what state.json remembers (src/types/state.ts),
 // and the plan carries what state.json should remember next.
 
-import { duration } from '../status/format.js';
+import { duration } from '../text/format.js';
 import type { ModelConfig, RolloutConfig } from '../types/config.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, RolloutRecord, RolloutStage, ServedBaseline } from '../types/plan.js';

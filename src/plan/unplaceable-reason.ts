@@ -2,7 +2,7 @@
 // replica needs, and what each fabric has left once this plan's higher-ranked
 // placements are counted.
 
-import { plural } from '../status/format.js';
+import { plural } from '../text/format.js';
 import type { ModelConfig } from '../types/config.js';
 import { wholeClass } from './capacity.js';
 import type { PlaceContext } from './place-context.js';

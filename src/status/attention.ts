@@ -8,9 +8,9 @@
 // draws every item the same way. A subject's detail must not move while the
 // fleet stands still (no time of day, no counter), since STATUS.md shows it.
 
-import { compressHostlist } from '../config/compress-hostlist.js';
-import { plural } from './format.js';
-import { REASON_LABEL } from './reasons.js';
+import { compressHostlist } from '../text/compress-hostlist.js';
+import { plural } from '../text/format.js';
+import { REASON_LABEL } from '../text/reason-labels.js';
 import type { AttentionItem, AttentionSubject, NodeSince, StatusFacts } from './types.js';
 import { gpuGroups } from './where.js';
 

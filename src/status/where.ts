@@ -1,7 +1,7 @@
 // The "where" of a status report, read off the fleet model: which GPUs are
 // unhealthy and why, and why a replica failed. Pure, like summarize.
 
-import { compressHostlist } from '../config/compress-hostlist.js';
+import { compressHostlist } from '../text/compress-hostlist.js';
 import { expandHostlist } from '../config/hostlist.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { UnhealthyGpu } from './types.js';

@@ -8,7 +8,8 @@
 import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
 import { projectFleet, projectedSnapshot, type Effects } from '../plan/project-fleet.js';
 import { withDrainMarks } from '../fleet/lifecycle.js';
-import { renderStatusMarkdown, type StatusReport } from '../status/index.js';
+import { type StatusReport } from '../status/index.js';
+import { renderStatusMarkdown } from '../views/status/index.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';

@@ -7,7 +7,7 @@
 import { expectedEffects } from '../apply/schedule.js';
 import { attribute } from '../plan/cause.js';
 import { NO_EFFECTS } from '../plan/project-fleet.js';
-import { OBSERVED_LABEL, statusDiff } from '../plan/status-diff.js';
+import { OBSERVED_LABEL, statusDiff } from '../views/plan/status-diff.js';
 import type { Plan } from '../types/plan.js';
 import { afterTick, stateAfter, type After } from './after.js';
 import type { Planned } from './plan.js';

@@ -4,7 +4,8 @@
 // "after" are one function of (config, fleet, state) and cannot disagree.
 
 import { planFleet } from '../plan/plan-fleet.js';
-import { renderStatusMarkdown, summarize, type StatusReport } from '../status/index.js';
+import { summarize, type StatusReport } from '../status/index.js';
+import { renderStatusMarkdown } from '../views/status/index.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { State } from '../types/state.js';

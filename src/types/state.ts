@@ -1,7 +1,7 @@
 // .llmgw/state.json: the little that must survive a restart (docs/config.md).
 // Everything else is re-observed each tick.
 
-import type { NotifyEvent } from '../notify/events.js';
+import type { EventName } from './config.js';
 import type { ReplicaState } from './snapshot.js';
 import type { RolloutRecord } from './plan.js';
 
@@ -35,6 +35,17 @@ export interface PlacementRecord {
   ranks: RecordedRank[];
   port?: number;
   spec?: string;
+}
+
+/** A notification (docs/notifications.md), as src/notify/events.ts derives it and a webhook receives it. */
+export interface NotifyEvent {
+  event: EventName;
+  cluster: string;
+  time: string;
+  subject: string;
+  /** One human sentence; Slack and Mattermost hooks show it as it is. */
+  text: string;
+  details: Record<string, unknown>;
 }
 
 /** An event owed to webhooks: its id is fixed when it is first committed, so every retry and restart sends the same one. */

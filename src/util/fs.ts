@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { crashPoint } from './crash-point.js';
-import { escapeJsonText } from './terminal-text.js';
+import { escapeJsonText } from '../text/terminal-text.js';
 
 /** `<file>.<pid>.<ms>.tmp`: the writer's pid in the name is what tells a dead writer's leftover from a live write. */
 const TEMP = /^(.+)\.(\d+)\.(\d+)\.tmp$/;

@@ -66,8 +66,5 @@ function failure(err: unknown): RegularFileResult {
   return { ok: false, why: 'error', code };
 }
 
-/** `1,234,567 bytes`, `4 MiB`: sizes as people read them. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  return `${n.toLocaleString('en-US')} bytes`;
-}
+// How a size reads is a shared word (src/text), kept importable from here for the readers' messages.
+export { formatBytes } from '../text/format.js';

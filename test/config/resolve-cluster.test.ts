@@ -3,7 +3,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveCluster, type ResolveContext } from '../../src/config/resolve-cluster.js';
+import { resolveCluster } from '../../src/config/resolve-cluster.js';
+import type { ResolveContext } from '../../src/config/resolve-context.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
 import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveNodes } from '../../src/config/resolve-nodes.js';
-import type { ResolveContext } from '../../src/config/resolve-cluster.js';
+import type { ResolveContext } from '../../src/config/resolve-context.js';
 import { parseYamlSource } from '../../src/config/yaml-source.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';

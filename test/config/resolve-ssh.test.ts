@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import os from 'node:os';
 import { syncBuiltinESMExports } from 'node:module';
 import { resolveSsh, timeoutAt } from '../../src/config/resolve-ssh.js';
-import type { ResolveContext } from '../../src/config/resolve-cluster.js';
+import type { ResolveContext } from '../../src/config/resolve-context.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
 import type { Config } from '../../src/types/config.js';

@@ -6,7 +6,7 @@
 // checks over everything llmgw wrote: any hit names where, escaped.
 
 import { git } from '../../src/demo/git-remote.js';
-import { escapeTerminal } from '../../src/util/terminal-text.js';
+import { escapeTerminal } from '../../src/text/terminal-text.js';
 
 /** A value no test output may contain: each secret a test hands llmgw holds it. */
 export const CANARY = 'llmgw-canary-5e1f9a';

@@ -6,7 +6,7 @@
 // variant names the seed and its index, and prints itself, escaped: rerun with
 // that seed to get the very same inputs.
 
-import { escapeTerminal } from '../../src/util/terminal-text.js';
+import { escapeTerminal } from '../../src/text/terminal-text.js';
 
 export const SEED = Number(process.env.LLMGW_HOSTILE_SEED ?? 20261129);
 export const COUNT = Math.max(200, Number(process.env.LLMGW_HOSTILE_COUNT ?? 200));

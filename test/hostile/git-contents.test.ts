@@ -21,7 +21,7 @@ import { branchConfig } from '../../src/daemon/branch-config.js';
 import { formatProblem } from '../../src/errors.js';
 import { previousRun } from '../../src/gather/observe.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
-import { escapeTerminal } from '../../src/util/terminal-text.js';
+import { escapeTerminal } from '../../src/text/terminal-text.js';
 import { tempDir } from '../gather/sim-helpers.js';
 import { captureIo } from '../helpers/io.js';
 import { CANARY, leaksInAll } from '../helpers/leak-check.js';

@@ -4,10 +4,10 @@
 
 import { buildFleet } from '../../src/fleet/index.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
-import { renderPlanJson } from '../../src/plan/render-json.js';
-import { renderPlanMarkdown } from '../../src/plan/render-markdown.js';
-import { renderPlanText } from '../../src/plan/render-text.js';
-import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../src/status/index.js';
+import { renderPlanJson } from '../../src/views/plan/render-json.js';
+import { renderPlanMarkdown } from '../../src/views/plan/render-markdown.js';
+import { renderPlanText } from '../../src/views/plan/render-text.js';
+import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../src/views/status/index.js';
 import { statusOf } from '../../src/tick/render.js';
 import type { Config } from '../../src/types/config.js';
 import type { Snapshot } from '../../src/types/snapshot.js';

@@ -13,7 +13,7 @@ import { runTick } from '../../src/daemon/tick.js';
 import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
-import { renderStatusMarkdown } from '../../src/status/index.js';
+import { renderStatusMarkdown } from '../../src/views/status/index.js';
 import { captureIo } from '../helpers/io.js';
 
 const CLUSTER = `apiVersion: llmgw/v1

@@ -4,12 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config.js';
 import { dryRun } from '../../src/plan/dry-run.js';
-import { renderPlanMarkdown } from '../../src/plan/render-markdown.js';
-import { renderStatusJson, summarize } from '../../src/status/index.js';
+import { renderPlanMarkdown } from '../../src/views/plan/render-markdown.js';
+import { summarize } from '../../src/status/index.js';
+import { renderStatusJson } from '../../src/views/status/index.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
 import { ROOT, golden } from '../helpers/golden.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
-import { renderPlanJson } from '../../src/plan/render-json.js';
+import { renderPlanJson } from '../../src/views/plan/render-json.js';
 import { emptyState } from '../../src/types/state.js';
 import { makeFleet, type FleetIn } from './fleet-fixture.js';
 

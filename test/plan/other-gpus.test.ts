@@ -5,7 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFleet, capacityByClass, freeWholeNodes } from '../../src/fleet/index.js';
-import { renderStatusMarkdown, summarize } from '../../src/status/index.js';
+import { summarize } from '../../src/status/index.js';
+import { renderStatusMarkdown } from '../../src/views/status/index.js';
 import { emptyState } from '../../src/types/state.js';
 import { lcConfig, lines, model, planned, rep, snap, T0 } from './lifecycle-fixture.js';
 

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/build-fleet.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
-import { renderPlanJson } from '../../src/plan/render-json.js';
+import { renderPlanJson } from '../../src/views/plan/render-json.js';
 import type { StartAction } from '../../src/types/plan.js';
 import type { AgentReport, NodeObservation, ReplicaReport, Snapshot, StorageReport } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';

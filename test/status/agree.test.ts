@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { exampleStatus } from './cli-helpers.js';
 import type { StatusReport } from '../../src/status/index.js';
-import { REASON_LABEL } from '../../src/status/reasons.js';
+import { REASON_LABEL } from '../../src/text/reason-labels.js';
 import { gpuList } from '../../src/status/where.js';
 
 /** Every body row of the section's tables: the open one and any folded into <details>. */

@@ -6,7 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { modelNeedsAttention } from '../../src/status/attention.js';
-import { renderStatusMarkdown, renderStatusText, summarize, withAttention } from '../../src/status/index.js';
+import { summarize, withAttention } from '../../src/status/index.js';
+import { renderStatusMarkdown, renderStatusText } from '../../src/views/status/index.js';
 import type { ModelRow, StatusFacts } from '../../src/status/types.js';
 import { quietFleet } from './fleets.js';
 

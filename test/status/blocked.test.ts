@@ -4,7 +4,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderStatusMarkdown, renderStatusText, summarize, withAttention } from '../../src/status/index.js';
+import { summarize, withAttention } from '../../src/status/index.js';
+import { renderStatusMarkdown, renderStatusText } from '../../src/views/status/index.js';
 import { sampleFleet } from './sample.js';
 
 const BLOCKED = 'would stop 2 of 2 running and starting replicas (100%) without a replacement; safety.maxStopFraction is 50%';

@@ -4,7 +4,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderStatusJson, renderStatusMarkdown, renderStatusText, summarize } from '../../src/status/index.js';
+import { summarize } from '../../src/status/index.js';
+import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../src/views/status/index.js';
 import { golden } from '../helpers/golden.js';
 import { bareFleet, crowdedFleet, quietFleet } from './fleets.js';
 import { sampleFleet } from './sample.js';

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { marked } from 'marked';
-import { renderInvalidConfigBlock } from '../../src/status/index.js';
-import { INVALID_END } from '../../src/status/invalid-config.js';
+import { renderInvalidConfigBlock } from '../../src/views/status/index.js';
+import { INVALID_END } from '../../src/views/status/invalid-config.js';
 import type { ConfigProblem } from '../../src/types/config.js';
 
 const problems: ConfigProblem[] = [

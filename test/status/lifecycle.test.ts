@@ -4,7 +4,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderStatusMarkdown, renderStatusText } from '../../src/status/index.js';
+import { renderStatusMarkdown, renderStatusText } from '../../src/views/status/index.js';
 import { statusOf } from '../../src/tick/render.js';
 import type { State } from '../../src/types/state.js';
 import { at, drainingState, lcConfig, model, planned, rep, router, snap, specOf, T0 } from '../plan/lifecycle-fixture.js';

@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/index.js';
-import { renderStatusMarkdown, summarize } from '../../src/status/index.js';
-import { MAX_FABRIC_COLUMNS } from '../../src/status/render-markdown.js';
+import { summarize } from '../../src/status/index.js';
+import { renderStatusMarkdown } from '../../src/views/status/index.js';
+import { MAX_FABRIC_COLUMNS } from '../../src/views/status/render-markdown.js';
 import type { StorageDecl } from '../../src/types/config.js';
 import { emptyState } from '../../src/types/state.js';
 import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fleet/fixtures.js';

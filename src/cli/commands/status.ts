@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../errors.js';
 import { buildFleet } from '../../fleet/index.js';
-import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../status/index.js';
+import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../views/status/index.js';
 import { statusOf } from '../../tick/render.js';
 import { readFleetInputs } from '../fleet-inputs.js';
 import type { Io } from '../io.js';

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
-import { escapeTerminal } from '../../util/terminal-text.js';
+import { escapeTerminal } from '../../text/terminal-text.js';
 import { resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 

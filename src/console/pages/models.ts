@@ -2,9 +2,9 @@
 // models.yaml asks for, each replica with where it runs and why it failed,
 // where its weights are, and why it cannot be placed when it cannot.
 
-import { compressHostlist } from '../../config/compress-hostlist.js';
+import { compressHostlist } from '../../text/compress-hostlist.js';
 import type { StatusReport } from '../../status/index.js';
-import { duration } from '../../status/format.js';
+import { duration } from '../../text/format.js';
 import type { Config } from '../../types/config.js';
 import type { Fleet } from '../../types/fleet.js';
 import { html, join, link, pathOf, type Html } from '../html.js';

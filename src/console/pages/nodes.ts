@@ -3,9 +3,9 @@
 // replicas it runs, what its storage holds, and its agent's warnings. All of
 // it is the node's own text: escaped like everything else.
 
-import { compressHostlist } from '../../config/compress-hostlist.js';
+import { compressHostlist } from '../../text/compress-hostlist.js';
 import type { StatusReport } from '../../status/index.js';
-import { REASON_LABEL } from '../../status/reasons.js';
+import { REASON_LABEL } from '../../text/reason-labels.js';
 import type { Fleet, FleetNode } from '../../types/fleet.js';
 import { html, join, link, pathOf, type Html } from '../html.js';
 import { plural, table, when, type TableRow } from './layout.js';

@@ -5,11 +5,11 @@
 // the missing-webhook warning with the YAML to add.
 
 import { modelNeedsAttention } from '../../status/attention.js';
-import { BAR_ORDER, barCells } from '../../status/bar.js';
+import { BAR_ORDER, barCells } from '../../views/status/bar.js';
 import type { CapacityRow, HoldingRow, StatusReport } from '../../status/index.js';
-import { attentionNodes } from '../../status/node-rows.js';
-import { REASON_LABEL } from '../../status/reasons.js';
-import { MAX_ROWS, MAX_SUBJECTS } from '../../status/render-markdown.js';
+import { attentionNodes } from '../../views/status/node-rows.js';
+import { REASON_LABEL } from '../../text/reason-labels.js';
+import { MAX_ROWS, MAX_SUBJECTS } from '../../views/status/render-markdown.js';
 import { html, join, link, pathOf, type Html } from '../html.js';
 import { attentionItem, foldedTable, plural, table, when, type TableRow } from './layout.js';
 

@@ -1,8 +1,0 @@
-// `llmgw status --json`: the report as docs/commands.md spells it, key order included.
-
-import { escapeJsonText } from '../util/terminal-text.js';
-import type { StatusReport } from './types.js';
-
-export function renderStatusJson(report: StatusReport): string {
-  return escapeJsonText(JSON.stringify(report, null, 2)) + '\n';
-}

@@ -1,0 +1,104 @@
+// `llmgw plan` for a terminal, in the spirit of `terraform plan`: warnings
+// first, one aligned line per action — every one of them, stops included —
+// grouped (with --base: this change's, then those already pending on REF;
+// in each, starts then stops), what cannot be placed, a summary line, then the
+// STATUS.md diff. Colour only when the caller asks for it.
+
+import { plainText } from '../../text/markdown-escape.js';
+import type { Action, Plan } from '../../types/plan.js';
+import {
+  actionWhy,
+  byCause,
+  causeLine,
+  placementText,
+  sentence,
+  startsThenStops,
+  stopVerb,
+  summaryLine,
+  withContext,
+  type PlanContext,
+} from './render-common.js';
+
+export interface TextOptions extends Partial<PlanContext> {
+  color: boolean;
+}
+
+const ANSI = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m', bold: '\x1b[1m', reset: '\x1b[0m' };
+type Paint = keyof typeof ANSI;
+
+interface Row {
+  color: Paint;
+  verb: string;
+  replica: string;
+  where: string;
+  port: string;
+  weights: string;
+  why: string;
+}
+
+function row(a: Action): Row {
+  return {
+    color: a.op === 'start' ? 'green' : 'red',
+    verb: a.op === 'start' ? '+ start' : `- ${stopVerb(a)}`,
+    replica: plainText(a.replica),
+    where: placementText(a.placement),
+    port: a.op === 'start' ? `port ${a.port}` : '',
+    weights: a.op === 'start' ? `weights: ${a.weights}` : '',
+    why: `(${plainText(actionWhy(a))})`,
+  };
+}
+
+export function renderPlanText(plan: Plan, diff: string, options: TextOptions): string {
+  const ctx = withContext(options);
+  const paint = (color: Paint, text: string) => (options.color ? `${ANSI[color]}${text}${ANSI.reset}` : text);
+  const lines: string[] = ctx.warnings.map((w) => paint('yellow', `Warning: ${plainText(sentence(w))}`));
+  if (lines.length > 0) lines.push('');
+  if (ctx.notice !== null) return [...lines, plainText(ctx.notice), ''].join('\n');
+
+  const groups: { title: string | null; actions: Action[] }[] = [];
+  if (ctx.base === null) groups.push({ title: null, actions: startsThenStops(plan.actions) });
+  else {
+    const { change, pending } = byCause(plan);
+    groups.push({ title: 'This change:', actions: change });
+    if (pending.length > 0) groups.push({ title: `Already pending on ${plainText(ctx.base)} (done whether or not this merges):`, actions: pending });
+  }
+  // One alignment for every group, so the columns line up down the page.
+  const all = groups.flatMap((g) => g.actions.map(row));
+  const width = (key: 'verb' | 'replica' | 'where' | 'port' | 'weights') => Math.max(0, ...all.map((r) => r[key].length));
+  const w = { verb: width('verb'), replica: width('replica'), where: width('where'), port: width('port'), weights: width('weights') };
+  const line = (r: Row) => {
+    const cells = [r.verb.padEnd(w.verb), r.replica.padEnd(w.replica), r.where.padEnd(w.where)];
+    if (w.port > 0) cells.push(r.port.padEnd(w.port), r.weights.padEnd(w.weights));
+    return paint(r.color, `  ${cells.join('  ')}  ${r.why}`);
+  };
+  for (const [i, g] of groups.entries()) {
+    if (i > 0) lines.push('');
+    if (g.title !== null) lines.push(paint('bold', g.title));
+    if (g.title !== null && g.actions.length === 0) lines.push('  nothing');
+    lines.push(...g.actions.map((a) => line(row(a))));
+  }
+  for (const u of plan.unplaceable) {
+    const what = `${plainText(u.model)} (${u.missing} ${u.missing === 1 ? 'replica' : 'replicas'})`;
+    lines.push(paint('yellow', `  ! cannot place  ${what}: ${plainText(u.reason)}`));
+  }
+  for (const r of plan.rollouts ?? []) lines.push(paint(r.stage === 'failed' ? 'red' : 'cyan', `  ~ rollout  ${plainText(r.model)}: ${plainText(r.text)}`));
+  if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
+  lines.push(paint('bold', summaryLine(plan)));
+  if (ctx.base !== null && plan.actions.length > 0) lines.push(causeLine(plan, plainText(ctx.base)));
+  if (plan.blocked !== null) lines.push(paint('yellow', `Blocked: ${plainText(sentence(plan.blocked))}`));
+  lines.push('');
+  if (diff === '') {
+    lines.push('STATUS.md would not change.');
+  } else {
+    for (const l of diff.replace(/\n$/, '').split('\n').map(plainText)) lines.push(paintDiffLine(l, paint));
+  }
+  return lines.join('\n') + '\n';
+}
+
+function paintDiffLine(line: string, paint: (c: Paint, t: string) => string): string {
+  if (line.startsWith('+++') || line.startsWith('---')) return paint('bold', line);
+  if (line.startsWith('@@')) return paint('cyan', line);
+  if (line.startsWith('+')) return paint('green', line);
+  if (line.startsWith('-')) return paint('red', line);
+  return line;
+}

@@ -1,0 +1,205 @@
+// The markdown plan's sections, each as a whole comment (docs/commands.md plan,
+// --format markdown): the title, warnings, the summary, the cause line and the
+// two action groups with --base, blocked, rollouts, the argv of new specs, the
+// notice in place of a plan, and the STATUS.md diff folded away.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
+import type { Plan, RolloutPlan, StartAction, StopAction } from '../../../src/types/plan.js';
+
+const start = (replica: string, model: string, cause?: 'change' | 'pending'): StartAction => ({
+  op: 'start',
+  replica,
+  model,
+  port: 8001,
+  placement: [{ node: 'gpu-a01', gpus: [0, 1] }],
+  weights: 'node',
+  reason: '1 of 1 replica missing',
+  ...(cause ? { cause } : {}),
+});
+const stop = (replica: string, model: string, cause?: 'change' | 'pending'): StopAction => ({
+  op: 'stop',
+  replica,
+  model,
+  placement: [{ node: 'gpu-b02', gpus: [3] }],
+  reason: 'not in models.yaml',
+  waitFor: [],
+  ...(cause ? { cause } : {}),
+});
+const plan = (over: Partial<Plan> = {}): Plan => ({ version: 1, changes: true, blocked: null, actions: [], unplaceable: [], ...over });
+
+const NO_CHANGES = '**No changes. The fleet matches models.yaml.**';
+const NO_DIFF = '_STATUS.md would not change._';
+
+test('an empty plan without --base: title, the summary, then "STATUS.md would not change", and no empty table', () => {
+  assert.is(renderPlanMarkdown(plan({ changes: false }), ''), ['### llmgw plan', '', NO_CHANGES, '', NO_DIFF, ''].join('\n'));
+});
+
+test('each warning is its own quoted sentence above the summary, and a blocked plan quotes its rule below it', () => {
+  const md = renderPlanMarkdown(plan({ blocked: 'only 3 of 8 nodes answered (38%)' }), '', {
+    warnings: ['this branch edits STATUS.md, which llmgw writes', 'origin/main has an invalid models.yaml.'],
+  });
+  assert.is(
+    md,
+    [
+      '### llmgw plan',
+      '',
+      '> **Warning:** this branch edits STATUS.md, which llmgw writes.',
+      '',
+      '> **Warning:** origin/main has an invalid models.yaml.',
+      '',
+      NO_CHANGES,
+      '',
+      '> **Blocked:** only 3 of 8 nodes answered \\(38%\\).',
+      '',
+      NO_DIFF,
+      '',
+    ].join('\n'),
+  );
+});
+
+test('with --base and no action at all: no cause line, "This change" says it starts and stops nothing, no pending section', () => {
+  assert.is(
+    renderPlanMarkdown(plan({ changes: false }), '', { base: 'origin/main' }),
+    ['### llmgw plan', '', NO_CHANGES, '', '#### This change', '', '_It starts and stops nothing by itself._', '', NO_DIFF, ''].join('\n'),
+  );
+});
+
+test('with --base and only pending actions: the cause line, "This change" starts and stops nothing, the pending actions apart', () => {
+  assert.is(
+    renderPlanMarkdown(plan({ actions: [stop('old-0', 'old', 'pending')] }), '', { base: 'origin/main' }),
+    [
+      '### llmgw plan',
+      '',
+      '**Plan: 0 to start, 1 to stop, 0 cannot be placed.**',
+      '0 caused by this change, 1 already pending on origin/main.',
+      '',
+      '#### This change',
+      '',
+      '_It starts and stops nothing by itself._',
+      '',
+      '#### Already pending on origin/main',
+      '',
+      '_The reconciler does these whether or not this merges: drift repair, failed restarts, lost nodes._',
+      '',
+      '| | replica | model | where | port | weights | why |',
+      '|---|---|---|---|---|---|---|',
+      '| − stop | old-0 | old | `gpu-b02[3]` |  |  | not in models.yaml |',
+      '',
+      NO_DIFF,
+      '',
+    ].join('\n'),
+  );
+});
+
+test('with --base and only this change\'s actions: the cause line and "This change", no "Already pending" section', () => {
+  assert.is(
+    renderPlanMarkdown(plan({ actions: [start('m-0', 'm', 'change')] }), '', { base: 'origin/main' }),
+    [
+      '### llmgw plan',
+      '',
+      '**Plan: 1 to start, 0 to stop, 0 cannot be placed.**',
+      '1 caused by this change, 0 already pending on origin/main.',
+      '',
+      '#### This change',
+      '',
+      '| | replica | model | where | port | weights | why |',
+      '|---|---|---|---|---|---|---|',
+      '| + start | m-0 | m | `gpu-a01[0-1]` | 8001 | node | 1 of 1 replica missing |',
+      '',
+      NO_DIFF,
+      '',
+    ].join('\n'),
+  );
+});
+
+test('rollouts: one bullet per model, a failed one marked **failed**, its text up to 2,000 characters uncut', () => {
+  const long = `rollout failed for spec 5f2c9a1e: ${'x'.repeat(1_500)}`;
+  const rollout = (model: string, stage: RolloutPlan['stage'], text: string): RolloutPlan => ({
+    model,
+    spec: '5f2c9a1e',
+    stage,
+    text,
+    next: { spec: '5f2c9a1e', stage: stage === 'hold' ? 'canary' : stage },
+  });
+  const md = renderPlanMarkdown(
+    plan({ changes: false, rollouts: [rollout('llama', 'canary', 'canary 1 of 4 for spec 5f2c9a1e'), rollout('qwen', 'failed', long)] }),
+    '',
+  );
+  assert.is(
+    md,
+    ['### llmgw plan', '', NO_CHANGES, '', '**Rollouts**', '', '- llama: canary 1 of 4 for spec 5f2c9a1e', `- **failed** qwen: ${long}`, '', NO_DIFF, ''].join(
+      '\n',
+    ),
+  );
+});
+
+test('rollouts: an empty list shows no Rollouts heading', () => {
+  assert.is(renderPlanMarkdown(plan({ changes: false, rollouts: [] }), ''), ['### llmgw plan', '', NO_CHANGES, '', NO_DIFF, ''].join('\n'));
+});
+
+test('the argv of a new spec: a newline inside an argument reads as a space, so the command stays on one line', () => {
+  const md = renderPlanMarkdown(plan({ changes: false }), '', {
+    specs: [{ model: 'm', spec: 'abcd1234', argv: ['vllm', 'serve', '--chat-template', 'a\nb\r\nc'] }],
+  });
+  assert.is(
+    md,
+    [
+      '### llmgw plan',
+      '',
+      NO_CHANGES,
+      '',
+      '<details>',
+      '<summary>argv of 1 new or changed spec (once per model)</summary>',
+      '',
+      '**m** (spec `abcd1234`)',
+      '',
+      '```sh',
+      "vllm serve --chat-template 'a b  c'",
+      '```',
+      '',
+      '</details>',
+      '',
+      NO_DIFF,
+      '',
+    ].join('\n'),
+  );
+});
+
+test('a notice replaces the plan and the diff: the comment is the title and the notice, its `code spans` kept', () => {
+  const md = renderPlanMarkdown(plan(), '--- STATUS.md\n+++ STATUS.md (planned)\n+x\n', {
+    notice: 'No observed state for this repo: run `llmgw observe` on a_b first.',
+  });
+  assert.is(md, ['### llmgw plan', '', 'No observed state for this repo: run `llmgw observe` on a\\_b first.', ''].join('\n'));
+});
+
+test('a STATUS.md diff is folded in <details> with its counts of added and removed lines', () => {
+  const diff = '--- STATUS.md\n+++ STATUS.md (planned)\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n+d\n';
+  assert.is(
+    renderPlanMarkdown(plan({ changes: false }), diff),
+    [
+      '### llmgw plan',
+      '',
+      NO_CHANGES,
+      '',
+      '<details>',
+      '<summary>STATUS.md diff (+2 −1)</summary>',
+      '',
+      '```diff',
+      '--- STATUS.md',
+      '+++ STATUS.md (planned)',
+      '@@ -1,2 +1,2 @@',
+      ' a',
+      '-b',
+      '+c',
+      '+d',
+      '```',
+      '',
+      '</details>',
+      '',
+    ].join('\n'),
+  );
+});
+
+test.run();
