@@ -15,6 +15,7 @@ import { buildFleet } from '../src/fleet/index.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText, summarize } from '../src/status/index.js';
 import { readObserved } from '../src/cli/fleet-inputs.js';
+import type { Snapshot } from '../src/types/snapshot.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -82,7 +83,8 @@ function row(label: string, xs: number[]): string {
 
 const io: Io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: ROOT, debug: false };
 const inputs = await readFleetInputs({ repo: REPO, observed: OBSERVED, now: NOW, io: { ...io, stderr: { write: () => true } as unknown as Io['stderr'] } });
-const gpus = inputs.snapshot.nodes.reduce((n, o) => n + (o.reachable ? o.report.gpus.length : (o.lastReport?.gpus.length ?? 0)), 0);
+const snapshot = inputs.fleet as Snapshot;
+const gpus = snapshot.nodes.reduce((n, o) => n + (o.reachable ? o.report.gpus.length : (o.lastReport?.gpus.length ?? 0)), 0);
 
 const whole = spawnRuns();
 const inProcess = await phases();

@@ -1,16 +1,12 @@
-// Observing the fleet live: what `gather`, and `status`/`plan` without
-// --observed, share. Reads the repo's previous snapshot and state (so
-// unreachable-since times carry over), opens an SSH transport, gathers, closes.
+// What the last committed run left for the next observation: the repo's
+// previous snapshot and state, so unreachable-since times carry over.
 
 import { join } from 'node:path';
 import { OBSERVED_FILE, STATE_FILE, parseSnapshot, stateOrFresh } from '../config/repo-files.js';
 import { readGeneratedFile } from '../config/generated-paths.js';
 import { DataError } from '../errors.js';
 import type { State } from '../types/state.js';
-import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
-import { gatherSnapshot } from './gather.js';
-import { createProgressLine } from './progress.js';
 
 /**
  * The previous snapshot and state; a broken one is a warning, never a reason
@@ -40,30 +36,4 @@ export async function previousRun(dir: string, warn: (m: string) => void): Promi
   });
   const state = stateOrFresh(stateText, stateFile, warn);
   return { previous, state };
-}
-
-/**
- * Gather over SSH, with a progress line on a terminal's stderr. `now` stamps
- * the observation (and any newly unreachable node), so a command run with
- * --now judges times on the same clock it recorded them with.
- */
-export async function observeLive(
-  config: Config,
-  repoDir: string,
-  io: { env: Record<string, string | undefined>; stderr: NodeJS.WritableStream & { isTTY?: boolean } },
-  now: () => Date,
-): Promise<{ snapshot: Snapshot; state: State }> {
-  const warn = (m: string): void => void io.stderr.write(`warning: ${m}\n`);
-  const { previous, state } = await previousRun(repoDir, warn);
-  // Loaded only here: commands that never touch SSH never load ssh2.
-  const { createSshTransport } = await import('./ssh-transport.js');
-  const transport = createSshTransport(config.cluster.ssh, { env: io.env, onWarning: warn });
-  const progress = createProgressLine(io.stderr);
-  try {
-    const snapshot = await gatherSnapshot(config, { transport, previous, state, now, onProgress: (p) => progress.update(p) });
-    return { snapshot, state };
-  } finally {
-    progress.done();
-    await transport.close();
-  }
 }

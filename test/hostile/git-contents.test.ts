@@ -17,7 +17,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { run as plan } from '../../src/cli/commands/plan.js';
 import { reportError } from '../../src/cli/report-error.js';
-import { branchConfig } from '../../src/daemon/branch-config.js';
+import { branchConfig } from '../../src/tick/branch-config.js';
 import { formatProblem } from '../../src/errors.js';
 import { previousRun } from '../../src/gather/observe.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
