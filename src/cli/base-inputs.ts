@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { loadConfig, parseConfig } from '../config/load-config.js';
 import { CONFIG_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, stateOrFresh } from '../config/repo-files.js';
 import { ConfigError, DataError, GitError, UsageError, formatProblem } from '../errors.js';
-import { openConfigRepo, type ConfigRepo } from '../git/config-repo.js';
+import { openConfigRepo, type TreeReader } from '../git/config-repo.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
@@ -30,7 +30,7 @@ export interface BaseInputs {
   warnings: string[];
 }
 
-async function checkout(dir: string, io: Io): Promise<ConfigRepo> {
+async function checkout(dir: string, io: Io): Promise<TreeReader> {
   return openConfigRepo({ dir, env: io.env }).catch((err: unknown) => {
     if (err instanceof GitError) throw new UsageError(`--base needs a git checkout: ${err.message}`);
     throw err;

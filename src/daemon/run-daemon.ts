@@ -4,12 +4,12 @@
 // holder whose renewal fails does not tick at all, so it stops applying before
 // its lease runs out.
 
-import type { ConfigRepo } from '../git/config-repo.js';
+import type { LeaseRefs } from '../git/config-repo.js';
 import { releaseLease, withLease } from '../git/lease.js';
 import { startLoop, type Loop, type TickReason } from './loop.js';
 
 export interface DaemonOptions {
-  repo: ConfigRepo;
+  repo: LeaseRefs;
   schedule: string;
   watchFiles?: string[];
   debounceMs?: number;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { GitError } from '../errors.js';
 import { crashPoint } from '../util/crash-point.js';
-import type { ConfigRepo } from './config-repo.js';
+import type { LeaseRefs } from './config-repo.js';
 
 export const LEASE_REF = 'refs/llmgw/lease';
 /** Where the last lease read from the remote is kept locally. */
@@ -44,7 +44,7 @@ interface LeaseBody {
   expiresAt: string;
 }
 
-export async function takeLease(repo: ConfigRepo, opts: { holder: string; ttlMs: number; now: Date }): Promise<LeaseResult> {
+export async function takeLease(repo: LeaseRefs, opts: { holder: string; ttlMs: number; now: Date }): Promise<LeaseResult> {
   const wanted = new Date(opts.now.getTime() + opts.ttlMs).toISOString();
   // Without a remote there is nobody to share the fleet with: a single instance.
   if (!repo.hasRemote) return { held: true, holder: opts.holder, expiresAt: wanted };
@@ -102,7 +102,7 @@ export interface WithLeaseOptions {
  * live lease means the body never runs and the caller is told who holds it.
  * A failure in the body reaches the caller after the lease is let go.
  */
-export async function withLease<T>(repo: ConfigRepo, opts: WithLeaseOptions, body: (lease: HeldLease) => Promise<T>): Promise<Leased<T>> {
+export async function withLease<T>(repo: LeaseRefs, opts: WithLeaseOptions, body: (lease: HeldLease) => Promise<T>): Promise<Leased<T>> {
   const holder = opts.holder ?? processHolder();
   const ttlMs = opts.ttlMs ?? LEASE_TTL_MS;
   const first = await takeLease(repo, { holder, ttlMs, now: opts.now() });
@@ -132,7 +132,7 @@ export async function withLease<T>(repo: ConfigRepo, opts: WithLeaseOptions, bod
 }
 
 /** The lease commit this process last pushed, per repo: what releaseLease may delete. */
-const taken = new WeakMap<ConfigRepo, { holder: string; sha: string }>();
+const taken = new WeakMap<LeaseRefs, { holder: string; sha: string }>();
 
 /**
  * Let the lease go at once, so the next instance need not wait out its TTL:
@@ -141,7 +141,7 @@ const taken = new WeakMap<ConfigRepo, { holder: string; sha: string }>();
  * nothing locally, so a reconciler whose disk is full still lets go; when
  * this process never took the lease, it is written as expired instead.
  */
-export async function releaseLease(repo: ConfigRepo, opts: { holder: string; now: Date }): Promise<void> {
+export async function releaseLease(repo: LeaseRefs, opts: { holder: string; now: Date }): Promise<void> {
   if (!repo.hasRemote) return;
   const mine = taken.get(repo);
   if (mine === undefined || mine.holder !== opts.holder) {
@@ -154,7 +154,7 @@ export async function releaseLease(repo: ConfigRepo, opts: { holder: string; now
 }
 
 /** The lease as the remote has it now; null when there is none. A body that cannot be read counts as expired. */
-async function readLease(repo: ConfigRepo): Promise<{ sha: string; body: LeaseBody | null } | null> {
+async function readLease(repo: LeaseRefs): Promise<{ sha: string; body: LeaseBody | null } | null> {
   const ref = await repo.readRemoteRef(LEASE_REF, SEEN_REF, 'the lease');
   return ref === null ? null : { sha: ref.sha, body: parseBody(ref.message) };
 }

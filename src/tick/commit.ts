@@ -5,7 +5,7 @@
 
 import { GENERATED_FILES } from '../config/repo-files.js';
 import { GitError } from '../errors.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import type { Checkout } from '../git/config-repo.js';
 import { writeGenerated, type Generated } from './generated-files.js';
 
 export interface Committed {
@@ -24,7 +24,7 @@ export interface CommitOptions {
   log: (line: string) => void;
 }
 
-export async function commitTick(repo: ConfigRepo, files: Generated, message: string, opts: CommitOptions): Promise<Committed> {
+export async function commitTick(repo: Checkout, files: Generated, message: string, opts: CommitOptions): Promise<Committed> {
   const out: Committed = { commit: null, pushed: false, pushError: null, leaseLost: false };
   const changed = await writeGenerated(repo, files);
   if (opts.leaseExpired()) {

@@ -13,7 +13,7 @@ import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENERATED_PATHS, foundOnDisk, readGeneratedOrNull } from '../config/generated-paths.js';
 import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../config/repo-files.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import type { Checkout } from '../git/config-repo.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { WriteError } from '../errors.js';
@@ -45,7 +45,7 @@ export async function clearNonRegular(dir: string): Promise<string[]> {
 }
 
 /** Writes the files that matter; true when STATUS.md or state.json changed, or a link was replaced (and so all were written). */
-export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFromHead'>, g: Generated): Promise<boolean> {
+export async function writeGenerated(repo: Pick<Checkout, 'dir' | 'changedFromHead'>, g: Generated): Promise<boolean> {
   const { dir } = repo;
   const stateText = serializeState(g.state);
   const [oldStatus, oldState] = await Promise.all([readGeneratedOrNull(dir, STATUS_FILE), readGeneratedOrNull(dir, STATE_FILE)]);

@@ -5,7 +5,7 @@
 // is committed after (src/notify/outbox.ts).
 
 import type { ApplyOutcome } from '../apply/outcome.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import type { Checkout } from '../git/config-repo.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { deliverOutbox, enqueue } from '../notify/outbox.js';
 import type { WebhookConfig } from '../types/config.js';
@@ -53,7 +53,7 @@ export interface SendOptions {
  * lease ran out: the next holder re-observes, detects and sends.
  */
 export async function sendCommitted(
-  repo: ConfigRepo,
+  repo: Checkout,
   files: Generated,
   committed: Committed,
   webhooks: readonly WebhookConfig[],

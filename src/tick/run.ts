@@ -17,7 +17,7 @@ import { STATUS_FILE } from '../config/repo-files.js';
 import { formatProblem } from '../errors.js';
 import type { GatherProgress } from '../gather/gather.js';
 import { previousRun } from '../gather/observe.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import type { Checkout, ConfigRepo, LeaseRefs } from '../git/config-repo.js';
 import { LEASE_TTL_MS, withLease, type HeldLease } from '../git/lease.js';
 import { newSpecs, type SpecArgv } from '../plan/new-specs.js';
 import { NO_EFFECTS } from '../plan/project-fleet.js';
@@ -80,7 +80,7 @@ export interface ByHandMode {
   config: Config;
   transport: Transport;
   /** The checkout: the lease's remote and its uncommitted edits; null when the directory is not a git checkout. */
-  repo: ConfigRepo | null;
+  repo: (Pick<Checkout, 'dirtyConfig'> & LeaseRefs) | null;
   force: boolean;
   now: () => Date;
   warn: (message: string) => void;
