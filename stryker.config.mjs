@@ -48,6 +48,10 @@ export const FOLDERS = {
     mutate: ['src/status/**/*.ts'],
     tests: ['test/status/', 'test/plan/render', 'test/plan/golden', 'test/notify/events'],
   },
+  store: {
+    mutate: ['src/store/**/*.ts'],
+    tests: ['test/store/', 'test/config/', 'test/tick/', 'test/hostile/'],
+  },
   config: {
     mutate: ['src/config/**/*.ts'],
     tests: ['test/config/', 'test/examples/', 'test/cli/validate', 'test/status/invalid-config'],

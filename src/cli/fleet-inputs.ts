@@ -3,16 +3,15 @@
 // over SSH), state.json and "now". Everything after the observe is pure.
 
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { strictExceptNotify } from '../config/env-vars.js';
-import { readGeneratedFile } from '../config/generated-paths.js';
-import { STATE_FILE, readSnapshotFile, stateOrFresh } from '../config/repo-files.js';
+import { readSnapshotFile } from '../store/files.js';
 import { ConfigError, DataError, UsageError, formatProblem } from '../errors.js';
 import type { Config, ConfigProblem } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
-import { previousRun } from '../gather/observe.js';
+import { committedState, previousRun } from '../store/read.js';
 import { createProgressLine } from '../gather/progress.js';
 import type { Gather } from '../tick/run.js';
 import type { Io } from './io.js';
@@ -55,15 +54,8 @@ export async function readObserved(file: string, shownAs: string): Promise<Snaps
 }
 
 /** The repo's state.json; a broken one, or one that is not a regular file (never read through a link), is a warning on stderr and an empty state. */
-async function repoState(repoDir: string, io: Io): Promise<State> {
-  const file = join(repoDir, STATE_FILE);
-  const warn = (m: string) => void io.stderr.write(`warning: ${m}\n`);
-  const text = await readGeneratedFile(repoDir, STATE_FILE, file).catch((err: unknown) => {
-    if (!(err instanceof DataError)) throw err;
-    warn(`${err.message}; starting from an empty state`);
-    return null;
-  });
-  return stateOrFresh(text, file, warn);
+function repoState(repoDir: string, io: Io): Promise<State> {
+  return committedState(repoDir, (m) => void io.stderr.write(`warning: ${m}\n`));
 }
 
 /** A promise whose rejection waits to be awaited, instead of going unhandled meanwhile. */

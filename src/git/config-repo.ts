@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDuration } from '../config/duration.js';
 import { DataError, GitError } from '../errors.js';
-import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../config/repo-files.js';
+import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../store/files.js';
 import { repairCheckout, withOpMarker } from './repair.js';
 import { DEFAULT_GIT_TIMEOUT_MS, GitTimeoutError, createGitRunner, gitTimeoutOverride, type GitLimits, type GitRunner } from './runner.js';
 import { assertCheckout, ensureWorkdir, recloneWorkdir, type Upstream, type WorkdirOptions } from './workdir.js';

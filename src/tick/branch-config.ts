@@ -6,8 +6,8 @@
 // edit never reaches the branch's STATUS.md nor fires config.invalid.
 
 import { join } from 'node:path';
-import { CONFIG_FILES } from '../config/repo-files.js';
-import { GENERATED_PATHS, diskPathProblems, treePathProblems } from '../config/generated-paths.js';
+import { CONFIG_FILES } from '../store/files.js';
+import { GENERATED_PATHS, diskPathProblems, treePathProblems } from '../store/paths.js';
 import { loadConfig, parseConfig, withRepoProblems, type LoadOptions } from '../config/load-config.js';
 import { MAX_CONFIG_BYTES } from '../config/limits.js';
 import { readRegularFile } from '../util/regular-file.js';

@@ -3,10 +3,10 @@
 // commits nothing: another instance may hold the fleet by now, and it will
 // re-observe and commit. A failed push keeps the commit for the next tick.
 
-import { GENERATED_FILES } from '../config/repo-files.js';
+import { GENERATED_FILES } from '../store/files.js';
 import { GitError } from '../errors.js';
 import type { Checkout } from '../git/config-repo.js';
-import { writeGenerated, type Generated } from './generated-files.js';
+import { writeGenerated, type Generated } from '../store/write.js';
 
 export interface Committed {
   /** The new commit, or null when nothing changed (or the lease ran out). */

@@ -11,7 +11,7 @@ import { deliverOutbox, enqueue } from '../notify/outbox.js';
 import type { WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
 import { commitTick, type CommitOptions, type Committed } from './commit.js';
-import type { Generated } from './generated-files.js';
+import type { Generated } from '../store/write.js';
 import type { Planned } from './plan.js';
 
 /** The events of a tick that planned (and maybe applied), and the state that records them. */

@@ -12,11 +12,10 @@
 // (after.ts); the next tick's commit is the one that sees the new replicas running.
 
 import { emptyOutcome, type ApplyOutcome } from '../apply/outcome.js';
-import { readGeneratedOrNull } from '../config/generated-paths.js';
-import { STATUS_FILE } from '../config/repo-files.js';
 import { formatProblem } from '../errors.js';
 import type { GatherProgress } from '../gather/gather.js';
-import { previousRun } from '../gather/observe.js';
+import { STATUS_FILE } from '../store/files.js';
+import { committedStatus, previousRun } from '../store/read.js';
 import type { Checkout, ConfigRepo, LeaseRefs } from '../git/config-repo.js';
 import { LEASE_TTL_MS, withLease, type HeldLease } from '../git/lease.js';
 import { newSpecs, type SpecArgv } from '../plan/new-specs.js';
@@ -30,7 +29,7 @@ import { afterTick, stateAfter, type After } from './after.js';
 import { applyTick, type Applied } from './apply.js';
 import { branchConfig } from './branch-config.js';
 import { commitTick } from './commit.js';
-import { writeAll } from './generated-files.js';
+import { writeAll } from '../store/write.js';
 import { clusterAlone, invalidTick } from './invalid.js';
 import { queueEvents, sendCommitted, tickEvents } from './notify.js';
 import { observe } from './observe.js';
@@ -215,7 +214,7 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   const held = (reason: HoldReason, detail: string): ByHandRun => ({ kind: 'by-hand', verdict: { kind: 'held', reason, detail } });
   const { previous, state } = await previousRun(dir, mode.warn);
   const planned = planTick(await observed(config, state, { transport: mode.transport, previous }, mode.now()));
-  const current = await readGeneratedOrNull(dir, STATUS_FILE);
+  const current = await committedStatus(dir);
   const shown = previewTick(planned, { before: current === null ? null : { text: current, label: STATUS_FILE }, base: null, force: mode.force });
   mode.show(shown);
   const dirty = mode.repo ? await mode.repo.dirtyConfig() : [];

@@ -91,8 +91,10 @@ test('advise reads the committed snapshot; a bad one is ignored with one warning
   assert.equal(bad.errors, []);
   assert.ok(bad.warnings.includes("repo/.llmgw/observed.json:1:1: ignored for validate's hints: not valid JSON"), bad.warnings.join('\n'));
   writeFileSync(join(dir, '.llmgw', 'observed.json'), '');
-  truncateSync(join(dir, '.llmgw', 'observed.json'), 65 * 1024 * 1024);
-  assert.ok((await problems(dir, home, true)).warnings.includes("repo/.llmgw/observed.json:1:1: ignored for validate's hints: it is 65 MiB, more than 64 MiB"));
+  truncateSync(join(dir, '.llmgw', 'observed.json'), 257 * 1024 * 1024);
+  assert.ok(
+    (await problems(dir, home, true)).warnings.includes("repo/.llmgw/observed.json:1:1: ignored for validate's hints: it is 257 MiB, more than 256 MiB"),
+  );
 });
 
 test('advise reads no snapshot through a link: .llmgw or observed.json as a symlink is ignored', async () => {

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { applyPatch } from 'diff';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.js';
-import { readSnapshotFile, readState } from '../../src/config/repo-files.js';
+import { readSnapshotFile, readState } from '../../src/store/files.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { git } from '../../src/demo/git-remote.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';

@@ -19,7 +19,7 @@ import { run as plan } from '../../src/cli/commands/plan.js';
 import { reportError } from '../../src/cli/report-error.js';
 import { branchConfig } from '../../src/tick/branch-config.js';
 import { formatProblem } from '../../src/errors.js';
-import { previousRun } from '../../src/gather/observe.js';
+import { previousRun } from '../../src/store/read.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { escapeTerminal } from '../../src/util/terminal-text.js';
 import { tempDir } from '../gather/sim-helpers.js';

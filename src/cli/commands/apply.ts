@@ -5,7 +5,7 @@
 
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { STATUS_FILE } from '../../config/repo-files.js';
+import { STATUS_FILE } from '../../store/files.js';
 import { ConfigError, GitError, UsageError } from '../../errors.js';
 import { openConfigRepo, type ConfigRepo } from '../../git/config-repo.js';
 import { parseDuration } from '../../config/duration.js';

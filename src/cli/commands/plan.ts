@@ -4,7 +4,7 @@
 // and each action says whether this change causes it.
 
 import { parseArgs } from 'node:util';
-import { STATUS_FILE } from '../../config/repo-files.js';
+import { STATUS_FILE } from '../../store/files.js';
 import { UsageError } from '../../errors.js';
 import type { PlanContext } from '../../plan/render-common.js';
 import { renderPlanJson } from '../../plan/render-json.js';
@@ -16,7 +16,7 @@ import type { Config } from '../../types/config.js';
 import type { Plan } from '../../types/plan.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { State } from '../../types/state.js';
-import { readGeneratedOrNull } from '../../config/generated-paths.js';
+import { committedStatus } from '../../store/read.js';
 import { readBaseInputs } from '../base-inputs.js';
 import { readFleetInputs, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
@@ -124,7 +124,7 @@ async function inputs(opts: PlanOptions, io: Io): Promise<Inputs> {
   }
   const f = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
   // What readers of the repo see today: its STATUS.md, when it has one.
-  const current = await readGeneratedOrNull(await resolveRepoDir(io, opts.repo), STATUS_FILE).catch(async (err: unknown) => {
+  const current = await committedStatus(await resolveRepoDir(io, opts.repo)).catch(async (err: unknown) => {
     await f.done();
     throw err;
   });

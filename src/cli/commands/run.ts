@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../errors.js';
-import { CONFIG_FILES } from '../../config/repo-files.js';
+import { CONFIG_FILES } from '../../store/files.js';
 import { parseDuration } from '../../config/duration.js';
 import { LEASE_TTL_MS, processHolder } from '../../git/lease.js';
 import type { Io } from '../io.js';

@@ -1,14 +1,16 @@
 // The GPU product names of the committed snapshot (.llmgw/observed.json), for
 // validate's hint that a model's gpuClass matches no GPU the fleet has. Only
 // a hint, so reading stays cheap and safe: a regular file under a real
-// directory, at most MAX_SNAPSHOT_BYTES, and a bad one is ignored with a
-// warning rather than failing validation.
+// directory, at most the snapshot's one cap (MAX_BYTES, paths.ts), and a bad
+// one is ignored with a warning rather than failing validation.
 
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../types/config.js';
 import { formatBytes, readRegularFile } from '../util/regular-file.js';
-import { MAX_SNAPSHOT_BYTES } from './limits.js';
+import { MAX_BYTES, OBSERVED_FILE } from './paths.js';
+
+const MAX_SNAPSHOT_BYTES = MAX_BYTES[OBSERVED_FILE];
 
 export interface ObservedGpus {
   /** The file as printed. */
@@ -37,7 +39,7 @@ function productsOf(data: unknown): string[] | null {
 
 /** The snapshot's GPU products; `gpus: null` when the repo has no snapshot (never reconciled). */
 export async function readObservedGpus(repoDir: string, shownDir: string): Promise<ObservedGpusResult> {
-  const file = join(shownDir, '.llmgw', 'observed.json');
+  const file = join(shownDir, OBSERVED_FILE);
   const ignored = (why: string): ObservedGpusResult => ({
     ok: false,
     warning: { file, line: 1, col: 1, path: '', message: `ignored for validate's hints: ${why}` },
@@ -49,7 +51,7 @@ export async function readObservedGpus(repoDir: string, shownDir: string): Promi
   } catch {
     return { ok: true, gpus: null };
   }
-  const r = await readRegularFile(join(repoDir, '.llmgw', 'observed.json'), MAX_SNAPSHOT_BYTES);
+  const r = await readRegularFile(join(repoDir, OBSERVED_FILE), MAX_SNAPSHOT_BYTES);
   if (!r.ok) {
     if (r.why === 'missing') return { ok: true, gpus: null };
     if (r.why === 'symlink') return ignored('it is a symbolic link');

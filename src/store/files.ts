@@ -7,13 +7,13 @@ import { DataError } from '../errors.js';
 import { readTextIfExists, stableJson } from '../util/fs.js';
 import { nonFinitePath } from '../util/json-finite.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
-import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, readGeneratedFile } from './generated-paths.js';
+import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, readGeneratedFile } from './paths.js';
 import { emptyState, type PlacementRecord, type State } from '../types/state.js';
 import { lifecycleJson, parseLifecycle } from './lifecycle-file.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 // Defined beside the rule that they are regular files (generated-paths.ts), which this reads with.
-export { GENERATED_DIR, OBSERVED_FILE, STATE_FILE, STATUS_FILE } from './generated-paths.js';
+export { GENERATED_DIR, OBSERVED_FILE, STATE_FILE, STATUS_FILE } from './paths.js';
 /** The generated files, committed together (docs/config.md). */
 export const GENERATED_FILES = [STATUS_FILE, OBSERVED_FILE, STATE_FILE] as const;
 export const CONFIG_FILES = ['cluster.yaml', 'models.yaml'] as const;
