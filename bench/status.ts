@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { readFleetInputs } from '../src/cli/fleet-inputs.js';
 import type { Io } from '../src/cli/io.js';
 import { loadConfig } from '../src/config/load-config.js';
-import { readState } from '../src/store/files.js';
+import { readState } from '../src/store/read.js';
 import { buildFleet } from '../src/fleet/index.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText, summarize } from '../src/status/index.js';

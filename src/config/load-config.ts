@@ -10,7 +10,7 @@ import { readConfigFile, type ConfigFileText, type FileInput } from './config-fi
 import { fromEnvNote, isEnvPlace, misplacedRefs, substituteEnv, type Substituted } from './env-vars.js';
 import { nonFiniteNumbers } from './finite-numbers.js';
 import { diskPathProblems } from '../store/paths.js';
-import { readObservedGpus, type ObservedGpus } from '../store/observed-gpus.js';
+import type { ObservedGpus, ObservedGpusResult } from '../store/observed-gpus.js';
 import { obj } from './raw.js';
 import { resolveCluster } from './resolve-cluster.js';
 import { BUILT_IN_DEFAULTS, resolveModelDefaults } from './resolve-lifecycle.js';
@@ -37,12 +37,14 @@ export interface LoadOptions {
   repoDir?: string;
   /**
    * validate's extra warnings: each engine without allowArgs, and each
-   * model gpuClass that no GPU of the committed snapshot has (loadConfig
-   * reads .llmgw/observed.json for it; parseConfig takes observedGpus).
+   * model gpuClass that no GPU of the committed snapshot has (given as data:
+   * config/ reads only cluster.yaml and models.yaml).
    */
   advise?: boolean;
   /** For parseConfig with advise: the GPU products of a snapshot, or null for none. */
   observedGpus?: ObservedGpus | null;
+  /** For loadConfig with advise: the committed snapshot's GPU products as src/store read them, or why they were ignored. */
+  observed?: ObservedGpusResult;
 }
 
 const EXPECTS: Record<'cluster' | 'models', string> = {
@@ -187,11 +189,8 @@ export function parseConfig(files: { cluster: ConfigFileText; models: ConfigFile
 /** Reads `cluster.yaml` and `models.yaml` of `repoDir` and loads them; never throws. */
 export async function loadConfig(repoDir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const shown = opts.displayDir ?? repoDir;
-  const [cluster, models, observed] = await Promise.all([
-    readConfigFile(repoDir, shown, 'cluster.yaml'),
-    readConfigFile(repoDir, shown, 'models.yaml'),
-    opts.advise ? readObservedGpus(repoDir, shown) : undefined,
-  ]);
+  const [cluster, models] = await Promise.all([readConfigFile(repoDir, shown, 'cluster.yaml'), readConfigFile(repoDir, shown, 'models.yaml')]);
+  const observed = opts.advise ? opts.observed : undefined;
   const result = guarded({ cluster, models }, { repoDir, ...opts, env: opts.env ?? process.env, observedGpus: observed?.ok ? observed.gpus : null });
   if (observed && !observed.ok) result.warnings.push(...tidy([observed.warning], [observed.warning.file]));
   // llmgw's own files must be regular files too (docs/security.md): otherwise the branch is invalid.

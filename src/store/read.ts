@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { DataError } from '../errors.js';
 import { formatBytes } from '../util/regular-file.js';
-import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, stateOrFresh } from './files.js';
+import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, parseState, stateOrFresh } from './files.js';
 import { MAX_BYTES, readGeneratedFile, readGeneratedOrNull, type RunFile } from './paths.js';
-import type { State } from '../types/state.js';
+import { emptyState, type State } from '../types/state.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 /**
@@ -40,6 +40,17 @@ export async function previousRun(dir: string, warn: (m: string) => void): Promi
   });
   const state = stateOrFresh(stateText, stateFile, warn);
   return { previous, state };
+}
+
+/**
+ * `.llmgw/state.json` of the repo, or an empty state when there is none; a
+ * DataError when it is not a valid one, or is not a regular file (never read
+ * through a symbolic link: docs/security.md).
+ */
+export async function readState(repoDir: string): Promise<State> {
+  const file = join(repoDir, STATE_FILE);
+  const text = await readGeneratedFile(repoDir, STATE_FILE, file);
+  return text === null ? emptyState() : parseState(text, file);
 }
 
 /** STATUS.md as readers of the checkout see it; null when there is none, or it is not a readable regular file (a tick rewrites it). */

@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readObservedGpus } from '../../src/store/observed-gpus.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
 
@@ -27,7 +28,8 @@ function repo(): { dir: string; home: string } {
 }
 
 async function problems(dir: string, home: string, advise = false) {
-  const r = await loadConfig(dir, { env: { HOME: home }, displayDir: 'repo', advise });
+  const observed = advise ? await readObservedGpus(dir, 'repo') : undefined;
+  const r = await loadConfig(dir, { env: { HOME: home }, displayDir: 'repo', advise, observed });
   return { errors: r.ok ? [] : r.errors.map(formatProblem), warnings: r.warnings.map(formatProblem), all: JSON.stringify(r) };
 }
 

@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { run as validate } from '../../src/cli/commands/validate.js';
 import { diskPathProblems, readGeneratedFile, treePathProblems } from '../../src/store/paths.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { readState } from '../../src/store/files.js';
+import { readState } from '../../src/store/read.js';
 import { DataError, formatProblem } from '../../src/errors.js';
 import { captureIo } from '../helpers/io.js';
 
