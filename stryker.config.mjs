@@ -51,6 +51,10 @@ export const FOLDERS = {
     mutate: ['src/status/**/*.ts', 'src/views/status/**/*.ts', 'src/text/format.ts', 'src/text/markdown-escape.ts', 'src/text/reason-labels.ts'],
     tests: ['test/status/', 'test/views/status/', 'test/views/plan/render', 'test/plan/golden', 'test/notify/events'],
   },
+  store: {
+    mutate: ['src/store/**/*.ts'],
+    tests: ['test/store/', 'test/config/', 'test/tick/', 'test/hostile/'],
+  },
   config: {
     mutate: ['src/config/**/*.ts', 'src/text/compress-hostlist.ts'],
     tests: [

@@ -10,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { readFleetInputs } from '../src/cli/fleet-inputs.js';
 import type { Io } from '../src/cli/io.js';
 import { loadConfig } from '../src/config/load-config.js';
-import { readState } from '../src/config/repo-files.js';
+import { readState } from '../src/store/read.js';
 import { buildFleet } from '../src/fleet/index.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
 import { summarize } from '../src/status/index.js';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../src/views/status/index.js';
 import { readObserved } from '../src/cli/fleet-inputs.js';
+import type { Snapshot } from '../src/types/snapshot.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -83,7 +84,8 @@ function row(label: string, xs: number[]): string {
 
 const io: Io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: ROOT, debug: false };
 const inputs = await readFleetInputs({ repo: REPO, observed: OBSERVED, now: NOW, io: { ...io, stderr: { write: () => true } as unknown as Io['stderr'] } });
-const gpus = inputs.snapshot.nodes.reduce((n, o) => n + (o.reachable ? o.report.gpus.length : (o.lastReport?.gpus.length ?? 0)), 0);
+const snapshot = inputs.fleet as Snapshot;
+const gpus = snapshot.nodes.reduce((n, o) => n + (o.reachable ? o.report.gpus.length : (o.lastReport?.gpus.length ?? 0)), 0);
 
 const whole = spawnRuns();
 const inProcess = await phases();

@@ -6,9 +6,10 @@
 
 import { resolve } from 'node:path';
 import { loadConfig, parseConfig } from '../config/load-config.js';
-import { CONFIG_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, stateOrFresh } from '../config/repo-files.js';
+import { CONFIG_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, stateOrFresh } from '../store/files.js';
 import { ConfigError, DataError, GitError, UsageError, formatProblem } from '../errors.js';
-import { openConfigRepo, type ConfigRepo } from '../git/config-repo.js';
+import { openConfigRepo, type TreeReader } from '../git/config-repo.js';
+import { runFileAt } from '../store/read.js';
 import type { Config } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
@@ -30,7 +31,7 @@ export interface BaseInputs {
   warnings: string[];
 }
 
-async function checkout(dir: string, io: Io): Promise<ConfigRepo> {
+async function checkout(dir: string, io: Io): Promise<TreeReader> {
   return openConfigRepo({ dir, env: io.env }).catch((err: unknown) => {
     if (err instanceof GitError) throw new UsageError(`--base needs a git checkout: ${err.message}`);
     throw err;
@@ -74,9 +75,9 @@ export async function readBaseInputs(opts: { repo: string; base: string; observe
   if (!loaded.ok) throw new ConfigError('the config is invalid', loaded.errors);
 
   const [observedText, stateText, baseStatus, cluster, models, touched] = await Promise.all([
-    opts.observed === undefined ? repo.fileAt(ref, OBSERVED_FILE) : Promise.resolve(null),
-    repo.fileAt(ref, STATE_FILE),
-    repo.fileAt(ref, STATUS_FILE),
+    opts.observed === undefined ? runFileAt(repo, ref, OBSERVED_FILE) : Promise.resolve(null),
+    runFileAt(repo, ref, STATE_FILE),
+    runFileAt(repo, ref, STATUS_FILE),
     repo.fileAt(ref, CONFIG_FILES[0]),
     repo.fileAt(ref, CONFIG_FILES[1]),
     repo.changedSince(ref, [STATUS_FILE, '.llmgw']),

@@ -1,25 +1,30 @@
 // All the reading `status` and `plan` do, in one short async function: the
-// config, the fleet (a snapshot file, or gathered over SSH), state.json and
-// "now". Everything after this is pure.
+// config, the fleet (a snapshot file, or what the tick's observe phase gathers
+// over SSH), state.json and "now". Everything after the observe is pure.
 
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { strictExceptNotify } from '../config/env-vars.js';
-import { readGeneratedFile } from '../config/generated-paths.js';
-import { STATE_FILE, readSnapshotFile, stateOrFresh } from '../config/repo-files.js';
+import { readSnapshotFile } from '../store/files.js';
 import { ConfigError, DataError, UsageError, formatProblem } from '../errors.js';
 import type { Config, ConfigProblem } from '../types/config.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
+import { committedState, previousRun } from '../store/read.js';
+import { createProgressLine } from '../gather/progress.js';
+import type { Gather } from '../tick/run.js';
 import type { Io } from './io.js';
 
 export interface FleetInputs {
   config: Config;
-  snapshot: Snapshot;
+  /** The snapshot file's fleet, or the fleet to gather now (the tick's observe phase does: src/tick/run.ts). */
+  fleet: Snapshot | Gather;
   state: State;
   now: string;
   warnings: ConfigProblem[];
+  /** Close what gathering opened (the SSH transport, the progress line); nothing for a snapshot file. */
+  done(): Promise<void>;
 }
 
 /** `--now` as given: an ISO time with a date and a time, or a UsageError. */
@@ -49,15 +54,8 @@ export async function readObserved(file: string, shownAs: string): Promise<Snaps
 }
 
 /** The repo's state.json; a broken one, or one that is not a regular file (never read through a link), is a warning on stderr and an empty state. */
-async function repoState(repoDir: string, io: Io): Promise<State> {
-  const file = join(repoDir, STATE_FILE);
-  const warn = (m: string) => void io.stderr.write(`warning: ${m}\n`);
-  const text = await readGeneratedFile(repoDir, STATE_FILE, file).catch((err: unknown) => {
-    if (!(err instanceof DataError)) throw err;
-    warn(`${err.message}; starting from an empty state`);
-    return null;
-  });
-  return stateOrFresh(text, file, warn);
+function repoState(repoDir: string, io: Io): Promise<State> {
+  return committedState(repoDir, (m) => void io.stderr.write(`warning: ${m}\n`));
 }
 
 /** A promise whose rejection waits to be awaited, instead of going unhandled meanwhile. */
@@ -82,10 +80,34 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
   for (const w of loaded.warnings) io.stderr.write(`warning: ${formatProblem(w)}\n`);
   if (!loaded.ok) throw new ConfigError('the config is invalid', loaded.errors);
   if (opts.observed === undefined) {
-    const { observeLive } = await import('../gather/observe.js');
-    const { snapshot, state } = await observeLive(loaded.config, repoDir, io, () => new Date(now));
-    return { config: loaded.config, snapshot, state, now, warnings: loaded.warnings };
+    const live = await gatherLive(loaded.config, repoDir, io);
+    return { config: loaded.config, fleet: live.gather, state: live.state, now, warnings: loaded.warnings, done: live.done };
   }
   const [snapshot, state] = (await fleetFiles)!;
-  return { config: loaded.config, snapshot, state, now, warnings: loaded.warnings };
+  return { config: loaded.config, fleet: snapshot, state, now, warnings: loaded.warnings, done: async () => undefined };
+}
+
+/**
+ * What gathering the fleet live needs: the repo's previous snapshot and state
+ * (so unreachable-since times carry over), an SSH transport and, on a
+ * terminal, a progress line on stderr. `llmgw gather`, and `status`/`plan`
+ * without --observed.
+ */
+export async function gatherLive(
+  config: Config,
+  repoDir: string,
+  io: Pick<Io, 'env' | 'stderr'>,
+  opts: { keepAlive?: boolean } = {},
+): Promise<{ gather: Gather; state: State; done: () => Promise<void> }> {
+  const warn = (m: string): void => void io.stderr.write(`warning: ${m}\n`);
+  const { previous, state } = await previousRun(repoDir, warn);
+  // Loaded only here: commands that never touch SSH never load ssh2.
+  const { createSshTransport } = await import('../gather/ssh-transport.js');
+  const transport = createSshTransport(config.cluster.ssh, { env: io.env, onWarning: warn, ...(opts.keepAlive ? { keepAlive: true } : {}) });
+  const progress = createProgressLine(io.stderr);
+  const done = async (): Promise<void> => {
+    progress.done();
+    await transport.close();
+  };
+  return { gather: { transport, previous, onProgress: (p) => progress.update(p) }, state, done };
 }

@@ -6,7 +6,7 @@
 import type { ClusterConfig, ConfigProblem, ModelConfig } from '../types/config.js';
 import { closest } from './did-you-mean.js';
 import { gpuClassOf } from './gpu-class.js';
-import type { ObservedGpus } from './observed-gpus.js';
+import type { ObservedGpus } from '../types/observed-gpus.js';
 import { problemAt, type YamlSource } from './yaml-source.js';
 
 /** One warning per engine that accepts any args. */

@@ -20,6 +20,3 @@ export const MAX_ALIAS_COUNT = 1000;
 
 /** Values aliases may add to a document in all (see yaml-shape.ts): a file without aliases never comes near. */
 export const MAX_ALIAS_VALUES = 1_000_000;
-
-/** `.llmgw/observed.json` as validate reads it for hints: a larger one is ignored. */
-export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;

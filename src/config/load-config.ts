@@ -9,8 +9,11 @@ import { openEngines, unseenClasses } from './advice.js';
 import { readConfigFile, type ConfigFileText, type FileInput } from './config-files.js';
 import { fromEnvNote, isEnvPlace, misplacedRefs, substituteEnv, type Substituted } from './env-vars.js';
 import { nonFiniteNumbers } from './finite-numbers.js';
-import { diskPathProblems } from './generated-paths.js';
-import { readObservedGpus, type ObservedGpus } from './observed-gpus.js';
+import { diskPathProblems } from '../store/paths.js';
+import { realpathSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import type { HostFacts } from './resolve-context.js';
+import type { ObservedGpus, ObservedGpusResult } from '../types/observed-gpus.js';
 import { obj } from './raw.js';
 import { resolveCluster } from './resolve-cluster.js';
 import { BUILT_IN_DEFAULTS, resolveModelDefaults } from './resolve-lifecycle.js';
@@ -37,12 +40,14 @@ export interface LoadOptions {
   repoDir?: string;
   /**
    * validate's extra warnings: each engine without allowArgs, and each
-   * model gpuClass that no GPU of the committed snapshot has (loadConfig
-   * reads .llmgw/observed.json for it; parseConfig takes observedGpus).
+   * model gpuClass that no GPU of the committed snapshot has (given as data:
+   * config/ reads only cluster.yaml and models.yaml).
    */
   advise?: boolean;
   /** For parseConfig with advise: the GPU products of a snapshot, or null for none. */
   observedGpus?: ObservedGpus | null;
+  /** For loadConfig with advise: the committed snapshot's GPU products as src/store read them, or why they were ignored. */
+  observed?: ObservedGpusResult;
 }
 
 const EXPECTS: Record<'cluster' | 'models', string> = {
@@ -147,7 +152,7 @@ function check(files: { cluster: FileInput; models: FileInput }, opts: LoadOptio
     ? obj(substituteEnv(clusterSrc, clusterSrc.value, { env, strict: opts.strictEnv ?? false }, { errors, warnings, substituted }))
     : undefined;
   if (clusterSrc && clusterRaw) errors.push(...recheckSubstituted(clusterSrc, clusterRaw, substituted));
-  const ctx = clusterSrc ? { src: clusterSrc, env, errors, warnings, substituted, repoDir: opts.repoDir } : undefined;
+  const ctx = clusterSrc ? { src: clusterSrc, env, errors, warnings, substituted, repoDir: opts.repoDir, host: hostFacts() } : undefined;
   const resolved = ctx && clusterRaw ? resolveCluster(ctx, clusterRaw) : undefined;
   const defaults = ctx && clusterRaw ? resolveModelDefaults(ctx, obj(clusterRaw.defaults)) : BUILT_IN_DEFAULTS;
   const models = modelsSrc
@@ -180,6 +185,17 @@ function guarded(files: { cluster: FileInput; models: FileInput }, opts: LoadOpt
 }
 
 /** The pure core of loadConfig: the two files' texts in, the config or every problem out. */
+/** This machine's facts the config's meaning depends on (resolve-context.ts): looked up here, the config's one reader, so the resolvers stay pure. */
+function hostFacts(): HostFacts {
+  let user = 'root';
+  try {
+    user = userInfo().username;
+  } catch {
+    // No password database entry (a container's arbitrary uid): ssh would say root's name too.
+  }
+  return { home: homedir(), user, realpath: (p) => realpathSync.native(p) };
+}
+
 export function parseConfig(files: { cluster: ConfigFileText; models: ConfigFileText }, opts: LoadOptions = {}): LoadResult {
   return guarded(files, opts);
 }
@@ -187,11 +203,8 @@ export function parseConfig(files: { cluster: ConfigFileText; models: ConfigFile
 /** Reads `cluster.yaml` and `models.yaml` of `repoDir` and loads them; never throws. */
 export async function loadConfig(repoDir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const shown = opts.displayDir ?? repoDir;
-  const [cluster, models, observed] = await Promise.all([
-    readConfigFile(repoDir, shown, 'cluster.yaml'),
-    readConfigFile(repoDir, shown, 'models.yaml'),
-    opts.advise ? readObservedGpus(repoDir, shown) : undefined,
-  ]);
+  const [cluster, models] = await Promise.all([readConfigFile(repoDir, shown, 'cluster.yaml'), readConfigFile(repoDir, shown, 'models.yaml')]);
+  const observed = opts.advise ? opts.observed : undefined;
   const result = guarded({ cluster, models }, { repoDir, ...opts, env: opts.env ?? process.env, observedGpus: observed?.ok ? observed.gpus : null });
   if (observed && !observed.ok) result.warnings.push(...tidy([observed.warning], [observed.warning.file]));
   // llmgw's own files must be regular files too (docs/security.md): otherwise the branch is invalid.

@@ -5,16 +5,15 @@
 // (`..` resolved) and, where the file or its directory exists, by their real
 // path too, so a symlink out of $HOME into the repo does not slip through.
 
-import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 /** The real path of `path`, or of its deepest existing ancestor joined with the rest. */
-function realish(path: string): string {
+function realish(path: string, realpath: (p: string) => string): string {
   let dir = path;
   let rest = '';
   for (;;) {
     try {
-      return resolve(realpathSync.native(dir), rest);
+      return resolve(realpath(dir), rest);
     } catch {
       const up = dirname(dir);
       if (up === dir) return path;
@@ -31,8 +30,8 @@ function within(path: string, dir: string): boolean {
 }
 
 /** Whether the absolute `path` is inside `repoDir` (or is it), lexically or once links are followed. */
-export function insideRepo(path: string, repoDir: string): boolean {
+export function insideRepo(path: string, repoDir: string, realpath: (p: string) => string): boolean {
   const abs = resolve(path);
   const repo = resolve(repoDir);
-  return within(abs, repo) || within(realish(abs), realish(repo));
+  return within(abs, repo) || within(realish(abs, realpath), realish(repo, realpath));
 }

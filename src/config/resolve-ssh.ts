@@ -1,7 +1,6 @@
 // cluster.yaml's `ssh:` -> SshConfig: the user, key, known_hosts, timeouts and
 // bastion llmgw connects with, and the duration rules every timeout shares.
 
-import { homedir, userInfo } from 'node:os';
 import type { ProxyJump, SshConfig } from '../types/config.js';
 import { isDurationSyntax, parseDuration } from './duration.js';
 import { int, str, type Raw } from './raw.js';
@@ -50,15 +49,6 @@ export function timeoutAt(ctx: ProblemContext, v: unknown, fallback: string, at:
   return Math.min(ms, MAX_TIMER_MS);
 }
 
-/** The user llmgw runs as, as ssh itself finds it (the password database), when the environment does not say. */
-function processUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return 'root';
-  }
-}
-
 function expandHome(path: string, home: string): string {
   if (path === '~') return home;
   if (path.startsWith('~/')) return home.replace(/\/$/, '') + path.slice(1);
@@ -92,7 +82,7 @@ function outsidePath(ctx: ResolveContext, written: string | undefined, home: str
     return undefined;
   }
   const path = expandHome(written, home);
-  if (ctx.repoDir !== undefined && path.startsWith('/') && insideRepo(path, ctx.repoDir)) {
+  if (ctx.repoDir !== undefined && path.startsWith('/') && insideRepo(path, ctx.repoDir, ctx.host.realpath)) {
     ctx.errors.push(problemAt(ctx.src, at, `must be outside the config repo: a file the repo holds is a file a pull request can change${note}`));
   }
   return path;
@@ -100,8 +90,8 @@ function outsidePath(ctx: ResolveContext, written: string | undefined, home: str
 
 /** `ssh` is cluster.yaml's `ssh:` mapping, `${VAR}`s substituted. */
 export function resolveSsh(ctx: ResolveContext, ssh: Raw): SshConfig {
-  const home = ctx.env.HOME ?? homedir();
-  const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? processUser();
+  const home = ctx.env.HOME ?? ctx.host.home;
+  const user = str(ssh.user) ?? ctx.env.USER ?? ctx.env.LOGNAME ?? ctx.host.user;
   // '' is an unset ${VAR}, reported where variables are: then the ssh-agent is used.
   const identityFile = outsidePath(ctx, str(ssh.identityFile) || undefined, home, 'identityFile');
   const jump = proxyJump(ctx, str(ssh.proxyJump), user);

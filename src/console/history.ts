@@ -5,7 +5,7 @@
 // STATUS.md. Kept cheap: one `git log` per new HEAD, and a commit's details
 // (immutable) read once and remembered.
 
-import { OBSERVED_FILE, STATUS_FILE, parseSnapshot } from '../config/repo-files.js';
+import { OBSERVED_FILE, STATUS_FILE, parseSnapshot } from '../store/files.js';
 import { LLMGW_NAME, createGitRunner, type GitRunner } from '../git/runner.js';
 import type { Snapshot } from '../types/snapshot.js';
 

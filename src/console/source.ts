@@ -13,8 +13,8 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { readGeneratedFile } from '../config/generated-paths.js';
-import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, parseState } from '../config/repo-files.js';
+import { readGeneratedFile, type RunFile } from '../store/paths.js';
+import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, parseState } from '../store/files.js';
 import { DataError } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
 import type { StatusReport } from '../status/index.js';
@@ -25,9 +25,6 @@ import type { Snapshot } from '../types/snapshot.js';
 import { emptyState, type State } from '../types/state.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
 
-/** The committed snapshot of a fleet of some thousands of nodes is tens of MiB; past this it is not read. */
-const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
-const MAX_STATUS_BYTES = 16 * 1024 * 1024;
 const WATCHED = ['cluster.yaml', 'models.yaml', OBSERVED_FILE, STATE_FILE, STATUS_FILE] as const;
 
 export type ConsoleData =
@@ -65,10 +62,10 @@ function digest(keys: string[]): string {
   return createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
 }
 
-function readGenerated(dir: string, file: string, max: number): Promise<string | null> {
-  // As every reader of llmgw's own files (docs/security.md): a regular file only, inside a real .llmgw/ —
-  // the config is loaded again only when the YAML changes, so its check of these paths may be old.
-  return readGeneratedFile(dir, file, file, max);
+function readGenerated(dir: string, file: RunFile): Promise<string | null> {
+  // As every reader of llmgw's own files (docs/security.md): a regular file only, inside a real .llmgw/, under
+  // its one size cap — the config is loaded again only when the YAML changes, so its check of these paths may be old.
+  return readGeneratedFile(dir, file, file);
 }
 
 /** A value kept until the stamps it was read under change. */
@@ -96,7 +93,7 @@ export function createReader(dir: string, displayDir: string): (stamps: Stamp[])
     if (config?.key !== configKey) config = { key: configKey, value: await loadConfig(dir, { env: {}, strictEnv: false, displayDir }) };
     const loaded = config.value;
     if (!loaded.ok) {
-      const statusMd = await readGenerated(dir, STATUS_FILE, MAX_STATUS_BYTES).catch(() => null);
+      const statusMd = await readGenerated(dir, STATUS_FILE).catch(() => null);
       return { kind: 'invalid', problems: loaded.errors, statusMd };
     }
     const snapshotKey = keyOf(st, [OBSERVED_FILE]);
@@ -111,7 +108,7 @@ export function createReader(dir: string, displayDir: string): (stamps: Stamp[])
     }
     if (snap instanceof DataError) return { kind: 'unobserved', config: loaded.config, why: snap.message };
     try {
-      const stateText = await readGenerated(dir, STATE_FILE, MAX_STATUS_BYTES);
+      const stateText = await readGenerated(dir, STATE_FILE);
       const state = stateText === null ? emptyState() : parseState(stateText, STATE_FILE);
       // As STATUS.md: the committed snapshot judged at its own observation time.
       const fleet = buildFleet(loaded.config, snap, state, snap.observedAt);
@@ -126,7 +123,7 @@ export function createReader(dir: string, displayDir: string): (stamps: Stamp[])
 /** The snapshot, checked against its schema; null when there is none; a DataError when it cannot be used. */
 async function readSnapshot(dir: string): Promise<Snapshot | DataError | null> {
   try {
-    const text = await readGenerated(dir, OBSERVED_FILE, MAX_SNAPSHOT_BYTES);
+    const text = await readGenerated(dir, OBSERVED_FILE);
     if (text === null) return null;
     const snapshot = parseSnapshot(text, OBSERVED_FILE);
     const checked = getValidator('snapshot')(snapshot);

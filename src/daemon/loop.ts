@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import cron from 'node-cron';
 import { watch } from 'chokidar';
 import { UsageError } from '../errors.js';
-import { GENERATED_FILES } from '../config/repo-files.js';
+import { GENERATED_FILES } from '../store/files.js';
 
 export type TickReason = 'schedule' | 'watch' | 'start';
 

@@ -4,16 +4,16 @@
 // holder whose renewal fails does not tick at all, so it stops applying before
 // its lease runs out.
 
-import type { ConfigRepo } from '../git/config-repo.js';
-import { releaseLease, takeLease, type LeaseResult } from '../git/lease.js';
+import type { LeaseRefs } from '../git/config-repo.js';
+import { releaseLease, withLease } from '../git/lease.js';
 import { startLoop, type Loop, type TickReason } from './loop.js';
 
 export interface DaemonOptions {
-  repo: ConfigRepo;
+  repo: LeaseRefs;
   schedule: string;
   watchFiles?: string[];
   debounceMs?: number;
-  /** Who this instance is in the lease, e.g. `host:pid`. */
+  /** Who this instance is in the lease: processHolder(), `host:pid:nonce`. */
   holder: string;
   /** Must exceed a tick plus clock skew (docs/safety.md). */
   leaseTtlMs: number;
@@ -28,28 +28,31 @@ export function startDaemon(opts: DaemonOptions): Loop {
   let lastHolder = '';
 
   async function gatedTick(reason: TickReason): Promise<void> {
-    let lease: LeaseResult;
+    let ticking = false;
     try {
-      lease = await takeLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now() });
-    } catch (err) {
-      holding = null;
-      throw err;
-    }
-    if (!lease.held) {
-      // Say it when it changes, not every tick: a standby may wait for days.
-      if (holding !== false || lastHolder !== lease.holder) {
-        opts.log(`standing by: the lease is held by ${lease.holder || 'another instance'} until ${lease.expiresAt || 'unknown'}`);
+      // Kept across ticks (keep: true): only a stop lets it go. Without a remote there is no one to hand over to: no deadline.
+      const leased = await withLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now, keep: true }, async (lease) => {
+        ticking = true;
+        const until = lease.expiresAt();
+        if (holding !== true && until !== undefined) opts.log(`holding the lease as ${opts.holder} until ${until.toISOString()}`);
+        holding = true;
+        await opts.tick(reason, until);
+        if (until !== undefined && opts.now().getTime() > until.getTime()) {
+          opts.log(`warning: the tick outlasted the lease (${opts.leaseTtlMs / 1000}s): raise --lease-ttl, or another instance may act meanwhile`);
+        }
+      });
+      if (!leased.held) {
+        // Say it when it changes, not every tick: a standby may wait for days.
+        if (holding !== false || lastHolder !== leased.holder) {
+          opts.log(`standing by: the lease is held by ${leased.holder || 'another instance'} until ${leased.expiresAt || 'unknown'}`);
+        }
+        holding = false;
+        lastHolder = leased.holder;
       }
-      holding = false;
-      lastHolder = lease.holder;
-      return;
-    }
-    if (holding !== true && opts.repo.hasRemote) opts.log(`holding the lease as ${opts.holder} until ${lease.expiresAt}`);
-    holding = true;
-    // Without a remote there is no one to hand over to: no deadline.
-    await opts.tick(reason, opts.repo.hasRemote ? new Date(lease.expiresAt) : undefined);
-    if (opts.now().getTime() > Date.parse(lease.expiresAt)) {
-      opts.log(`warning: the tick outlasted the lease (${opts.leaseTtlMs / 1000}s): raise --lease-ttl, or another instance may act meanwhile`);
+    } catch (err) {
+      // The lease could not be read or taken: whether this instance holds it is unknown.
+      if (!ticking) holding = null;
+      throw err;
     }
   }
 

@@ -1,19 +1,19 @@
 // `llmgw demo`: the simulated fleet of examples/demo, reconciled by the very
-// tick a production fleet runs (src/daemon/tick.ts): the first tick starts
+// tick a production fleet runs (src/tick/run.ts): the first tick starts
 // replicas, the second sees them running and commits STATUS.md.
 
 import { mkdtemp } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSshTransport } from '../gather/ssh-transport.js';
 import { openConfigRepo } from '../git/config-repo.js';
 import { renderPlanText } from '../views/plan/render-text.js';
-import { leasedTick } from '../daemon/leased-tick.js';
-import type { TickResult } from '../daemon/tick.js';
-import { cachedTransports } from '../daemon/transport-for-config.js';
+import { leasedTick } from '../tick/run.js';
+import type { TickResult } from '../tick/run.js';
+import { cachedTransports } from '../tick/transport-source.js';
 import type { Plan } from '../types/plan.js';
-import { tickSummary } from '../cli/tick-report.js';
+import { tickSummary } from '../tick/report.js';
 import { LlmgwError } from '../errors.js';
 import { git } from './git-remote.js';
 import { startSimWorld, type SimWorld, type SimWorldOptions } from './sim-world.js';
@@ -90,7 +90,6 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     const tick = async (n: number): Promise<TickResult> => {
       const t = await leasedTick({
         repo,
-        holder: `demo@${hostname()}:${process.pid}`,
         transport: (config) => transports.forConfig(config),
         env,
         now: () => new Date(),

@@ -1,17 +1,23 @@
 // The config repo as the reconciler uses it: bring the checkout up to date, see
 // whether people left uncommitted YAML edits, commit llmgw's generated files, and
 // push without ever forcing the branch (docs/overview.md, docs/config.md, docs/safety.md).
+//
+// One git repo, three jobs, each its own interface so a caller asks only for
+// the one it uses: the `Checkout` (sync, dirty, commit, push: the reconcile
+// tick), the `TreeReader` (files as committed at a ref: `plan --base`, the
+// branch's config) and the `LeaseRefs` (the compare-and-swap on the lease's
+// ref: src/git/lease.ts). `ConfigRepo` is all three, as openConfigRepo makes it.
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDuration } from '../config/duration.js';
 import { DataError, GitError } from '../errors.js';
-import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../config/repo-files.js';
+import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../store/files.js';
 import { repairCheckout, withOpMarker } from './repair.js';
 import { DEFAULT_GIT_TIMEOUT_MS, GitTimeoutError, createGitRunner, gitTimeoutOverride, type GitLimits, type GitRunner } from './runner.js';
 import { assertCheckout, ensureWorkdir, recloneWorkdir, type Upstream, type WorkdirOptions } from './workdir.js';
 
-export interface ConfigRepo {
+export interface Checkout {
   readonly dir: string;
   readonly hasRemote: boolean;
   /**
@@ -30,6 +36,16 @@ export interface ConfigRepo {
   /** Which of these repo-relative paths differ from HEAD in the index or the working tree (untracked included). */
   changedFromHead(paths: readonly string[]): Promise<string[]>;
   head(): Promise<string>;
+  /** Commits on HEAD that the remote branch lacks (this tick's, or an earlier one's whose push failed); false without a remote. */
+  unpushed(): Promise<boolean>;
+  /** Stage exactly these repo-relative paths and commit them if anything changed, author and committer `llmgw <llmgw@localhost>`. Returns the new commit id, or null when nothing changed. */
+  commit(paths: readonly string[], message: string): Promise<string | null>;
+  /** Push the branch. Never force: on rejection fetch, rebase (llmgw only touches generated files), retry a bounded number of times; a conflict that cannot be rebased → GitError naming the cause, the local commit kept. */
+  push(): Promise<void>;
+}
+
+/** Files as committed at a ref, read without touching the working tree. */
+export interface TreeReader {
   /** A repo-relative file as committed at HEAD, byte for byte; null when HEAD has no such file. */
   committedFile(path: string): Promise<string | null>;
   /** The commit `ref` names (`origin/main`, a sha, `HEAD~1`); a GitError naming the ref when it names none. */
@@ -50,12 +66,11 @@ export interface ConfigRepo {
    * commits that landed on `ref` meanwhile are not the branch's changes.
    */
   changedSince(ref: string, paths: readonly string[]): Promise<string[]>;
-  /** Commits on HEAD that the remote branch lacks (this tick's, or an earlier one's whose push failed); false without a remote. */
-  unpushed(): Promise<boolean>;
-  /** Stage exactly these repo-relative paths and commit them if anything changed, author and committer `llmgw <llmgw@localhost>`. Returns the new commit id, or null when nothing changed. */
-  commit(paths: readonly string[], message: string): Promise<string | null>;
-  /** Push the branch. Never force: on rejection fetch, rebase (llmgw only touches generated files), retry a bounded number of times; a conflict that cannot be rebased → GitError naming the cause, the local commit kept. */
-  push(): Promise<void>;
+}
+
+/** The remote's refs outside its branches: what the lease (src/git/lease.ts) swaps. */
+export interface LeaseRefs {
+  readonly hasRemote: boolean;
   /** A ref of the remote outside its branches (the lease): its commit and message, fetched into the local `copy`; null when the remote has none, or there is no remote. */
   readRemoteRef(ref: string, copy: string, what?: string): Promise<{ sha: string; message: string } | null>;
   /**
@@ -72,6 +87,8 @@ export interface ConfigRepo {
    */
   dropRemoteRef(ref: string, expected: string): Promise<{ ok: true } | { ok: false; detail: string }>;
 }
+
+export interface ConfigRepo extends Checkout, TreeReader, LeaseRefs {}
 
 export interface OpenOptions {
   dir: string;

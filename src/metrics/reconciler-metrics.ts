@@ -7,7 +7,7 @@
 // instead of keeping its last value forever.
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { TickResult } from '../daemon/tick-result.js';
+import type { TickResult } from '../tick/result.js';
 import type { StatusReport } from '../status/types.js';
 import { gpuBuckets, nodeStates, replicaStates } from './fleet-gauges.js';
 

@@ -7,7 +7,7 @@
 //   await metrics?.close();
 
 import type { TickReason } from '../daemon/loop.js';
-import type { TickResult } from '../daemon/tick-result.js';
+import type { TickResult } from '../tick/result.js';
 import type { Logger } from '../log/logger.js';
 import type { StatusReport } from '../status/types.js';
 import { startMetricsServer, type Listen } from './metrics-server.js';

@@ -3,10 +3,10 @@
 // commits nothing: another instance may hold the fleet by now, and it will
 // re-observe and commit. A failed push keeps the commit for the next tick.
 
-import { GENERATED_FILES } from '../config/repo-files.js';
+import { GENERATED_FILES } from '../store/files.js';
 import { GitError } from '../errors.js';
-import type { ConfigRepo } from '../git/config-repo.js';
-import { writeGenerated, type Generated } from './generated-files.js';
+import type { Checkout } from '../git/config-repo.js';
+import { writeGenerated, type Generated } from '../store/write.js';
 
 export interface Committed {
   /** The new commit, or null when nothing changed (or the lease ran out). */
@@ -24,7 +24,7 @@ export interface CommitOptions {
   log: (line: string) => void;
 }
 
-export async function commitTick(repo: ConfigRepo, files: Generated, message: string, opts: CommitOptions): Promise<Committed> {
+export async function commitTick(repo: Checkout, files: Generated, message: string, opts: CommitOptions): Promise<Committed> {
   const out: Committed = { commit: null, pushed: false, pushError: null, leaseLost: false };
   const changed = await writeGenerated(repo, files);
   if (opts.leaseExpired()) {

@@ -5,13 +5,13 @@
 // is committed after (src/notify/outbox.ts).
 
 import type { ApplyOutcome } from '../apply/outcome.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import type { Checkout } from '../git/config-repo.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { deliverOutbox, enqueue } from '../notify/outbox.js';
 import type { WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
 import { commitTick, type CommitOptions, type Committed } from './commit.js';
-import type { Generated } from './generated-files.js';
+import type { Generated } from '../store/write.js';
 import type { Planned } from './plan.js';
 
 /** The events of a tick that planned (and maybe applied), and the state that records them. */
@@ -53,7 +53,7 @@ export interface SendOptions {
  * lease ran out: the next holder re-observes, detects and sends.
  */
 export async function sendCommitted(
-  repo: ConfigRepo,
+  repo: Checkout,
   files: Generated,
   committed: Committed,
   webhooks: readonly WebhookConfig[],

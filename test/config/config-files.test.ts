@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readObservedGpus } from '../../src/store/observed-gpus.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
 
@@ -27,7 +28,8 @@ function repo(): { dir: string; home: string } {
 }
 
 async function problems(dir: string, home: string, advise = false) {
-  const r = await loadConfig(dir, { env: { HOME: home }, displayDir: 'repo', advise });
+  const observed = advise ? await readObservedGpus(dir, 'repo') : undefined;
+  const r = await loadConfig(dir, { env: { HOME: home }, displayDir: 'repo', advise, observed });
   return { errors: r.ok ? [] : r.errors.map(formatProblem), warnings: r.warnings.map(formatProblem), all: JSON.stringify(r) };
 }
 
@@ -91,8 +93,10 @@ test('advise reads the committed snapshot; a bad one is ignored with one warning
   assert.equal(bad.errors, []);
   assert.ok(bad.warnings.includes("repo/.llmgw/observed.json:1:1: ignored for validate's hints: not valid JSON"), bad.warnings.join('\n'));
   writeFileSync(join(dir, '.llmgw', 'observed.json'), '');
-  truncateSync(join(dir, '.llmgw', 'observed.json'), 65 * 1024 * 1024);
-  assert.ok((await problems(dir, home, true)).warnings.includes("repo/.llmgw/observed.json:1:1: ignored for validate's hints: it is 65 MiB, more than 64 MiB"));
+  truncateSync(join(dir, '.llmgw', 'observed.json'), 257 * 1024 * 1024);
+  assert.ok(
+    (await problems(dir, home, true)).warnings.includes("repo/.llmgw/observed.json:1:1: ignored for validate's hints: it is 257 MiB, more than 256 MiB"),
+  );
 });
 
 test('advise reads no snapshot through a link: .llmgw or observed.json as a symlink is ignored', async () => {

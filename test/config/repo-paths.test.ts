@@ -2,7 +2,7 @@
 // outside the config repo, judged lexically and by real paths, for files and
 // directories that may not exist yet.
 
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
@@ -19,7 +19,9 @@ test('the repo itself and what lies below it are inside; its parent and a siblin
   const repo = join(work, 'repo');
   mkdirSync(repo);
   assert.equal(
-    [repo, join(repo, 'keys', 'id'), join(repo, '..key'), dirname(repo), join(work, 'repo-2', 'id'), '/etc/ssh/known_hosts'].map((p) => insideRepo(p, repo)),
+    [repo, join(repo, 'keys', 'id'), join(repo, '..key'), dirname(repo), join(work, 'repo-2', 'id'), '/etc/ssh/known_hosts'].map((p) =>
+      insideRepo(p, repo, realpathSync.native),
+    ),
     [true, true, true, false, false, false],
   );
 });
@@ -28,10 +30,10 @@ test('a path through a linked directory is inside when its real path is, even if
   mkdirSync(join(work, 'real'));
   symlinkSync(join(work, 'real'), join(work, 'link'));
   const repo = join(work, 'real', 'new-repo');
-  assert.is(insideRepo(join(work, 'link', 'new-repo', 'id_ed25519'), repo), true);
-  assert.is(insideRepo(join(work, 'link', 'new-repo', '.ssh', 'known', 'hosts'), repo), true);
-  assert.is(insideRepo(join(work, 'link', 'other-repo', 'id_ed25519'), repo), false);
-  assert.is(insideRepo(join(work, 'link', 'new-repo', 'id'), join(work, 'real', 'a', 'b', 'new-repo')), false);
+  assert.is(insideRepo(join(work, 'link', 'new-repo', 'id_ed25519'), repo, realpathSync.native), true);
+  assert.is(insideRepo(join(work, 'link', 'new-repo', '.ssh', 'known', 'hosts'), repo, realpathSync.native), true);
+  assert.is(insideRepo(join(work, 'link', 'other-repo', 'id_ed25519'), repo, realpathSync.native), false);
+  assert.is(insideRepo(join(work, 'link', 'new-repo', 'id'), join(work, 'real', 'a', 'b', 'new-repo'), realpathSync.native), false);
 });
 
 test.run();

@@ -11,7 +11,14 @@ import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
 
 function resolved(text: string) {
   const src = yamlOf('cluster.yaml', text);
-  const ctx: ResolveContext = { src, env: { HOME: '/home/op', USER: 'op' }, errors: [], warnings: [], substituted: [] };
+  const ctx: ResolveContext = {
+    src,
+    env: { HOME: '/home/op', USER: 'op' },
+    errors: [],
+    warnings: [],
+    substituted: [],
+    host: { home: '/home/os-user', user: 'os-user', realpath: (p: string) => p },
+  };
   const { cluster } = resolveCluster(ctx, src.value as Raw);
   return { cluster, errors: ctx.errors.map(formatProblem) };
 }

@@ -15,7 +15,14 @@ const HEAD = 'apiVersion: llmgw/v1\nkind: Cluster\nname: test\nfabrics: [ib-a]\n
 function resolved(nodes: string) {
   const p = parseYamlSource('cluster.yaml', `${HEAD}nodes:\n${nodes}`, 'cluster');
   if (!p.ok) throw new Error(p.error.message);
-  const ctx: ResolveContext = { src: p.source, env: {}, errors: [], warnings: [], substituted: [] };
+  const ctx: ResolveContext = {
+    src: p.source,
+    env: {},
+    errors: [],
+    warnings: [],
+    substituted: [],
+    host: { home: '/home/os-user', user: 'os-user', realpath: (p: string) => p },
+  };
   const out = resolveNodes(ctx, p.source.value as Raw, ['ib-a'], 22);
   return { nodes: out, errors: ctx.errors.map(formatProblem) };
 }

@@ -16,7 +16,7 @@ import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
 function ctxOf(text: string, env: Record<string, string | undefined> = { HOME: '/home/op', USER: 'op' }): { ctx: ResolveContext; ssh: Raw } {
   const src = yamlOf('cluster.yaml', text);
   const ssh = ((src.value as Raw).ssh ?? {}) as Raw;
-  return { ctx: { src, env, errors: [], warnings: [], substituted: [] }, ssh };
+  return { ctx: { src, env, errors: [], warnings: [], substituted: [], host: { home: '/home/os-user', user: 'os-user', realpath: (p: string) => p } }, ssh };
 }
 function parse(cluster: string, env: Record<string, string> = {}, repoDir?: string) {
   return parsePair(cluster, MODELS, { env, ...(repoDir !== undefined ? { repoDir } : {}) });

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { branchConfig } from '../../src/daemon/branch-config.js';
+import { branchConfig } from '../../src/tick/branch-config.js';
 import { formatProblem } from '../../src/errors.js';
 import type { ConfigRepo } from '../../src/git/config-repo.js';
 

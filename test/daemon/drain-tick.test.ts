@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runTick } from '../../src/daemon/tick.js';
+import { runTick } from '../../src/tick/run.js';
 import { cannedFleet, handlerTransport } from '../../src/demo/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';

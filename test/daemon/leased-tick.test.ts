@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { leasedTick } from '../../src/daemon/leased-tick.js';
+import { leasedTick } from '../../src/tick/run.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { takeLease } from '../../src/git/lease.js';
 import { sandbox, type Sandbox } from '../git/fixtures.js';

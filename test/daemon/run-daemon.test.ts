@@ -9,7 +9,8 @@ import { sandbox, type Sandbox } from '../git/fixtures.js';
 const NEVER = '0 0 1 1 *';
 const TTL = 10 * 60_000;
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
+/** Polls with a generous bound: the CI machine is loaded, and the conditions are events, not times. */
+async function until(cond: () => boolean, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error('condition not reached');
@@ -29,7 +30,13 @@ function clock(start = Date.parse('2026-11-29T08:00:00Z')) {
 }
 
 async function daemon(name: string, now: () => Date) {
-  const repo = await openConfigRepo({ dir: join(sb.root, name), remote: sb.remote, branch: 'main', env: sb.env });
+  const opened = await openConfigRepo({ dir: join(sb.root, name), remote: sb.remote, branch: 'main', env: sb.env });
+  // Counts the lease reads that finished: a standby's tick is over once its read is (it holds nothing, so it writes nothing).
+  const reads = { done: 0 };
+  const repo: typeof opened = {
+    ...opened,
+    readRemoteRef: (...args) => opened.readRemoteRef(...args).finally(() => void (reads.done += 1)),
+  };
   const ticks: string[] = [];
   const lines: string[] = [];
   const expiries: (string | undefined)[] = [];
@@ -45,7 +52,7 @@ async function daemon(name: string, now: () => Date) {
     },
     log: (l) => lines.push(l),
   });
-  return { d, ticks, lines, expiries };
+  return { d, ticks, lines, expiries, reads };
 }
 
 /** Instance a ticks and holds the lease; instance b has started and stands by. */
@@ -62,8 +69,10 @@ async function holderAndStandby() {
 test('of two instances on one remote only the lease holder ticks; the other stands by, then takes over after expiry', async () => {
   const { c, a, b } = await holderAndStandby();
   assert.equal(b.lines, ['standing by: the lease is held by a until 2026-11-29T08:10:00.000Z']);
+  const readsBefore = b.reads.done;
   b.d.trigger('schedule');
-  await new Promise((r) => setTimeout(r, 300));
+  await until(() => b.reads.done > readsBefore);
+  await new Promise((r) => setImmediate(r));
   assert.equal(b.ticks, []);
   assert.is(b.lines.length, 1, 'standing by is said once, not every tick');
   // a goes away without renewing; once its lease has run out b takes over.

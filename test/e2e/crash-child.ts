@@ -4,8 +4,8 @@
 //
 //   node crash-child.js WORKDIR REMOTE CLOCK_OFFSET_MS
 
-import { leasedTick } from '../../src/daemon/leased-tick.js';
-import { cachedTransports } from '../../src/daemon/transport-for-config.js';
+import { leasedTick } from '../../src/tick/run.js';
+import { cachedTransports } from '../../src/tick/transport-source.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, stringify } from 'yaml';
 import { runAgent } from '../../src/agent/main.js';
 import { runRouterClient } from '../../src/router/client.js';
-import type { TickResult } from '../../src/daemon/tick.js';
+import type { TickResult } from '../../src/tick/run.js';
 import type { AgentReport, ReplicaReport, RouterUsage } from '../../src/types/snapshot.js';
 import type { State } from '../../src/types/state.js';
 import { startE2E, type E2E } from './fleet-world.js';

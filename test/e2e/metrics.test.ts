@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Loop } from '../../src/daemon/loop.js';
 import { startDaemon } from '../../src/daemon/run-daemon.js';
-import type { TickResult } from '../../src/daemon/tick-result.js';
+import type { TickResult } from '../../src/tick/result.js';
 import { createLogger } from '../../src/log/logger.js';
 import { observeTicks, serveRunMetrics, type RunMetrics } from '../../src/metrics/run-metrics.js';
 import { parseExposition, promtoolCheck, scrape, sumOf, valueOf, type Sample } from '../helpers/prometheus.js';

@@ -6,7 +6,7 @@ import { formatProgress } from '../../src/gather/progress.js';
 import { emptyState } from '../../src/types/state.js';
 import type { Config } from '../../src/types/config.js';
 import type { AgentReport, NodeObservation, Snapshot } from '../../src/types/snapshot.js';
-import { previousRun } from '../../src/gather/observe.js';
+import { previousRun } from '../../src/store/read.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { chmodSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { GitError } from '../../src/errors.js';
-import { writeAll } from '../../src/tick/generated-files.js';
+import { writeAll } from '../../src/store/write.js';
 import { emptyState } from '../../src/types/state.js';
 import { sandbox, type Sandbox } from './fixtures.js';
 

@@ -2,7 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { openConfigRepo } from '../../src/git/config-repo.js';
-import { takeLease, LEASE_REF } from '../../src/git/lease.js';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { takeLease, LEASE_REF, processHolder, withLease } from '../../src/git/lease.js';
 import { sandbox, type Sandbox } from './fixtures.js';
 
 let sb: Sandbox;
@@ -86,6 +88,61 @@ test('a lease commit nobody can read counts as expired and is taken', async () =
   sb.git(other, 'push', '--quiet', 'origin', `${junk}:${LEASE_REF}`);
   const a = await instance('a');
   assert.is((await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 })).held, true);
+});
+
+test('holder ids are unique per process: host name, pid and a nonce, so two containers with equal host name and pid never share a lease', () => {
+  const [host, pid, nonce, ...rest] = processHolder().split(':');
+  assert.is(host, hostname());
+  assert.is(pid, String(process.pid));
+  assert.match(nonce ?? '', /^[0-9a-f]{8}$/);
+  assert.equal(rest, []);
+  assert.is(processHolder(), processHolder(), 'one id for the life of the process');
+});
+
+test('a renewal never moves the expiry backwards: a clock stepped back keeps the later expiry', async () => {
+  const a = await instance('a');
+  await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: at(60_000) });
+  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:11:00.000Z' });
+  // A release (ttl 0) still lets it go.
+  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: 0, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:00:00.000Z' });
+});
+
+test('withLease runs its body only while holding the lease, and lets it go after, also when the body fails', async () => {
+  const a = await instance('a');
+  const b = await instance('b');
+  await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: T0 });
+  let ran = false;
+  const refused = await withLease(a, { holder: 'a:1', now: () => at(1000) }, async () => (ran = true));
+  assert.equal(refused, { held: false, holder: 'b:2', expiresAt: '2026-11-29T08:10:00.000Z' });
+  assert.is(ran, false);
+  await takeLease(b, { holder: 'b:2', ttlMs: 0, now: at(1000) });
+  class Boom extends Error {}
+  const failed = await withLease(a, { holder: 'a:1', now: () => at(2000) }, async (lease) => {
+    assert.equal(lease.expiresAt(), at(2000 + TTL));
+    throw new Boom('the tick failed');
+  }).catch((err: unknown) => err);
+  assert.instance(failed, Boom);
+  assert.is((await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: at(3000) })).held, true, 'let go at once');
+});
+
+test('withLease renews while its body waits (a prompt), so the expiry it hands the body moves on with the clock', async () => {
+  const a = await instance('a');
+  const b = await instance('b');
+  let clock = T0.getTime();
+  const leased = await withLease(a, { holder: 'a:1', ttlMs: TTL, now: () => new Date(clock), renewEveryMs: 5 }, async (lease) => {
+    const first = lease.expiresAt()!.getTime();
+    clock += 5 * 60_000;
+    for (let i = 0; i < 2000 && lease.expiresAt()!.getTime() === first; i++) await sleep(10);
+    const renewed = lease.expiresAt()!.getTime();
+    // The renewed lease outlives the first one: another instance still stands by after the first expiry.
+    const other = await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: new Date(first + 1000) });
+    return { first, renewed, otherHeld: other.held };
+  });
+  assert.ok(leased.held);
+  if (leased.held) {
+    assert.is(leased.value.renewed, T0.getTime() + 5 * 60_000 + TTL);
+    assert.is(leased.value.otherHeld, false);
+  }
 });
 
 test.run();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApplyOutcome } from '../../src/apply/outcome.js';
-import type { TickResult } from '../../src/daemon/tick-result.js';
+import type { TickResult } from '../../src/tick/result.js';
 import { createReconcilerMetrics } from '../../src/metrics/reconciler-metrics.js';
 import { nodeStates } from '../../src/metrics/fleet-gauges.js';
 import { summarize } from '../../src/status/index.js';
@@ -11,6 +11,7 @@ import { sampleFleet } from '../status/sample.js';
 
 function tickResult(over: Partial<TickResult> = {}): TickResult {
   return {
+    verdict: { kind: 'applied', forced: false, outcome: outcome([]) },
     configInvalid: false,
     dirtyConfig: [],
     plan: null,

@@ -37,7 +37,10 @@ export interface SlurmCluster {
 const SBIN = '/usr/sbin';
 
 export function slurmAvailable(): boolean {
-  return ['slurmctld-wlm', 'slurmd-wlm', 'slurmstepd-wlm', 'munged'].every((b) => existsSync(join(SBIN, b))) && ['sinfo', 'sbatch', 'scontrol'].every((b) => existsSync(join('/usr/bin', b)));
+  return (
+    ['slurmctld-wlm', 'slurmd-wlm', 'slurmstepd-wlm', 'munged'].every((b) => existsSync(join(SBIN, b))) &&
+    ['sinfo', 'sbatch', 'scontrol'].every((b) => existsSync(join('/usr/bin', b)))
+  );
 }
 
 async function freePorts(n: number): Promise<number[]> {

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { emptyOutcome } from '../../src/apply/outcome.js';
-import { parseState, serializeState } from '../../src/config/repo-files.js';
+import { parseState, serializeState } from '../../src/store/files.js';
 import { DataError } from '../../src/errors.js';
 import { lifecycleAfter } from '../../src/tick/lifecycle-state.js';
 import type { StopAction } from '../../src/types/plan.js';

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { emptyOutcome, type ApplyOutcome } from '../../src/apply/outcome.js';
 import { recordObservedFailures, updateState } from '../../src/tick/state.js';
-import { commitMessage, tickNews } from '../../src/daemon/tick-result.js';
+import { commitMessage, tickNews } from '../../src/tick/result.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';

@@ -3,10 +3,9 @@
 // fleet instead of examples/demo: same nodes, fabrics, storage and models,
 // each node a real SSH server on loopback, every engine the stub engine.
 
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load-config.js';
-import { OBSERVED_FILE, readSnapshotFile } from '../../config/repo-files.js';
+import { committedSnapshot } from '../../store/read.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { hardwareFor } from '../../demo/hardware.js';
 import { runDemo, type DemoOptions } from '../../demo/run-demo.js';
@@ -48,7 +47,7 @@ async function ownConfig(io: Io, repo: string): Promise<Pick<DemoOptions, 'own' 
     throw new UsageError(`${repo}/models.yaml asks for ${engines} engine processes (replicas × nodes); the simulation runs at most ${MAX_SIM_ENGINES}`);
   }
   // What the fleet last looked like, when llmgw has observed it: its GPUs are simulated as seen.
-  const snapshot: Snapshot | null = await readSnapshotFile(join(dir, OBSERVED_FILE)).catch(() => null);
+  const snapshot: Snapshot | null = await committedSnapshot(dir).catch(() => null);
   return { own: { exampleDir: dir, origin: repo, hardware: (config) => hardwareFor(config, snapshot) }, hasRouter: cluster.routers.length > 0 };
 }
 

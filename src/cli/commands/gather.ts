@@ -9,10 +9,10 @@ import { parseArgs } from 'node:util';
 import { strictExceptNotify } from '../../config/env-vars.js';
 import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
-import { observeLive } from '../../gather/observe.js';
 import { gatherSummary, noNodeAnswered } from '../../gather/summary.js';
 import { stableJson, writeFileAtomic } from '../../util/fs.js';
-import { resolveRepoDir } from '../fleet-inputs.js';
+import { observe } from '../../tick/observe.js';
+import { gatherLive, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw gather [--repo DIR] [--out FILE]
@@ -68,7 +68,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     for (const e of loaded.errors) io.stderr.write(formatProblem(e) + '\n');
     return 1;
   }
-  const { snapshot } = await observeLive(loaded.config, dir, io, () => new Date());
+  // The tick's own observe phase, and nothing after it.
+  const live = await gatherLive(loaded.config, dir, io);
+  const { snapshot } = await observe(loaded.config, { ...live.gather, state: live.state, at: new Date() }).finally(live.done);
   const text = stableJson(snapshot);
   if (opts.out === undefined) {
     io.stdout.write(text);

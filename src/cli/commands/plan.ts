@@ -1,23 +1,22 @@
-// `llmgw plan` (docs/commands.md): the dry run a pull request shows — a driver
-// of the tick's own phases (src/tick: plan, project, render) that stops before
-// the apply. With --base REF everything but the branch's config comes from REF,
+// `llmgw plan` (docs/commands.md): the dry run a pull request shows — the
+// tick in its preview mode (src/tick/run.ts: observe, plan, project, render),
+// which stops before the apply. With --base REF everything but the branch's config comes from REF,
 // and each action says whether this change causes it.
 
 import { parseArgs } from 'node:util';
-import { STATUS_FILE } from '../../config/repo-files.js';
+import { STATUS_FILE } from '../../store/files.js';
 import { UsageError } from '../../errors.js';
-import { newSpecs } from '../../plan/new-specs.js';
 import type { PlanContext } from '../../views/plan/render-common.js';
 import { renderPlanJson } from '../../views/plan/render-json.js';
 import { renderPlanMarkdown } from '../../views/plan/render-markdown.js';
 import { renderPlanText } from '../../views/plan/render-text.js';
-import { planTick } from '../../tick/plan.js';
-import { previewTick, type Before } from '../../tick/preview.js';
+import type { Before } from '../../tick/preview.js';
+import { runTick, type Gather } from '../../tick/run.js';
 import type { Config } from '../../types/config.js';
 import type { Plan } from '../../types/plan.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { State } from '../../types/state.js';
-import { readGeneratedOrNull } from '../../config/generated-paths.js';
+import { committedStatus } from '../../store/read.js';
 import { readBaseInputs } from '../base-inputs.js';
 import { readFleetInputs, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
@@ -101,10 +100,11 @@ function options(argv: string[]): PlanOptions {
   };
 }
 
-/** Everything the pure part needs, from the branch and REF, or from the working tree. */
+/** Everything the tick's preview needs, from the branch and REF, or from the working tree. */
 interface Inputs {
   config: Config;
-  snapshot: Snapshot | null;
+  /** null: REF was never reconciled, there is nothing to plan on. */
+  fleet: Snapshot | Gather | null;
   state: State;
   now: string;
   before: Before | null;
@@ -112,17 +112,22 @@ interface Inputs {
   baseConfig?: Config | null;
   ref: string | null;
   warnings: string[];
+  done(): Promise<void>;
 }
 
 async function inputs(opts: PlanOptions, io: Io): Promise<Inputs> {
   if (opts.base !== undefined) {
     const b = await readBaseInputs({ repo: opts.repo, base: opts.base, observed: opts.observed, now: opts.now, io });
     const before = b.baseStatus === null ? null : { text: b.baseStatus, label: `STATUS.md (${b.ref})` };
-    return { config: b.config, snapshot: b.snapshot, state: b.state, now: b.now, before, baseConfig: b.baseConfig, ref: b.ref, warnings: b.warnings };
+    const done = async (): Promise<void> => undefined;
+    return { config: b.config, fleet: b.snapshot, state: b.state, now: b.now, before, baseConfig: b.baseConfig, ref: b.ref, warnings: b.warnings, done };
   }
   const f = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
   // What readers of the repo see today: its STATUS.md, when it has one.
-  const current = await readGeneratedOrNull(await resolveRepoDir(io, opts.repo), STATUS_FILE);
+  const current = await committedStatus(await resolveRepoDir(io, opts.repo)).catch(async (err: unknown) => {
+    await f.done();
+    throw err;
+  });
   return { ...f, before: current === null ? null : { text: current, label: STATUS_FILE }, ref: null, warnings: [] };
 }
 
@@ -141,17 +146,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const input = await inputs(opts, io);
-  if (input.snapshot === null) {
+  if (input.fleet === null) {
     const notice = `The config is valid. ${input.ref} has no .llmgw/observed.json yet: placements appear once the fleet has been observed by a first \`llmgw reconcile\`.`;
     io.stdout.write(render(opts.format, EMPTY, '', { base: input.ref, warnings: input.warnings, notice }, io));
     return 0;
   }
-  const tick = { config: input.config, snapshot: input.snapshot, state: input.state, now: input.now };
-  const planned = planTick(tick);
-  const basePlan = input.baseConfig ? planTick({ ...tick, config: input.baseConfig }).plan : null;
-  const specs = newSpecs(input.config, input.baseConfig ?? null, planned.fleet, planned.plan);
-  const respecced = new Set(basePlan ? specs.map((s) => s.model) : []);
-  const preview = previewTick(planned, { before: input.before, base: basePlan, respecced });
+  const { preview, specs } = await runTick({
+    kind: 'preview',
+    config: input.config,
+    fleet: input.fleet,
+    state: input.state,
+    now: input.now,
+    before: input.before,
+    baseConfig: input.baseConfig,
+  }).finally(() => input.done());
   const ctx: Partial<PlanContext> = { base: input.ref, warnings: input.warnings, specs, after: preview.after.report };
   io.stdout.write(render(opts.format, preview.plan, preview.diff, ctx, io));
   return opts.detailedExitcode && preview.plan.changes ? 2 : 0;

@@ -1,18 +1,17 @@
 // `llmgw reconcile`: one GitOps tick (docs/commands.md). The tick itself is
-// src/daemon/tick.ts, shared with `llmgw run` and `llmgw demo`. With a remote,
+// src/tick/run.ts, shared with `llmgw run`, `llmgw demo`, `apply` and `plan`. With a remote,
 // the tick runs only while holding the lease (docs/safety.md), so a manual
 // reconcile never races a `llmgw run` instance; the lease is let go after.
 
-import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Io } from '../io.js';
-import { leasedTick } from '../../daemon/leased-tick.js';
-import { cachedTransports } from '../../daemon/transport-for-config.js';
+import { leasedTick } from '../../tick/run.js';
+import { cachedTransports } from '../../tick/transport-source.js';
 import { createSshTransport } from '../../gather/ssh-transport.js';
 import { createLogger, parseLogFormat } from '../../log/logger.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
 import { stopSignals } from '../stop-signals.js';
-import { printTickResult } from '../tick-report.js';
+import { printTickResult } from '../../tick/report.js';
 
 const HELP = `Usage: llmgw reconcile [--repo DIR | --remote URL [--branch B] --workdir DIR] [--no-push]
                        [--log-format text|json]
@@ -56,7 +55,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
     try {
       const tick = await leasedTick({
         repo,
-        holder: `reconcile@${hostname()}:${process.pid}`,
         transport: (config) => transports.forConfig(config),
         env: io.env,
         now: () => new Date(),

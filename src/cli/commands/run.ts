@@ -4,19 +4,20 @@
 // transport with kept-alive connections serves every tick. SIGTERM or SIGINT
 // lets the tick in flight finish, closes the connections and exits 0.
 
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../errors.js';
-import { CONFIG_FILES } from '../../config/repo-files.js';
+import { CONFIG_FILES } from '../../store/files.js';
 import { parseDuration } from '../../config/duration.js';
+import { LEASE_TTL_MS, processHolder } from '../../git/lease.js';
 import type { Io } from '../io.js';
 import { createLogger, parseLogFormat } from '../../log/logger.js';
 import { parseMetricsListen } from '../../metrics/metrics-server.js';
 import { REPO_OPTIONS, REPO_OPTIONS_HELP, openRepoFromOptions } from '../repo-options.js';
 import { stopSignals } from '../stop-signals.js';
 
-const DEFAULT_LEASE_TTL = '10m';
+/** docs/safety.md: the lease's one TTL, as --lease-ttl spells it. */
+const DEFAULT_LEASE_TTL = `${LEASE_TTL_MS / 60_000}m`;
 
 const HELP = `Usage: llmgw run --schedule CRON [--watch] [--repo DIR | --remote URL [--branch B] --workdir DIR]
                  [--no-push] [--lease-ttl DURATION] [--metrics HOST:PORT] [--log-format text|json]
@@ -78,10 +79,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
   });
   // Loaded here, after the options are checked: ssh2 is heavy.
   const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }, { serveRunMetrics, observeTicks }] = await Promise.all([
-    import('../../daemon/tick.js'),
-    import('../../daemon/transport-for-config.js'),
+    import('../../tick/run.js'),
+    import('../../tick/transport-source.js'),
     import('../../gather/ssh-transport.js'),
-    import('../tick-report.js'),
+    import('../../tick/report.js'),
     import('../../metrics/run-metrics.js'),
   ]);
   const metrics = metricsListen && (await serveRunMetrics(metricsListen, { log }));
@@ -94,7 +95,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       repo,
       schedule: values.schedule,
       watchFiles: values.watch ? CONFIG_FILES.map((f) => join(repo.dir, f)) : undefined,
-      holder: `${hostname()}:${process.pid}`,
+      holder: processHolder(),
       leaseTtlMs,
       now: () => new Date(),
       log,

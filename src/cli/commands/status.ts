@@ -4,9 +4,9 @@
 
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../errors.js';
-import { buildFleet } from '../../fleet/index.js';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../views/status/index.js';
 import { statusOf } from '../../tick/render.js';
+import { runTick } from '../../tick/run.js';
 import { readFleetInputs } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
@@ -74,10 +74,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const { config, snapshot, state, now } = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
-  // The render phase of a tick: on the committed snapshot and state at its
-  // observedAt, exactly the STATUS.md that tick committed.
-  const report = statusOf(buildFleet(config, snapshot, state, now), state);
+  const f = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
+  // The tick's preview on the same inputs as `llmgw plan`, rendered as observed (its "before"):
+  // on the committed snapshot and state at its observedAt, exactly the STATUS.md that tick committed.
+  const { preview } = await runTick({ kind: 'preview', config: f.config, fleet: f.fleet, state: f.state, now: f.now, before: null }).finally(() => f.done());
+  const { fleet, state, plan } = preview.planned;
+  const report = statusOf(fleet, state, plan);
   const out =
     opts.format === 'json'
       ? renderStatusJson(report)

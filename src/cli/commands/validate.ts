@@ -1,6 +1,7 @@
 // `llmgw validate [--repo DIR]` (docs/config.md): every problem of cluster.yaml and
 // models.yaml, one line each, file names as the user gave the repo.
 
+import { readObservedGpus } from '../../store/observed-gpus.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load-config.js';
 import { UsageError, formatProblem } from '../../errors.js';
@@ -44,7 +45,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const dir = await resolveRepoDir(io, repo);
-  const result = await loadConfig(dir, { env: io.env, displayDir: repo, advise: true });
+  // The hints' snapshot is read by the store and handed to the loader as data.
+  const result = await loadConfig(dir, { env: io.env, displayDir: repo, advise: true, observed: await readObservedGpus(dir, repo) });
   // The loader escapes what it quotes; escaping again here costs nothing and keeps this output safe on its own.
   for (const w of result.warnings) io.stderr.write(`warning: ${escapeTerminal(formatProblem(w))}\n`);
   if (!result.ok) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeGenerated } from '../../src/tick/generated-files.js';
+import { writeGenerated } from '../../src/store/write.js';
 import { openConfigRepo, type ConfigRepo } from '../../src/git/config-repo.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { run as validate } from '../../src/cli/commands/validate.js';
-import { diskPathProblems, readGeneratedFile, treePathProblems } from '../../src/config/generated-paths.js';
+import { diskPathProblems, readGeneratedFile, treePathProblems } from '../../src/store/paths.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { readState } from '../../src/config/repo-files.js';
+import { readState } from '../../src/store/read.js';
 import { DataError, formatProblem } from '../../src/errors.js';
 import { captureIo } from '../helpers/io.js';
 

@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DataError } from '../../src/errors.js';
-import { parseState, serializeState, stateOrFresh } from '../../src/config/repo-files.js';
+import { parseState, serializeState, stateOrFresh } from '../../src/store/files.js';
 import { emptyState, type State } from '../../src/types/state.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
 

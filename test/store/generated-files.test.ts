@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataError } from '../../src/errors.js';
-import { GENERATED_FILES, readSnapshotFile, readState, serializeState } from '../../src/config/repo-files.js';
+import { GENERATED_FILES, readSnapshotFile, serializeState } from '../../src/store/files.js';
+import { readState } from '../../src/store/read.js';
 import { emptyState, type State } from '../../src/types/state.js';
 
 let dir = '';

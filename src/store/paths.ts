@@ -32,8 +32,19 @@ export const GENERATED_PATHS: readonly { path: string; kind: PathKind }[] = [
 /** What a path turned out to be, on disk or in a commit. */
 export type Found = 'missing' | 'file' | 'dir' | 'symlink' | 'other';
 
-/** Snapshots of a very large fleet are large; this bounds what one read may hold. */
-export const MAX_GENERATED_BYTES = 256 * 1024 * 1024;
+/** The three files of a committed run. */
+export type RunFile = typeof STATUS_FILE | typeof OBSERVED_FILE | typeof STATE_FILE;
+
+/**
+ * The one size cap of each file, wherever it is read from (the disk, a ref):
+ * a snapshot and the state of a very large fleet are large; STATUS.md is
+ * rendered for people and stays small (its tables are cut to fit).
+ */
+export const MAX_BYTES: Readonly<Record<RunFile, number>> = {
+  [STATUS_FILE]: 16 * 1024 * 1024,
+  [OBSERVED_FILE]: 256 * 1024 * 1024,
+  [STATE_FILE]: 256 * 1024 * 1024,
+};
 
 /** Why `found` is not what `path` must be; null when it is (or is missing, which is fine). */
 export function pathProblem(path: string, kind: PathKind, found: Found): string | null {
@@ -101,13 +112,19 @@ export function treePathProblems(modes: ReadonlyMap<string, string>, shownDir = 
   return problemsBy((p) => foundInTree(modes.get(p)), shownDir);
 }
 
+/** A file's one cap; the largest for a path that is none of the three. */
+export function capOf(path: string): number {
+  return Object.hasOwn(MAX_BYTES, path) ? MAX_BYTES[path as RunFile] : MAX_BYTES[OBSERVED_FILE];
+}
+
 /**
- * A generated file's text; null when it does not exist. Read only as a
+ * A generated file's text on disk; null when it does not exist. Read only as a
  * regular file inside a real .llmgw/ (O_NOFOLLOW guards the last part of a
- * path only, so the directory is looked at first), of at most `maxBytes`;
+ * path only, so the directory is looked at first), of at most its MAX_BYTES;
  * anything else is a DataError naming the file, and nothing is read.
  */
-export async function readGeneratedFile(repoDir: string, path: string, shownAs = path, maxBytes = MAX_GENERATED_BYTES): Promise<string | null> {
+export async function readGeneratedFile(repoDir: string, path: string, shownAs = path): Promise<string | null> {
+  const maxBytes = capOf(path);
   if (path.startsWith(`${GENERATED_DIR}/`)) {
     const dir = await foundOnDisk(join(repoDir, GENERATED_DIR));
     if (dir === 'missing') return null;

@@ -11,13 +11,18 @@
 
 import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GENERATED_PATHS, foundOnDisk, readGeneratedOrNull } from '../config/generated-paths.js';
-import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from '../config/repo-files.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import { GENERATED_PATHS, foundOnDisk, readGeneratedOrNull } from './paths.js';
+import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from './files.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { WriteError } from '../errors.js';
 import { fsErrorText, removeDeadTemps, stableJson, writeFileAtomic } from '../util/fs.js';
+
+/** What the writer needs of a checkout (src/git/config-repo.ts Checkout): where it is, and what differs from HEAD. */
+export interface CheckoutFiles {
+  readonly dir: string;
+  changedFromHead(paths: readonly string[]): Promise<string[]>;
+}
 
 export interface Generated {
   status: string;
@@ -45,7 +50,7 @@ export async function clearNonRegular(dir: string): Promise<string[]> {
 }
 
 /** Writes the files that matter; true when STATUS.md or state.json changed, or a link was replaced (and so all were written). */
-export async function writeGenerated(repo: Pick<ConfigRepo, 'dir' | 'changedFromHead'>, g: Generated): Promise<boolean> {
+export async function writeGenerated(repo: CheckoutFiles, g: Generated): Promise<boolean> {
   const { dir } = repo;
   const stateText = serializeState(g.state);
   const [oldStatus, oldState] = await Promise.all([readGeneratedOrNull(dir, STATUS_FILE), readGeneratedOrNull(dir, STATE_FILE)]);

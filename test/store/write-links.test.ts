@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openConfigRepo } from '../../src/git/config-repo.js';
-import { clearNonRegular, writeAll, writeGenerated } from '../../src/tick/generated-files.js';
+import { clearNonRegular, writeAll, writeGenerated } from '../../src/store/write.js';
 import { emptyState } from '../../src/types/state.js';
 
 let work = '';

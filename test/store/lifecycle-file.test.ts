@@ -5,7 +5,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lifecycleJson, parseLifecycle } from '../../src/config/lifecycle-file.js';
+import { lifecycleJson, parseLifecycle } from '../../src/store/lifecycle-file.js';
 import type { LifecycleState } from '../../src/types/state.js';
 
 const T0 = '2026-11-29T08:00:00Z';

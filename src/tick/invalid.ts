@@ -3,8 +3,7 @@
 // tell somebody. The webhooks come from cluster.yaml when it is valid on its
 // own, so the usual case (a broken models.yaml) still notifies.
 
-import { readGeneratedOrNull } from '../config/generated-paths.js';
-import { STATUS_FILE } from '../config/repo-files.js';
+import { committedStatus } from '../store/read.js';
 import type { ConfigProblem, WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
 import { parseConfig } from '../config/load-config.js';
@@ -28,7 +27,7 @@ export async function invalidTick(
   now: Date,
 ): Promise<{ status: string; state: State; events: NotifyEvent[] }> {
   // Never through a symbolic link: a STATUS.md that is not a regular file has no summary to keep.
-  const previous = await readGeneratedOrNull(dir, STATUS_FILE);
+  const previous = await committedStatus(dir);
   const status = renderInvalidConfigBlock(previous, errors);
   const detected = detectEvents(state, {
     cluster,

@@ -3,20 +3,12 @@
 // directory, never more than a cap; each refusal a DataError naming the file.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  diskPathProblems,
-  foundInTree,
-  foundOnDisk,
-  pathProblem,
-  readGeneratedFile,
-  readGeneratedOrNull,
-  treePathProblems,
-} from '../../src/config/generated-paths.js';
+import { diskPathProblems, foundInTree, foundOnDisk, pathProblem, readGeneratedFile, readGeneratedOrNull, treePathProblems } from '../../src/store/paths.js';
 import { DataError } from '../../src/errors.js';
 
 let repo = '';
@@ -102,8 +94,9 @@ test('STATUS.md is read whether or not .llmgw/ exists; a missing file is null', 
 });
 
 test('a generated file that is too large, unreadable, a link, a directory or a FIFO is refused with a DataError saying which', async () => {
-  writeFileSync(join(repo, 'STATUS.md'), 'x'.repeat(20));
-  assert.is(await refusal(readGeneratedFile(repo, 'STATUS.md', 'repo/STATUS.md', 10)), 'repo/STATUS.md: not read: it is 20 bytes, more than 10 bytes');
+  writeFileSync(join(repo, 'STATUS.md'), '');
+  truncateSync(join(repo, 'STATUS.md'), 17 * 1024 * 1024);
+  assert.is(await refusal(readGeneratedFile(repo, 'STATUS.md', 'repo/STATUS.md')), 'repo/STATUS.md: not read: it is 17 MiB, more than 16 MiB');
   assert.is(await refusal(readGeneratedFile(repo, TOO_LONG, 'repo/long')), 'repo/long: cannot read (ENAMETOOLONG)');
   mkdirSync(join(repo, '.llmgw'));
   symlinkSync('/etc/passwd', join(repo, '.llmgw', 'state.json'));

@@ -6,12 +6,12 @@
 // edit never reaches the branch's STATUS.md nor fires config.invalid.
 
 import { join } from 'node:path';
-import { CONFIG_FILES } from '../config/repo-files.js';
-import { GENERATED_PATHS, diskPathProblems, treePathProblems } from '../config/generated-paths.js';
+import { CONFIG_FILES } from '../store/files.js';
+import { GENERATED_PATHS, diskPathProblems, treePathProblems } from '../store/paths.js';
 import { loadConfig, parseConfig, withRepoProblems, type LoadOptions } from '../config/load-config.js';
 import { MAX_CONFIG_BYTES } from '../config/limits.js';
 import { readRegularFile } from '../util/regular-file.js';
-import type { ConfigRepo } from '../git/config-repo.js';
+import type { Checkout, TreeReader } from '../git/config-repo.js';
 import { DataError } from '../errors.js';
 import type { ConfigProblem, LoadResult } from '../types/config.js';
 
@@ -24,7 +24,7 @@ export interface BranchConfig {
   draft: LoadResult | null;
 }
 
-export async function branchConfig(repo: ConfigRepo, dirty: readonly string[], env: LoadOptions['env']): Promise<BranchConfig> {
+export async function branchConfig(repo: Pick<Checkout, 'dir'> & TreeReader, dirty: readonly string[], env: LoadOptions['env']): Promise<BranchConfig> {
   // repoDir: ssh.knownHosts and identityFile are checked to lie outside the repo, committed text or not.
   const opts: LoadOptions = { env, strictEnv: true, displayDir: '.', repoDir: repo.dir };
   const onDisk = await loadConfig(repo.dir, opts);

@@ -1,5 +1,7 @@
 // What one tick did, as plain data: the reconcile command prints it, the run
-// loop logs it, the demo and the tests read it.
+// loop logs it, the demo and the tests read it. Its `verdict` is the one
+// answer to "did it act, and if not, why" (Flux's condition with a reason);
+// the commit message says the same in words.
 
 import type { ApplyOutcome } from '../apply/outcome.js';
 import { compressHostlist } from '../text/compress-hostlist.js';
@@ -8,7 +10,29 @@ import type { EventName } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 
+/** Why a tick that planned applied nothing. */
+export type HoldReason =
+  /** The plan breaks a safety rule (docs/safety.md); `llmgw apply --force` overrides it. */
+  | 'blocked'
+  /** cluster.yaml or models.yaml has uncommitted edits: only committed config is applied. */
+  | 'uncommitted-edits'
+  /** The lease would run out during the apply: another instance could act at the same time. */
+  | 'lease-short'
+  /** Another instance holds the lease: this one stands by. */
+  | 'lease-elsewhere'
+  /** A person answered no at `llmgw apply`'s prompt. */
+  | 'declined'
+  /** Nobody answered `llmgw apply`'s prompt within --confirm-timeout. */
+  | 'confirm-timeout';
+
+export type TickVerdict =
+  | { kind: 'config-invalid'; problems: number }
+  | { kind: 'held'; reason: HoldReason; detail: string }
+  | { kind: 'applied'; forced: boolean; outcome: ApplyOutcome };
+
 export interface TickResult {
+  /** Whether it acted, and why not when it did not. The fields below are the details the commands print. */
+  verdict: TickVerdict;
   /** The config on the branch is invalid: nothing was gathered, planned or applied. */
   configInvalid: boolean;
   /** Config files with uncommitted edits: checked and planned, nothing applied; STATUS.md and events follow the committed config. */

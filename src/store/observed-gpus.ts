@@ -1,23 +1,19 @@
 // The GPU product names of the committed snapshot (.llmgw/observed.json), for
 // validate's hint that a model's gpuClass matches no GPU the fleet has. Only
 // a hint, so reading stays cheap and safe: a regular file under a real
-// directory, at most MAX_SNAPSHOT_BYTES, and a bad one is ignored with a
-// warning rather than failing validation.
+// directory, at most the snapshot's one cap (MAX_BYTES, paths.ts), and a bad
+// one is ignored with a warning rather than failing validation.
 
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../types/config.js';
 import { formatBytes, readRegularFile } from '../util/regular-file.js';
-import { MAX_SNAPSHOT_BYTES } from './limits.js';
+import type { ObservedGpusResult } from '../types/observed-gpus.js';
+import { MAX_BYTES, OBSERVED_FILE } from './paths.js';
 
-export interface ObservedGpus {
-  /** The file as printed. */
-  file: string;
-  /** Every distinct product name reported, e.g. `NVIDIA H100 80GB HBM3`. */
-  products: string[];
-}
+const MAX_SNAPSHOT_BYTES = MAX_BYTES[OBSERVED_FILE];
 
-export type ObservedGpusResult = { ok: true; gpus: ObservedGpus | null } | { ok: false; warning: ConfigProblem };
+export type { ObservedGpus, ObservedGpusResult } from '../types/observed-gpus.js';
 
 function productsOf(data: unknown): string[] | null {
   const snap = data as { version?: unknown; nodes?: unknown } | null;
@@ -37,7 +33,7 @@ function productsOf(data: unknown): string[] | null {
 
 /** The snapshot's GPU products; `gpus: null` when the repo has no snapshot (never reconciled). */
 export async function readObservedGpus(repoDir: string, shownDir: string): Promise<ObservedGpusResult> {
-  const file = join(shownDir, '.llmgw', 'observed.json');
+  const file = join(shownDir, OBSERVED_FILE);
   const ignored = (why: string): ObservedGpusResult => ({
     ok: false,
     warning: { file, line: 1, col: 1, path: '', message: `ignored for validate's hints: ${why}` },
@@ -49,7 +45,7 @@ export async function readObservedGpus(repoDir: string, shownDir: string): Promi
   } catch {
     return { ok: true, gpus: null };
   }
-  const r = await readRegularFile(join(repoDir, '.llmgw', 'observed.json'), MAX_SNAPSHOT_BYTES);
+  const r = await readRegularFile(join(repoDir, OBSERVED_FILE), MAX_SNAPSHOT_BYTES);
   if (!r.ok) {
     if (r.why === 'missing') return { ok: true, gpus: null };
     if (r.why === 'symlink') return ignored('it is a symbolic link');

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSnapshotFile } from '../../src/config/repo-files.js';
+import { readSnapshotFile } from '../../src/store/files.js';
 
 test('a hand-written snapshot may leave out unreachableSince and lastReport: both read as unknown (null)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'llmgw-snap-'));

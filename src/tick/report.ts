@@ -1,8 +1,13 @@
-// How `llmgw reconcile` and `llmgw demo` print the end of a tick.
+// How `llmgw reconcile`, `llmgw run` and `llmgw demo` tell the end of a tick: one line, and what failed.
 
-import type { TickResult } from '../daemon/tick-result.js';
+import type { TickResult } from './result.js';
 import { escapeTerminal } from '../text/terminal-text.js';
-import type { Io } from './io.js';
+
+/** Where the lines go: a terminal's stdout and stderr, or a logger's. */
+export interface ReportOut {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
 
 export function tickSummary(r: TickResult): string {
   if (r.configInvalid) return 'config invalid: nothing gathered, planned or applied';
@@ -19,7 +24,7 @@ export function tickSummary(r: TickResult): string {
   return `${plan}; ${applied}; ${commit}`;
 }
 
-export function printTickResult(r: TickResult, io: Io): void {
+export function printTickResult(r: TickResult, io: ReportOut): void {
   for (const res of r.outcome?.results ?? []) {
     // A node's text (the replica id it reported, its error): escaped for the terminal (docs/security.md).
     if (res.status === 'failed') io.stderr.write(escapeTerminal(`${res.op} ${res.replica} failed: ${res.error ?? ''}`) + '\n');

@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DataError } from '../../src/errors.js';
-import { parseSnapshot } from '../../src/config/repo-files.js';
+import { parseSnapshot } from '../../src/store/files.js';
 
 const FILE = 'repo/.llmgw/observed.json';
 const T0 = '2026-11-29T08:00:00Z';

@@ -2,18 +2,17 @@
 // are read and written. A missing state is an empty state; a broken one is a
 // DataError naming the file, never a crash.
 
-import { join } from 'node:path';
 import { DataError } from '../errors.js';
 import { readTextIfExists, stableJson } from '../util/fs.js';
 import { nonFinitePath } from '../util/json-finite.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
-import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, readGeneratedFile } from './generated-paths.js';
+import { OBSERVED_FILE, STATE_FILE, STATUS_FILE } from './paths.js';
 import { emptyState, type PlacementRecord, type State } from '../types/state.js';
 import { lifecycleJson, parseLifecycle } from './lifecycle-file.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 // Defined beside the rule that they are regular files (generated-paths.ts), which this reads with.
-export { GENERATED_DIR, OBSERVED_FILE, STATE_FILE, STATUS_FILE } from './generated-paths.js';
+export { GENERATED_DIR, OBSERVED_FILE, STATE_FILE, STATUS_FILE } from './paths.js';
 /** The generated files, committed together (docs/config.md). */
 export const GENERATED_FILES = [STATUS_FILE, OBSERVED_FILE, STATE_FILE] as const;
 export const CONFIG_FILES = ['cluster.yaml', 'models.yaml'] as const;
@@ -24,17 +23,6 @@ function parseJson(text: string, file: string): unknown {
   } catch (err) {
     throw new DataError(`${file}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
-}
-
-/**
- * `.llmgw/state.json` of the repo, or an empty state when there is none; a
- * DataError when it is not a valid one, or is not a regular file (never read
- * through a symbolic link: docs/security.md).
- */
-export async function readState(repoDir: string): Promise<State> {
-  const file = join(repoDir, STATE_FILE);
-  const text = await readGeneratedFile(repoDir, STATE_FILE, file);
-  return text === null ? emptyState() : parseState(text, file);
 }
 
 /**

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readObservedGpus } from '../../src/config/observed-gpus.js';
+import { readObservedGpus } from '../../src/store/observed-gpus.js';
 
 let repo = '';
 test.before.each(() => {
