@@ -7,7 +7,7 @@ import type { AgentApplyReply, AgentApplyRequest, ReplicaState } from '../../src
 import type { HostTarget, Transport } from '../../src/types/transport.js';
 import { SshError } from '../../src/errors.js';
 import { stopId } from '../../src/agent/request.js';
-import { testCluster } from '../helpers/cluster.js';
+import { testCluster } from '../fixtures/index.js';
 
 export function node(name: string, extra: Partial<NodeConfig> = {}): NodeConfig {
   return { name, host: `${name}.example`, port: 22, fabric: 'ib-a', cordon: false, storage: [], ...extra };

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { resolveCluster, type ResolveContext } from '../../src/config/resolve-cluster.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
-import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
+import { CLUSTER, MODELS, parsePair, yamlOf } from '../fixtures/index.js';
 
 function resolved(text: string) {
   const src = yamlOf('cluster.yaml', text);

@@ -11,7 +11,7 @@ import type { Fleet } from '../../src/types/fleet.js';
 import type { Plan } from '../../src/types/plan.js';
 import type { GpuReport, ReplicaReport, RouterObservation, RouterUsage, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { config as baseConfig, model as baseModel, nodeConfig } from '../fleet/fixtures.js';
+import { config as baseConfig, model as baseModel, nodeConfig } from '../fixtures/index.js';
 
 export const T0 = '2026-11-29T08:00:00Z';
 export const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString().replace('.000Z', 'Z');

@@ -11,7 +11,7 @@ import type { Config } from '../../src/types/config.js';
 import type { StartAction, StopAction } from '../../src/types/plan.js';
 import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, makeFleet, NOW } from './fleet-fixture.js';
+import { makeConfig, makeFleet, NOW } from '../fixtures/index.js';
 
 const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
 const report = (replicas: AgentReport['replicas']): AgentReport => ({ version: 1, gpus: gpus(8), replicas, storage: [], warnings: [] });
@@ -138,7 +138,7 @@ test('a node llmgw did not reach keeps its last report as it was, even when a st
 });
 
 test('a reached node with no report at all is passed through untouched: the projection only edits reports', () => {
-  // A hand-built fleet (test/plan/fleet-fixture.ts): reachable, never reported.
+  // A hand-built fleet (test/fixtures/fleet.ts): reachable, never reported.
   const fleet = makeFleet({ nodes: [{ name: 'a1' }], models: [{ name: 'm' }] });
   assert.is(fleet.nodeByName.get('a1')!.report, null);
   const after = projectFleet(fleet, { started: [start('m', [{ node: 'a1', gpus: [0] }])], stopped: [] });

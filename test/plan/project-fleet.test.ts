@@ -19,7 +19,7 @@ import type { StartAction, StopAction } from '../../src/types/plan.js';
 import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { ROOT } from '../helpers/golden.js';
-import { ENGINE, makeConfig } from './fleet-fixture.js';
+import { ENGINE, makeConfig } from '../fixtures/index.js';
 
 const NOW = '2026-11-29T08:00:00Z';
 const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));

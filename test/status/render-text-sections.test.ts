@@ -11,7 +11,7 @@ import { barCells } from '../../src/status/bar.js';
 import { REASON_LABEL } from '../../src/status/reasons.js';
 import type { NodeObservation } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../fleet/fixtures.js';
+import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../fixtures/index.js';
 
 function text(obs: NodeObservation[], cordon: string[] = []): string {
   const c = config(
