@@ -13,8 +13,10 @@ import type { GpuReport, ReplicaReport, RouterObservation, RouterUsage, Snapshot
 import { emptyState, type State } from '../../src/types/state.js';
 import { config as baseConfig, model as baseModel, nodeConfig } from '../fixtures/index.js';
 
-export const T0 = '2026-11-29T08:00:00Z';
-export const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString().replace('.000Z', 'Z');
+import { NOW, at } from '../fixtures/now.js';
+
+export { at };
+export const T0 = NOW;
 
 const ENGINE: EngineConfig = { name: 'vllm', command: ['vllm', 'serve'], basePort: 8000, health: '/health', startTimeoutMs: 1_200_000 };
 

@@ -20,8 +20,8 @@ import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { ROOT } from '../helpers/golden.js';
 import { ENGINE, makeConfig } from '../fixtures/index.js';
+import { NOW } from '../fixtures/now.js';
 
-const NOW = '2026-11-29T08:00:00Z';
 const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
 const report = (replicas: AgentReport['replicas']): AgentReport => ({ version: 1, gpus: gpus(8), replicas, storage: [], warnings: [] });
 
