@@ -11,10 +11,9 @@ import type { Config } from '../../src/types/config.js';
 import type { StartAction, StopAction } from '../../src/types/plan.js';
 import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, makeFleet, NOW } from '../fixtures/index.js';
+import { makeConfig, makeFleet, NOW, gpus, report as agentReport } from '../fixtures/index.js';
 
-const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
-const report = (replicas: AgentReport['replicas']): AgentReport => ({ version: 1, gpus: gpus(8), replicas, storage: [], warnings: [] });
+const report = (replicas: AgentReport['replicas']): AgentReport => agentReport(gpus(8), replicas);
 
 /** a1 runs old-0 on GPU 0, a2 runs nothing, a3 is unreachable (a minute) and last ran x-0. */
 function world(config: Config): Snapshot {
