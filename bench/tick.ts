@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { runTick } from '../src/tick/run.js';
-import { cannedFleet } from '../src/demo/canned-fleet.js';
+import { cannedFleet } from '../test/fixtures/canned-fleet.js';
 import { cachedTransports } from '../src/tick/transport-source.js';
 import { createSeededRemote, git } from '../src/demo/git-remote.js';
 import { createSshTransport } from '../src/gather/ssh-transport.js';

@@ -50,12 +50,12 @@ function walk(dir) {
     .flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
 }
 
-/** The folder's test files, the fixtures beside them, test/helpers, the runner and the folder's config entry. */
+/** The folder's test files, the fixtures beside them, the fixture kit (test/fixtures), test/helpers, the runner and the folder's config entry. */
 function testsHash(folder) {
   const { tests } = FOLDERS[folder];
   const all = walk(join(root, 'test')).map((f) => relative(root, f));
   const picked = all.filter((f) => f.endsWith('.test.ts') && tests.some((t) => f.includes(t)));
-  const dirs = new Set([...picked.map((f) => dirname(f)), 'test/helpers']);
+  const dirs = new Set([...picked.map((f) => dirname(f)), 'test/fixtures', 'test/helpers']);
   const fixtures = all.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && dirs.has(dirname(f)));
   const h = createHash('sha256');
   h.update(JSON.stringify(FOLDERS[folder]));

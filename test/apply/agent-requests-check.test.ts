@@ -7,6 +7,7 @@ import { startRequests, wireCheck } from '../../src/apply/agent-requests.js';
 import type { CheckConfig, ModelConfig } from '../../src/types/config.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { config, fleet, node } from './fixtures.js';
+import { model } from '../fixtures/index.js';
 
 test('a case-insensitive check arrives as the pattern and the flag "i"; the timeout in whole seconds, rounded up', () => {
   assert.equal(wireCheck({ prompt: 'What is 2+2?', expect: { source: '\\b4\\b', flags: 'i' }, timeoutMs: 1_500 }), {
@@ -22,21 +23,7 @@ test('a case-sensitive check has no flags key at all; 30 s stays 30', () => {
 });
 
 const CHECK: CheckConfig = { prompt: 'Say OK', expect: { source: 'OK', flags: '' }, timeoutMs: 20_000 };
-const pair = (check: CheckConfig | null): ModelConfig => ({
-  name: 'pair',
-  weights: 'org/pair',
-  engine: 'vllm',
-  gpus: 4,
-  nodes: 2,
-  replicas: 1,
-  priority: 0,
-  args: [],
-  index: 3,
-  drainTimeoutMs: 600_000,
-  stopGraceMs: 30_000,
-  check,
-  rollout: null,
-});
+const pair = (check: CheckConfig | null): ModelConfig => model('pair', { gpus: 4, nodes: 2, index: 3, check });
 const action: StartAction = {
   op: 'start',
   replica: 'pair-0',

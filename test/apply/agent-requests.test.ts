@@ -5,6 +5,7 @@ import { replicaSpec } from '../../src/plan/spec.js';
 import type { StartAction } from '../../src/types/plan.js';
 import type { StorageReport } from '../../src/types/snapshot.js';
 import { config, fleet, node } from './fixtures.js';
+import { model } from '../fixtures/index.js';
 
 const storage = [
   { path: '/lustre/models', kind: 'shared' as const, filer: 'lustre-a' },
@@ -110,21 +111,7 @@ test('a two-node start gives each rank its host and rank, and every rank the hea
 
 test("each rank of a multi-node replica sees its own GPUs in CUDA_VISIBLE_DEVICES, not rank 0's", () => {
   const cfg = config([node('g1'), node('g2')]);
-  cfg.models.push({
-    name: 'pair',
-    weights: 'org/pair',
-    engine: 'vllm',
-    gpus: 4,
-    nodes: 2,
-    replicas: 1,
-    priority: 0,
-    args: [],
-    index: 3,
-    drainTimeoutMs: 600_000,
-    stopGraceMs: 30_000,
-    check: null,
-    rollout: null,
-  });
+  cfg.models.push(model('pair', { gpus: 4, nodes: 2, index: 3 }));
   const action: StartAction = {
     op: 'start',
     replica: 'pair-0',

@@ -7,7 +7,7 @@ import type { AgentApplyReply, AgentApplyRequest, ReplicaState } from '../../src
 import type { HostTarget, Transport } from '../../src/types/transport.js';
 import { SshError } from '../../src/errors.js';
 import { stopId } from '../../src/agent/request.js';
-import { testCluster } from '../helpers/cluster.js';
+import { model, testCluster } from '../fixtures/index.js';
 
 export function node(name: string, extra: Partial<NodeConfig> = {}): NodeConfig {
   return { name, host: `${name}.example`, port: 22, fabric: 'ib-a', cordon: false, storage: [], ...extra };
@@ -29,51 +29,9 @@ export function config(nodes: NodeConfig[], routers = ['rt-1', 'rt-2']): Config 
       },
     }),
     models: [
-      {
-        name: 'llama',
-        weights: 'meta/llama',
-        engine: 'vllm',
-        gpus: 2,
-        nodes: 1,
-        replicas: 1,
-        priority: 0,
-        args: ['--name', '{model} x'],
-        index: 0,
-        drainTimeoutMs: 600_000,
-        stopGraceMs: 30_000,
-        check: null,
-        rollout: null,
-      },
-      {
-        name: 'big',
-        weights: 'ds/v3',
-        engine: 'vllm',
-        gpus: 8,
-        nodes: 2,
-        replicas: 1,
-        priority: 0,
-        args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'],
-        index: 1,
-        drainTimeoutMs: 600_000,
-        stopGraceMs: 30_000,
-        check: null,
-        rollout: null,
-      },
-      {
-        name: 'idle',
-        weights: 'x/idle',
-        engine: 'vllm',
-        gpus: 1,
-        nodes: 1,
-        replicas: 0,
-        priority: 0,
-        args: [],
-        index: 2,
-        drainTimeoutMs: 600_000,
-        stopGraceMs: 30_000,
-        check: null,
-        rollout: null,
-      },
+      model('llama', { weights: 'meta/llama', gpus: 2, args: ['--name', '{model} x'], index: 0 }),
+      model('big', { weights: 'ds/v3', gpus: 8, nodes: 2, args: ['--head', '{head}', '--rank', '{rank}', '--nodes', '{nodes}'], index: 1 }),
+      model('idle', { weights: 'x/idle', replicas: 0, index: 2 }),
     ],
   };
 }

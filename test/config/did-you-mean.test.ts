@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closest, didYouMean } from '../../src/config/did-you-mean.js';
+import { ONE_GPU_MODELS, TINY_CLUSTER, problemsOf } from '../fixtures/index.js';
 
 /** Optimal string alignment distance, written out plainly as the reference. */
 function reference(a: string, b: string): number {
@@ -66,6 +67,12 @@ test('the distance counts a swap of neighbours as one edit and everything else a
     const expected = bestDist <= limit ? best : word.length >= 4 ? known.find((k) => k.startsWith(word)) : undefined;
     assert.is(closest(word, known), expected, word);
   }
+});
+
+test('a misspelt key under a node suggests the node key (fabric), not the top-level fabrics', () => {
+  assert.equal(problemsOf(TINY_CLUSTER.replace('fabric: ib-a }', 'fabric: ib-a, fabirc: ib-a }'), ONE_GPU_MODELS), [
+    "cluster.yaml:6:37: nodes[0].fabirc: unknown key 'fabirc' (did you mean 'fabric'?)",
+  ]);
 });
 
 test.run();

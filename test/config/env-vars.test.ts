@@ -7,6 +7,7 @@ import { fromEnvNote, isEnvPlace, misplacedRefs, substituteEnv, type EnvOutcome 
 import { parseYamlSource, type PathSegment, type YamlSource } from '../../src/config/yaml-source.js';
 import { formatProblem } from '../../src/errors.js';
 import type { ConfigProblem } from '../../src/types/config.js';
+import { MODELS, STORAGE_CLUSTER, parsePair, replaced } from '../fixtures/index.js';
 
 function source(text: string): YamlSource {
   const r = parseYamlSource('cluster.yaml', text, 'a mapping');
@@ -110,6 +111,11 @@ test('a problem in a substituted value names the variables it used; elsewhere no
   ];
   assert.is(fromEnvNote(substituted, ['notify', 'webhooks', 0, 'url']), ' (after substituting ${A}, ${B})');
   assert.is(fromEnvNote(substituted, ['notify', 'webhooks', 1, 'url']), '');
+});
+
+test('a variable unset twice in one value is one warning, not two', () => {
+  const r = parsePair(replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nnotify:\n  webhooks:\n    - url: "https://h.example/${HOOK}/${HOOK}"'), MODELS);
+  assert.equal(r.warnings.map(formatProblem), ['cluster.yaml:6:12: notify.webhooks[0].url: environment variable HOOK is not set']);
 });
 
 test.run();

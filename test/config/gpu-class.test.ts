@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gpuClassOf } from '../../src/config/gpu-class.js';
+import { MODELS, STORAGE_CLUSTER, replaced, validConfig } from '../fixtures/index.js';
 
 test('without rules: NVIDIA dropped, cut at the first space or hyphen (docs/config.md examples)', () => {
   assert.is(gpuClassOf('NVIDIA H100 80GB HBM3', []), 'H100');
@@ -33,6 +34,21 @@ test('glob characters other than * and ? are literal', () => {
 
 test('no rule matching falls back to the derived class', () => {
   assert.is(gpuClassOf('NVIDIA H200 141GB', [{ name: 'H100', glob: 'NVIDIA H100*' }]), 'H200');
+});
+
+test('gpuClasses merged in with << follow the ones written, and the merge key is not a class', () => {
+  const c = validConfig(replaced(STORAGE_CLUSTER, 'name: test', 'name: test\ngpuClasses:\n  <<: { A100: "*A100*" }\n  H100: "*H100*"'), MODELS);
+  assert.equal(c.cluster.gpuClasses, [
+    { name: 'H100', glob: '*H100*' },
+    { name: 'A100', glob: '*A100*' },
+  ]);
+});
+
+test('GPU class names: padding and doubled spaces in the product name do not matter; a nameless GPU is "unknown"', () => {
+  assert.is(gpuClassOf('  NVIDIA H100 80GB HBM3  ', []), 'H100');
+  assert.is(gpuClassOf('NVIDIA  H100 80GB HBM3', []), 'H100');
+  assert.is(gpuClassOf('   ', []), 'unknown');
+  assert.is(gpuClassOf('NVIDIA H100\nPCIe', [{ name: 'hopper', glob: 'NVIDIA H100*' }]), 'hopper', 'a glob matches across a line break');
 });
 
 test.run();

@@ -1,49 +1,13 @@
 // Each invalid config names the exact `file:line:col: path: message` it must
-// produce (docs/config.md). Texts are the base files below with one change.
+// produce (docs/config.md). Texts are the kit's STORAGE_CLUSTER and MODELS
+// (test/fixtures/config-yaml.ts) with one change.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
-import { formatProblem } from '../../src/errors.js';
-
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a, ib-b]
-nodes:
-  - name: gpu-a[01-02]
-    fabric: ib-a
-    storage:
-      - { path: /models, kind: local }
-engines:
-  vllm:
-    command: [vllm, serve]
-`;
-
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - name: m
-    weights: org/m
-    engine: vllm
-    gpus: 1
-`;
-
-function errorsOf(cluster: string, models: string, opts: { strictEnv?: boolean; env?: Record<string, string> } = {}): string[] {
-  const r = parseConfig(
-    { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } },
-    { ...opts, env: { HOME: '/home/op', ...opts.env } },
-  );
-  return r.ok ? [] : r.errors.map(formatProblem);
-}
-
-function replaced(base: string, from: string, to: string): string {
-  assert.ok(base.includes(from), `base has ${JSON.stringify(from)}`);
-  return base.replace(from, to);
-}
+import { MODELS, STORAGE_CLUSTER, problemsOf, replaced } from '../fixtures/index.js';
 
 test('the base files are valid', () => {
-  assert.equal(errorsOf(CLUSTER, MODELS), []);
+  assert.equal(problemsOf(STORAGE_CLUSTER, MODELS), []);
 });
 
 type Case = [rule: string, file: 'cluster' | 'models', from: string, to: string, expected: string | string[]];
@@ -410,38 +374,146 @@ const CASES: Case[] = [
     'gpus: 1\n  - { name: m, weights: x, engine: vllm, gpus: 2 }\n',
     "models.yaml:8:13: models[1].name: duplicate model name 'm': already models[0]",
   ],
+  // Keys left empty or of the wrong type are one clear problem each, never an internal error.
+  ['a key left empty is "must be object", not a crash', 'cluster', 'name: test', 'name: test\nssh:', ['cluster.yaml:4:1: ssh: must be object']],
+  [
+    'engines left empty is one problem, and models are not checked against it',
+    'cluster',
+    'engines:\n  vllm:\n    command: [vllm, serve]\n',
+    'engines:\n',
+    ['cluster.yaml:10:1: engines: must be object'],
+  ],
+  [
+    'a storage entry without a path',
+    'cluster',
+    '      - { path: /models, kind: local }',
+    '      - { kind: local }',
+    ["cluster.yaml:9:9: nodes[0].storage[0]: missing required key 'path'"],
+  ],
+  [
+    'a node without a name',
+    'cluster',
+    '  - name: gpu-a[01-02]\n    fabric: ib-a',
+    '  - fabric: ib-a',
+    ["cluster.yaml:6:5: nodes[0]: missing required key 'name'"],
+  ],
+  ['a router without a name', 'cluster', 'name: test', 'name: test\nrouters:\n  - { host: x }', ["cluster.yaml:5:5: routers[0]: missing required key 'name'"]],
+  [
+    'a command part that is not a string',
+    'cluster',
+    'command: [vllm, serve]',
+    'command: [vllm, 5]',
+    ['cluster.yaml:12:21: engines.vllm.command[1]: must be string'],
+  ],
+  [
+    'two models without a name are two missing names, not a duplicate',
+    'models',
+    '  - name: m',
+    '  - weights: x\n    engine: vllm\n    gpus: 1\n  - weights: y\n    engine: vllm\n    gpus: 1\n  - name: m',
+    ["models.yaml:4:5: models[0]: missing required key 'name'", "models.yaml:7:5: models[1]: missing required key 'name'"],
+  ],
+  ['a model without an engine is only that', 'models', '    engine: vllm\n', '\n', ["models.yaml:4:5: models[0]: missing required key 'engine'"]],
+  [
+    'an undeclared engine lists the declared ones',
+    'cluster',
+    'engines:\n  vllm:\n    command: [vllm, serve]\n',
+    'engines:\n  sglang: { command: [sglang] }\n  tgi: { command: [tgi] }\n',
+    ["models.yaml:6:13: models[0].engine: engine 'vllm' is not declared in cluster.yaml engines (declared: sglang, tgi)"],
+  ],
+  [
+    'with no engine declared, the list says none',
+    'cluster',
+    'engines:\n  vllm:\n    command: [vllm, serve]\n',
+    'engines: {}\n',
+    ["models.yaml:6:13: models[0].engine: engine 'vllm' is not declared in cluster.yaml engines (declared: none)"],
+  ],
+  [
+    'a malformed proxyJump says what it should look like',
+    'cluster',
+    'name: test',
+    'name: test\nssh:\n  proxyJump: user@@host',
+    ['cluster.yaml:5:14: ssh.proxyJump: must be user@host:port (user and port optional)'],
+  ],
+  [
+    'a proxyJump port of 0 is not a TCP port',
+    'cluster',
+    'name: test',
+    'name: test\nssh:\n  proxyJump: bastion:0',
+    ['cluster.yaml:5:14: ssh.proxyJump: port 0 is not a TCP port (1..65535)'],
+  ],
+  [
+    'a proxyJump port past 65535 is not a TCP port',
+    'cluster',
+    'name: test',
+    'name: test\nssh:\n  proxyJump: bastion:65536',
+    ['cluster.yaml:5:14: ssh.proxyJump: port 65536 is not a TCP port (1..65535)'],
+  ],
+  [
+    'an idle.after too long to count is reported at idle.after',
+    'cluster',
+    'name: test',
+    'name: test\nidle:\n  after: 99999999999999999d',
+    ['cluster.yaml:5:10: idle.after: is too long a duration'],
+  ],
+  [
+    'overlapping hostlists name the first clash and how many more',
+    'cluster',
+    '  - name: gpu-a[01-02]',
+    '  - name: gpu-a[01-04]\n    fabric: ib-a\n  - name: gpu-a[02-04]',
+    ["cluster.yaml:8:11: nodes[1].name: duplicate node name 'gpu-a02' and 2 more: already in nodes[0]"],
+  ],
+  [
+    'two problems on one line come in column order',
+    'cluster',
+    'name: test',
+    'name: test\nssh: { port: 0, connectTimeout: 0s }',
+    ['cluster.yaml:4:14: ssh.port: must be >= 1', 'cluster.yaml:4:33: ssh.connectTimeout: must be longer than 0s'],
+  ],
+  [
+    'a problem under a map key holding / or ~ is placed at that key and printed with it quoted',
+    'cluster',
+    'vllm:\n    command: [vllm, serve]',
+    'a/b:\n    command: [vllm, serve]\n    basePort: x\n  c~d:\n    command: [vllm]\n    basePort: y',
+    [
+      'cluster.yaml:11:3: engines["a/b"]: name \'a/b\' must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit',
+      'cluster.yaml:13:15: engines["a/b"].basePort: must be integer',
+      'cluster.yaml:14:3: engines["c~d"]: name \'c~d\' must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit',
+      'cluster.yaml:16:15: engines["c~d"].basePort: must be integer',
+      "models.yaml:6:13: models[0].engine: engine 'vllm' is not declared in cluster.yaml engines (declared: a/b, c~d)",
+    ],
+  ],
 ];
 
 for (const [rule, file, from, to, expected] of CASES) {
   test(rule, () => {
-    const cluster = file === 'cluster' ? replaced(CLUSTER, from, to) : CLUSTER;
+    const cluster = file === 'cluster' ? replaced(STORAGE_CLUSTER, from, to) : STORAGE_CLUSTER;
     const models = file === 'models' ? replaced(MODELS, from, to) : MODELS;
-    assert.equal(errorsOf(cluster, models), Array.isArray(expected) ? expected : [expected]);
+    assert.equal(problemsOf(cluster, models), Array.isArray(expected) ? expected : [expected]);
   });
 }
 
 test('an unset ${VAR} is an error when env is strict (reconcile), naming only the variable', () => {
-  const cluster = replaced(CLUSTER, 'name: test', 'name: test\nnotify:\n  webhooks:\n    - url: ${HOOK_URL}');
-  assert.equal(errorsOf(cluster, MODELS, { strictEnv: true }), ['cluster.yaml:6:12: notify.webhooks[0].url: environment variable HOOK_URL is not set']);
-  assert.equal(errorsOf(cluster, MODELS, { strictEnv: false }), []);
+  const cluster = replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nnotify:\n  webhooks:\n    - url: ${HOOK_URL}');
+  assert.equal(problemsOf(cluster, MODELS, { strictEnv: true }), ['cluster.yaml:6:12: notify.webhooks[0].url: environment variable HOOK_URL is not set']);
+  assert.equal(problemsOf(cluster, MODELS, { strictEnv: false }), []);
 });
 
 test('a value from ${VAR} is checked after substitution, naming the variable and never the value', () => {
-  const key = replaced(CLUSTER, 'name: test', 'name: test\nssh:\n  identityFile: ${LLMGW_KEY}');
-  assert.equal(errorsOf(key, MODELS, { env: { LLMGW_KEY: 'keys/s3cret-id' } }), [
+  const key = replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nssh:\n  identityFile: ${LLMGW_KEY}');
+  assert.equal(problemsOf(key, MODELS, { env: { LLMGW_KEY: 'keys/s3cret-id' } }), [
     'cluster.yaml:5:17: ssh.identityFile: must be an absolute path or start with ~/ (after substituting ${LLMGW_KEY})',
   ]);
-  assert.equal(errorsOf(key, MODELS, { env: { LLMGW_KEY: '/etc/llmgw/id' } }), []);
-  const hook = replaced(CLUSTER, 'name: test', 'name: test\nnotify:\n  webhooks:\n    - url: ${HOOK}');
-  assert.equal(errorsOf(hook, MODELS, { env: { HOOK: 'ftp://hooks.example/T0K3N' } }), [
+  assert.equal(problemsOf(key, MODELS, { env: { LLMGW_KEY: '/etc/llmgw/id' } }), []);
+  const hook = replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nnotify:\n  webhooks:\n    - url: ${HOOK}');
+  assert.equal(problemsOf(hook, MODELS, { env: { HOOK: 'ftp://hooks.example/T0K3N' } }), [
     'cluster.yaml:6:12: notify.webhooks[0].url: must be an http:// or https:// URL (after substituting ${HOOK})',
   ]);
 });
 
 test('a config with several mistakes in both files reports every one, each at its line, cluster.yaml first', () => {
-  const cluster = replaced(replaced(CLUSTER, '    fabric: ib-a', '    fabric: ib-z'), 'name: test', 'name: test\nlostAfter: soon');
+  const cluster = replaced(replaced(STORAGE_CLUSTER, '    fabric: ib-a', '    fabric: ib-z'), 'name: test', 'name: test\nlostAfter: soon');
   const models = MODELS + '  - name: big\n    weights: org/big\n    engine: sglang\n    gpus: 0\n    nodes: 2\n    priorty: 3\n';
-  assert.equal(errorsOf(cluster, models), [
+  assert.equal(problemsOf(cluster, models), [
     'cluster.yaml:4:12: lostAfter: must be a duration such as 90s, 10m, 6h, 2d or 1h30m',
     "cluster.yaml:8:13: nodes[0].fabric: fabric 'ib-z' is not declared in fabrics (did you mean 'ib-a'?)",
     "models.yaml:10:13: models[1].engine: engine 'sglang' is not declared in cluster.yaml engines (declared: vllm)",
@@ -451,7 +523,7 @@ test('a config with several mistakes in both files reports every one, each at it
 });
 
 test('when cluster.yaml cannot be parsed, models.yaml is still checked on its own', () => {
-  assert.equal(errorsOf('', replaced(MODELS, 'gpus: 1', 'gpus: -2')), [
+  assert.equal(problemsOf('', replaced(MODELS, 'gpus: 1', 'gpus: -2')), [
     'cluster.yaml:1:1: the file is empty; expected a mapping with apiVersion: llmgw/v1 and kind: Cluster',
     'models.yaml:7:11: models[0].gpus: must be >= 1',
   ]);

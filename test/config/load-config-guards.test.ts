@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { parseConfig, withRepoProblems, type LoadOptions } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
 import type { ConfigProblem } from '../../src/types/config.js';
-import { TINY_CLUSTER as CLUSTER, TINY_MODELS as MODELS } from './fixtures.js';
+import { TINY_CLUSTER as CLUSTER, TINY_MODELS as MODELS } from '../fixtures/index.js';
 
 function load(cluster: string, models = MODELS, opts: LoadOptions = {}) {
   return parseConfig(

@@ -1,11 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
-import { TINY_CLUSTER as MINIMAL_CLUSTER, TINY_MODELS as MINIMAL_MODELS } from './fixtures.js';
+import { MODELS, STORAGE_CLUSTER, TINY_CLUSTER as MINIMAL_CLUSTER, TINY_MODELS as MINIMAL_MODELS, replaced } from '../fixtures/index.js';
 
 function load(cluster: string, models = MINIMAL_MODELS, env: Record<string, string> = { HOME: '/home/op', USER: 'op' }) {
   return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env });
@@ -230,6 +230,28 @@ test('a 100,000-node hostlist loads without trouble', () => {
   const r = load(MINIMAL_CLUSTER.replace('"n[1-2]"', '"n[000001-100000]"'));
   assert.ok(r.ok);
   if (r.ok) assert.is(r.config.cluster.nodes.length, 100_000);
+});
+
+test('loadConfig uses the environment it is given, and says why a file cannot be read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-load-'));
+  try {
+    writeFileSync(join(dir, 'cluster.yaml'), replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nssh: { identityFile: "~/.ssh/id" }'));
+    writeFileSync(join(dir, 'models.yaml'), MODELS);
+    const r = await loadConfig(dir, { env: { HOME: '/home/given' } });
+    assert.ok(r.ok);
+    if (r.ok) assert.is(r.config.cluster.ssh.identityFile, '/home/given/.ssh/id');
+
+    rmSync(join(dir, 'models.yaml'));
+    mkdirSync(join(dir, 'models.yaml'));
+    const asDir = await loadConfig(dir, { env: {}, displayDir: 'repo' });
+    assert.equal(asDir.ok ? [] : asDir.errors.map(formatProblem), ['repo/models.yaml:1:1: is a directory, not a file']);
+
+    const notADir = join(dir, 'cluster.yaml');
+    const r2 = await loadConfig(notADir, { env: {}, displayDir: 'file' });
+    assert.equal(r2.ok ? [] : r2.errors.map(formatProblem), ['file/cluster.yaml:1:1: no such file', 'file/models.yaml:1:1: no such file']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -7,7 +7,7 @@ import { resolveCluster } from '../../src/config/resolve-cluster.js';
 import type { ResolveContext } from '../../src/config/resolve-context.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
-import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
+import { CLUSTER, MODELS, parsePair, yamlOf } from '../fixtures/index.js';
 
 function resolved(text: string) {
   const src = yamlOf('cluster.yaml', text);

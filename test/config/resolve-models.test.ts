@@ -9,7 +9,7 @@ import { BUILT_IN_DEFAULTS } from '../../src/config/resolve-lifecycle.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
 import type { Config } from '../../src/types/config.js';
-import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
+import { CLUSTER, MODELS, STORAGE_CLUSTER, parsePair, problemsOf, replaced, validConfig, yamlOf } from '../fixtures/index.js';
 
 function resolved(text: string) {
   const src = yamlOf('models.yaml', text);
@@ -51,6 +51,24 @@ test("an arg the engine does not allow, on a model without a name, names the mod
     "models.yaml:4:5: models[0]: missing required key 'name'",
     "models.yaml:7:12: models[0].args[0]: model '': arg '--trust-remote-code' is not allowed by engine 'vllm' (no glob of its allowArgs matches)",
   ]);
+});
+
+test('weights may end in a slash or hold ./; only the storage path itself is refused', () => {
+  assert.equal(problemsOf(STORAGE_CLUSTER, replaced(MODELS, 'weights: org/m', 'weights: meta/Llama-3.1-8B/')), []);
+  assert.equal(problemsOf(STORAGE_CLUSTER, replaced(MODELS, 'weights: org/m', 'weights: org/./m')), []);
+  assert.equal(problemsOf(STORAGE_CLUSTER, replaced(MODELS, 'weights: org/m', 'weights: ./')), [
+    'models.yaml:5:14: models[0].weights: must be a directory under a storage path, not the storage path itself',
+  ]);
+});
+
+test("a webhook's secret and a model's gpuClass are kept as written", () => {
+  const c = validConfig(
+    replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nnotify:\n  webhooks:\n    - { url: "https://hooks.example/x", secret: s3cret }'),
+    replaced(MODELS, 'gpus: 1', 'gpus: 1\n    gpuClass: H100'),
+  );
+  assert.equal(c.cluster.notify.webhooks, [{ url: 'https://hooks.example/x', secret: 's3cret' }]);
+  assert.is(c.models[0]!.gpuClass, 'H100');
+  assert.not.ok('gpuClass' in validConfig(STORAGE_CLUSTER, MODELS).models[0]!, 'no gpuClass written, none kept');
 });
 
 test.run();

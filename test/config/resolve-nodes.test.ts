@@ -9,6 +9,7 @@ import type { ResolveContext } from '../../src/config/resolve-context.js';
 import { parseYamlSource } from '../../src/config/yaml-source.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
+import { MODELS, STORAGE_CLUSTER, replaced, validConfig } from '../fixtures/index.js';
 
 const HEAD = 'apiVersion: llmgw/v1\nkind: Cluster\nname: test\nfabrics: [ib-a]\n';
 
@@ -59,6 +60,17 @@ test('past the total node cap no node at all is resolved, and the entry that cro
   assert.equal(nodes, []);
   assert.equal(errors, [
     'cluster.yaml:8:11: nodes[1].name: the node entries expand to more than 100,000 nodes in all (reached at this entry); nothing was expanded',
+  ]);
+});
+
+test('storage paths: / stays /, trailing slashes go however many', () => {
+  const c = validConfig(
+    replaced(STORAGE_CLUSTER, '      - { path: /models, kind: local }', '      - { path: /, kind: local }\n      - { path: /models//, kind: local }'),
+    MODELS,
+  );
+  assert.equal(c.cluster.nodes[0]!.storage, [
+    { path: '/', kind: 'local' },
+    { path: '/models', kind: 'local' },
   ]);
 });
 

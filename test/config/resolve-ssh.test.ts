@@ -11,7 +11,7 @@ import type { ResolveContext } from '../../src/config/resolve-context.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
 import type { Config } from '../../src/types/config.js';
-import { CLUSTER, MODELS, parsePair, yamlOf } from './fixtures.js';
+import { CLUSTER, MODELS, STORAGE_CLUSTER, parsePair, replaced, validConfig, yamlOf } from '../fixtures/index.js';
 
 function ctxOf(text: string, env: Record<string, string | undefined> = { HOME: '/home/op', USER: 'op' }): { ctx: ResolveContext; ssh: Raw } {
   const src = yamlOf('cluster.yaml', text);
@@ -85,6 +85,28 @@ test("a relative key path is the schema's problem only: it is not judged against
   assert.equal(errorsOf(`${CLUSTER}ssh:\n  knownHosts: known_hosts\n`, {}, process.cwd()), [
     'cluster.yaml:12:15: ssh.knownHosts: must be an absolute path or start with ~/',
   ]);
+});
+
+test('proxyJump ports 1 and 65535 are fine', () => {
+  assert.equal(validConfig(replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nssh:\n  proxyJump: bastion:1'), MODELS).cluster.ssh.proxyJump, {
+    user: 'root',
+    host: 'bastion',
+    port: 1,
+  });
+  assert.equal(validConfig(replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nssh:\n  user: op\n  proxyJump: bastion:65535'), MODELS).cluster.ssh.proxyJump, {
+    user: 'op',
+    host: 'bastion',
+    port: 65535,
+  });
+});
+
+test('~/ in ssh paths is HOME, with or without its trailing slash', () => {
+  for (const home of ['/home/op/', '/home/op']) {
+    const c = validConfig(replaced(STORAGE_CLUSTER, 'name: test', 'name: test\nssh: { identityFile: "~/.ssh/id", knownHosts: "~/kh" }'), MODELS, {
+      env: { HOME: home },
+    });
+    assert.equal([c.cluster.ssh.identityFile, c.cluster.ssh.knownHosts], ['/home/op/.ssh/id', '/home/op/kh'], home);
+  }
 });
 
 test.run();

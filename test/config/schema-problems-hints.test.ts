@@ -4,31 +4,19 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
 import { schemaProblems } from '../../src/config/schema-problems.js';
 import { parseYamlSource } from '../../src/config/yaml-source.js';
-import { formatProblem } from '../../src/errors.js';
+import { CLUSTER, ONE_GPU_MODELS, problemsOf, replaced } from '../fixtures/index.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - { name: n1, fabric: ib-a }
-engines:
-  vllm:
-    command: [vllm, serve]
-`;
-
-const MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: org/m, engine: vllm, gpus: 1 }\n';
+/** The kit's CLUSTER with one node, n1, written on one line. */
+const ONE_NODE = replaced(CLUSTER, '  - name: gpu-a[01-02]\n    fabric: ib-a', '  - { name: n1, fabric: ib-a }');
 
 function clusterErrors(cluster: string): string[] {
-  const r = parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: MODELS } }, { env: { HOME: '/h' } });
-  return r.ok ? [] : r.errors.map(formatProblem);
+  return problemsOf(cluster, ONE_GPU_MODELS);
 }
 
 test('an unknown key inside a named engine suggests the engine keys', () => {
-  assert.equal(clusterErrors(`${CLUSTER}    comand: [x]\n`), ["cluster.yaml:10:5: engines.vllm.comand: unknown key 'comand' (did you mean 'command'?)"]);
+  assert.equal(clusterErrors(`${ONE_NODE}    comand: [x]\n`), ["cluster.yaml:10:5: engines.vllm.comand: unknown key 'comand' (did you mean 'command'?)"]);
 });
 
 test('a problem reported below a null or a scalar is shown at that value, with the whole path', () => {

@@ -9,27 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, type LoadOptions } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
+import { CLUSTER, ONE_GPU_MODELS } from '../fixtures/index.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - name: gpu-a[01-02]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve]
-`;
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: m, weights: org/m, engine: vllm, gpus: 1 }
-`;
 const SECRET_URL = 'https://hooks.example/T0/B0/very-secret-token';
 const ENV = { HOME: '/home/op', LLMGW_WEBHOOK_URL: SECRET_URL, SECRET: 'hunter2-secret', HOOK_TOKEN: 'tok-abc-secret' };
 
-function load(cluster: string, models = MODELS, opts: LoadOptions = {}) {
+function load(cluster: string, models = ONE_GPU_MODELS, opts: LoadOptions = {}) {
   const r = parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env: ENV, ...opts });
   const lines = [...(r.ok ? [] : r.errors), ...r.warnings].map(formatProblem);
   return { r, errors: r.ok ? [] : r.errors.map(formatProblem), lines, all: JSON.stringify(r) };
@@ -41,7 +26,7 @@ function noSecretIn(text: string): void {
 
 for (const strictEnv of [false, true]) {
   test(`a node name built from \${VAR} is one error naming the variable, never its value (strictEnv ${strictEnv})`, () => {
-    const { errors, lines } = load(CLUSTER.replace('gpu-a[01-02]', '"gpu-b${LLMGW_WEBHOOK_URL}"'), MODELS, { strictEnv });
+    const { errors, lines } = load(CLUSTER.replace('gpu-a[01-02]', '"gpu-b${LLMGW_WEBHOOK_URL}"'), ONE_GPU_MODELS, { strictEnv });
     assert.equal(errors, [
       'cluster.yaml:6:11: nodes[0].name: ${LLMGW_WEBHOOK_URL} is not read from the environment here: only in notify.webhooks[].url, .secret, .headers and ssh.identityFile',
     ]);
@@ -49,7 +34,7 @@ for (const strictEnv of [false, true]) {
   });
 
   test(`a host built from \${SECRET} is refused: the secret never reaches a host name, DNS or a message (strictEnv ${strictEnv})`, () => {
-    const { r, errors, all } = load(CLUSTER.replace('    fabric: ib-a', '    host: "x.${SECRET}.invalid"\n    fabric: ib-a'), MODELS, { strictEnv });
+    const { r, errors, all } = load(CLUSTER.replace('    fabric: ib-a', '    host: "x.${SECRET}.invalid"\n    fabric: ib-a'), ONE_GPU_MODELS, { strictEnv });
     assert.not.ok(r.ok);
     assert.equal(errors, [
       'cluster.yaml:7:11: nodes[0].host: ${SECRET} is not read from the environment here: only in notify.webhooks[].url, .secret, .headers and ssh.identityFile',
@@ -59,7 +44,7 @@ for (const strictEnv of [false, true]) {
 }
 
 test('${VAR} in models.yaml is an error too: no model arg is read from the environment', () => {
-  const { errors } = load(CLUSTER, MODELS.replace('gpus: 1 }', 'gpus: 1, args: [--api-key, "${OPENAI_API_KEY}"] }'));
+  const { errors } = load(CLUSTER, ONE_GPU_MODELS.replace('gpus: 1 }', 'gpus: 1, args: [--api-key, "${OPENAI_API_KEY}"] }'));
   assert.equal(errors, [
     'models.yaml:4:73: models[0].args[1]: ${OPENAI_API_KEY} is not read from the environment here: only in notify.webhooks[].url, .secret, .headers and ssh.identityFile',
   ]);
@@ -85,7 +70,7 @@ test('url, secret, header values and identityFile are substituted, whole or in p
   const cluster =
     CLUSTER.replace('name: test', 'name: test\nssh:\n  identityFile: ${KEY_DIR}/id_ed25519') +
     'notify:\n  webhooks:\n    - url: ${LLMGW_WEBHOOK_URL}\n      secret: ${SECRET}\n      headers:\n        Authorization: "Bearer ${HOOK_TOKEN}"\n        X-Team: ml\n';
-  const { r } = load(cluster, MODELS, { env: { ...ENV, KEY_DIR: '/etc/llmgw' } });
+  const { r } = load(cluster, ONE_GPU_MODELS, { env: { ...ENV, KEY_DIR: '/etc/llmgw' } });
   assert.ok(r.ok);
   if (!r.ok) return;
   assert.is(r.config.cluster.ssh.identityFile, '/etc/llmgw/id_ed25519');
@@ -111,7 +96,7 @@ test('a URL with an unset ${VAR} in it is no URL at all, never half of one', () 
 
 test('a header value from the environment with a line break is refused, naming the variable, not the value', () => {
   const cluster = CLUSTER + 'notify:\n  webhooks:\n    - url: https://h.example/x\n      headers: { X-Token: "${INJECT}" }\n';
-  const { errors, all } = load(cluster, MODELS, { env: { ...ENV, INJECT: 'abc-secret\r\nX-Evil: 1' } });
+  const { errors, all } = load(cluster, ONE_GPU_MODELS, { env: { ...ENV, INJECT: 'abc-secret\r\nX-Evil: 1' } });
   assert.equal(errors, [
     'cluster.yaml:14:27: notify.webhooks[0].headers.X-Token: must not contain line breaks or control characters (after substituting ${INJECT})',
   ]);
@@ -147,8 +132,10 @@ mkdirSync(join(repo, 'cfg', 'keys'), { recursive: true });
 mkdirSync(join(repo, 'home'));
 symlinkSync(join(repo, 'cfg', 'keys'), join(repo, 'home', 'keys'));
 const inRepo = (ssh: string, env: Record<string, string> = {}) =>
-  load(CLUSTER.replace('name: test', `name: test\nssh:\n${ssh}`), MODELS, { repoDir: join(repo, 'cfg'), env: { ...ENV, HOME: join(repo, 'home'), ...env } })
-    .errors;
+  load(CLUSTER.replace('name: test', `name: test\nssh:\n${ssh}`), ONE_GPU_MODELS, {
+    repoDir: join(repo, 'cfg'),
+    env: { ...ENV, HOME: join(repo, 'home'), ...env },
+  }).errors;
 
 test('knownHosts or identityFile inside the config repo is an error: a PR would choose the trusted host keys', () => {
   assert.equal(inRepo(`  knownHosts: ${join(repo, 'cfg', 'known_hosts')}`), [

@@ -6,31 +6,11 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
-
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - name: gpu-a[01-02]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve]
-`;
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: m, weights: org/m, engine: vllm, gpus: 1 }
-`;
+import { CLUSTER, ONE_GPU_MODELS, parsePair } from '../fixtures/index.js';
 
 function load(notify: string, env: Record<string, string> = {}) {
-  const r = parseConfig(
-    { cluster: { name: 'cluster.yaml', text: CLUSTER + notify }, models: { name: 'models.yaml', text: MODELS } },
-    { env: { HOME: '/h', ...env } },
-  );
+  const r = parsePair(CLUSTER + notify, ONE_GPU_MODELS, { env: { HOME: '/h', ...env } });
   return { r, errors: r.ok ? [] : r.errors.map(formatProblem), warnings: r.warnings.map(formatProblem) };
 }
 

@@ -7,15 +7,7 @@ import * as assert from 'uvu/assert';
 import { parseConfig } from '../../src/config/load-config.js';
 import { problemAt, parseYamlSource } from '../../src/config/yaml-source.js';
 import { formatProblem } from '../../src/errors.js';
-
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - name: m
-    weights: org/m
-    engine: vllm
-    gpus: 1
-`;
+import { MODELS } from '../fixtures/index.js';
 
 function clusterErrors(text: string): string[] {
   const r = parseConfig({ cluster: { name: 'cluster.yaml', text }, models: { name: 'models.yaml', text: MODELS } }, { env: {} });

@@ -3,22 +3,10 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
-import { formatProblem } from '../../src/errors.js';
-
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - { name: n1, fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve] }
-`;
+import { TINY_CLUSTER, problemsOf } from '../fixtures/index.js';
 
 function modelsError(models: string): string[] {
-  const r = parseConfig({ cluster: { name: 'cluster.yaml', text: CLUSTER }, models: { name: 'models.yaml', text: models } }, { env: { HOME: '/h' } });
-  return r.ok ? [] : r.errors.map(formatProblem);
+  return problemsOf(TINY_CLUSTER, models);
 }
 
 const HEAD = 'apiVersion: llmgw/v1\nkind: Models\nmodels:\n';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stableJson } from '../../src/util/fs.js';
 import type { Snapshot } from '../../src/types/snapshot.js';
-import { gpus, replica, report } from '../fleet/fixtures.js';
+import { gpus, replica, report } from '../fixtures/index.js';
 import { get, withConsole } from './helpers.js';
 
 const CLUSTER = `apiVersion: llmgw/v1

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runTick } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport } from '../../src/demo/canned-fleet.js';
+import { cannedFleet, handlerTransport } from '../fixtures/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import type { AgentApplyRequest, RouterEndpoints } from '../../src/types/snapshot.js';

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tickSummary } from '../../src/tick/report.js';
 import { runTick, type TickOptions } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
+import { cannedFleet, handlerTransport, type CannedFleet } from '../fixtures/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { main } from '../../src/cli/main.js';

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gpuClassOf } from '../../src/config/gpu-class.js';
 import { hardwareFor, productFor } from '../../src/demo/hardware.js';
-import { config, down, gpus, model, nodeConfig, report, snapshot, up } from '../fleet/fixtures.js';
+import { config, down, gpus, model, nodeConfig, report, snapshot, up } from '../fixtures/index.js';
 
 test('a node the snapshot has seen gets the GPUs it reported, a broken card broken, a silent node its last report', () => {
   const c = config([nodeConfig('a1'), nodeConfig('a2'), nodeConfig('a3')], {}, [model('m', { gpuClass: 'A100' })]);

@@ -14,7 +14,8 @@ import { openConfigRepo } from '../../src/git/config-repo.js';
 import { processHolder, takeLease } from '../../src/git/lease.js';
 import { runTick } from '../../src/tick/run.js';
 import { cachedTransports } from '../../src/tick/transport-source.js';
-import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
+import { startE2E, type E2E } from './fleet-world.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
 
 let e: E2E;
 test.before(async () => {

@@ -11,7 +11,8 @@ import { git } from '../../src/demo/git-remote.js';
 import { UsageError } from '../../src/errors.js';
 import { takeLease } from '../../src/git/lease.js';
 import { captureIo } from '../helpers/io.js';
-import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { startE2E, type E2E } from './fleet-world.js';
 
 let e: E2E;
 const env = () => ({ ...e.env });

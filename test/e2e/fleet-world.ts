@@ -26,14 +26,6 @@ import { startSimWorld, type SimWorld, type SimWorldOptions } from '../../src/de
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { CANARY, canaryEnv, leaksIn, remoteLeaks } from '../helpers/leak-check.js';
 
-/** One small model on one GPU: a fleet that starts fast. */
-export function modelsYaml(models: { name: string; gpus?: number; replicas?: number; weights?: string }[]): string {
-  const body = models
-    .map((m) => `  - { name: ${m.name}, weights: ${m.weights ?? `org/${m.name}`}, engine: vllm, gpus: ${m.gpus ?? 1}, replicas: ${m.replicas ?? 1} }`)
-    .join('\n');
-  return `apiVersion: llmgw/v1\nkind: Models\nmodels:${models.length === 0 ? ' []' : '\n' + body}\n`;
-}
-
 export interface E2E {
   world: SimWorld;
   repo: ConfigRepo;

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { git } from '../../src/demo/git-remote.js';
 import type { Transport } from '../../src/types/transport.js';
-import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { startE2E, type E2E } from './fleet-world.js';
 
 let e: E2E;
 

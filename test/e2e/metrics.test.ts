@@ -13,7 +13,8 @@ import type { TickResult } from '../../src/tick/result.js';
 import { createLogger } from '../../src/log/logger.js';
 import { observeTicks, serveRunMetrics, type RunMetrics } from '../../src/metrics/run-metrics.js';
 import { parseExposition, promtoolCheck, scrape, sumOf, valueOf, type Sample } from '../helpers/prometheus.js';
-import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { startE2E, type E2E } from './fleet-world.js';
 
 let e: E2E;
 let metrics: RunMetrics;

@@ -19,6 +19,7 @@ import { fakeGpuEnv, writeFakeGpus } from '../../src/sim/fake-nvidia-smi.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { tempDir } from '../gather/sim-helpers.js';
 import { BUNDLE } from '../helpers/node-bundle.js';
+import { model, testCluster } from '../fixtures/index.js';
 
 const SSHD = '/usr/sbin/sshd';
 const ADDRESS = '127.0.0.1';
@@ -85,37 +86,16 @@ function sshConfig(knownHosts: string): SshConfig {
 
 function config(ssh: SshConfig): Config {
   return {
-    cluster: {
+    cluster: testCluster({
       name: 'e2e',
       ssh,
       agent: { command: agentCommand() },
-      router: { command: 'llmgw router' },
       fabrics: ['f'],
-      gpuClasses: [],
       nodes: [{ name: 'e2e-node', host: ADDRESS, port, fabric: 'f', cordon: false, storage: [{ path: join(tmp.dir, 'models'), kind: 'local' }] }],
-      routers: [],
-      engines: {},
-      notify: { webhooks: [] },
       idleAfterMs: 1,
       lostAfterMs: 1,
-      safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
-      git: { timeoutMs: 60_000 },
-    },
-    models: ['org/complete', 'org/empty', 'org/absent'].map((weights, index) => ({
-      name: `m${index}`,
-      weights,
-      engine: 'vllm',
-      gpus: 1,
-      nodes: 1,
-      replicas: 1,
-      priority: 0,
-      args: [],
-      index,
-      drainTimeoutMs: 600_000,
-      stopGraceMs: 30_000,
-      check: null,
-      rollout: null,
-    })),
+    }),
+    models: ['org/complete', 'org/empty', 'org/absent'].map((weights, index) => model(`m${index}`, { weights, index })),
   };
 }
 

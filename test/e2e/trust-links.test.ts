@@ -16,7 +16,8 @@ import * as assert from 'uvu/assert';
 import { parseDocument } from 'yaml';
 import { git, pullRemote } from '../../src/demo/git-remote.js';
 import { CANARY, remoteLeaks } from '../helpers/leak-check.js';
-import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { startE2E, type E2E } from './fleet-world.js';
 
 const exec = promisify(execFile);
 const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));

@@ -15,7 +15,8 @@ import { git, pullRemote } from '../../src/demo/git-remote.js';
 import { runRouterClient } from '../../src/router/client.js';
 import type { RouterUsage, Snapshot } from '../../src/types/snapshot.js';
 import { captureIo } from '../helpers/io.js';
-import { modelsYaml, startE2E, type E2E } from './fleet-world.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { startE2E, type E2E } from './fleet-world.js';
 
 const ATTACKER = 'http://attacker.invalid/steal';
 let e: E2E;

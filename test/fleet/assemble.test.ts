@@ -14,7 +14,7 @@ import { mergeReplicas, type ReportedNode } from '../../src/fleet/replicas.js';
 import type { FleetGpu, FleetReplica } from '../../src/types/fleet.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { emptyState, type PlacementRecord, type State } from '../../src/types/state.js';
-import { NOW, config, foreignGpu, gpus, model, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, foreignGpu, gpus, model, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 
 const running = (ranks: [string, number][]): PlacementRecord => ({
   model: 'm',

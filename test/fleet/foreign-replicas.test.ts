@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 
 test('ids reported by nodes outside cluster.yaml stay taken: from a report or a last report, sorted, each once', () => {
   const c = config([nodeConfig('n1')]);

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFleet, capacityByClass, freeWholeNodes } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 
 function bucketsOf(f: ReturnType<typeof buildFleet>, node: string): string[] {
   return f.nodeByName.get(node)!.gpus.map((g) => g.bucket);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { buildFleet, fabricHoldings, fabricHolds } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
 import type { StorageDecl } from '../../src/types/config.js';
-import { NOW, config, down, gpus, nodeConfig, report, snapshot, stored, up } from './fixtures.js';
+import { NOW, config, down, gpus, nodeConfig, report, snapshot, stored, up } from '../fixtures/index.js';
 
 const W = 'meta-llama/Llama-3.1-70B-Instruct';
 const both: StorageDecl[] = [

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
 import type { RouterObservation } from '../../src/types/snapshot.js';
-import { NOW, config, gpus, nodeConfig, replica, report, routerUp, snapshot, up } from './fixtures.js';
+import { NOW, config, gpus, nodeConfig, replica, report, routerUp, snapshot, up } from '../fixtures/index.js';
 
 const routers = [
   { name: 'rt-1', host: 'rt-1', port: 22 },

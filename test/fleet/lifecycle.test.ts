@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { buildFleet, drainMarkOf, withDrainMarks } from '../../src/fleet/index.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import { emptyState, type DrainEntry, type State } from '../../src/types/state.js';
-import { NOW, config, gpus, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, gpus, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 
 const SINCE = '2026-11-29T07:50:00Z';
 const OUT = '2026-11-29T07:51:00Z';

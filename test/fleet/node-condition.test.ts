@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 
 const cfg = config(['n1', 'n2', 'n3', 'n4', 'n5'].map((n) => nodeConfig(n)));
 const last = report(gpus(2), [replica('m-0', [0])]);

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFleet, modelCounts, replicaPort } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, model, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, down, gpus, model, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 
 test('a replica spanning nodes is merged by id: failed beats starting beats running, start time of rank 0', () => {
   const c = config([nodeConfig('n1'), nodeConfig('n2'), nodeConfig('n3')]);

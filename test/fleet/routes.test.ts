@@ -8,7 +8,7 @@ import { buildFleet } from '../../src/fleet/index.js';
 import { endpointWarnings, replicaUrl, routedUrl } from '../../src/fleet/routes.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from './fixtures.js';
+import { NOW, config, down, gpus, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 
 function fleetOf(...obs: Parameters<typeof snapshot>[0]): Fleet {
   const c = config(obs.map((o) => nodeConfig(o.name, { host: `${o.name}.example` })));

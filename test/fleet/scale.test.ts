@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { buildFleet, capacityByClass, fabricHolds, freeWholeNodes, modelCounts } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
 import type { StorageDecl } from '../../src/types/config.js';
-import { NOW, config, gpus, nodeConfig, replica, report, snapshot, stored, up } from './fixtures.js';
+import { NOW, config, gpus, nodeConfig, replica, report, snapshot, stored, up } from '../fixtures/index.js';
 
 function fleetOf(n: number) {
   const storage: StorageDecl[] = [{ path: '/models', kind: 'local' }];

@@ -11,28 +11,21 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Transport } from '../../src/types/transport.js';
+import { NOW, testCluster } from '../fixtures/index.js';
 
-const NOW = '2026-11-29T08:00:00Z';
 const report = (tag: string): AgentReport => ({ version: 1, gpus: [], replicas: [], storage: [], warnings: [tag] });
 
 function config(names: string[]): Config {
   return {
-    cluster: {
+    cluster: testCluster({
       name: 'c',
       ssh: { user: 'u', knownHosts: '/dev/null', port: 22, connectTimeoutMs: 1, commandTimeoutMs: 1, concurrency: 1 },
       agent: { command: 'env A=1 llmgw agent' },
-      router: { command: 'llmgw router' },
       fabrics: [],
-      gpuClasses: [],
       nodes: names.map((name) => ({ name, host: `${name}.example`, port: 22, fabric: 'f', cordon: false, storage: [] })),
-      routers: [],
-      engines: {},
-      notify: { webhooks: [] },
       idleAfterMs: 1,
       lostAfterMs: 1,
-      safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
-      git: { timeoutMs: 60_000 },
-    },
+    }),
     models: [],
   };
 }

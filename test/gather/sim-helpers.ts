@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Config, SshConfig } from '../../src/types/config.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import type { ExecHandler, SimFleet } from '../../src/sim/fleet.js';
+import { model, testCluster } from '../fixtures/index.js';
 
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), `llmgw-${prefix}-`));
@@ -47,37 +48,13 @@ export function simConfig(fleet: SimFleet, ssh: SshConfig, opts: { routers?: str
   const routerNames = new Set(opts.routers ?? []);
   const hosts = fleet.hosts.filter((h) => !routerNames.has(h.name));
   return {
-    cluster: {
+    cluster: testCluster({
       name: 'sim',
       ssh,
-      agent: { command: 'llmgw agent' },
-      router: { command: 'llmgw router' },
-      fabrics: ['ib-a'],
-      gpuClasses: [],
       nodes: hosts.map((h) => ({ name: h.name, host: h.host, port: h.port, fabric: 'ib-a', cordon: false, storage: [{ path: '/models', kind: 'local' }] })),
       routers: fleet.hosts.filter((h) => routerNames.has(h.name)).map((h) => ({ name: h.name, host: h.host, port: h.port })),
-      engines: {},
-      notify: { webhooks: [] },
-      idleAfterMs: 86_400_000,
-      lostAfterMs: 600_000,
-      safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 },
-      git: { timeoutMs: 60_000 },
-    },
-    models: (opts.models ?? []).map((w, index) => ({
-      name: `m${index}`,
-      weights: w,
-      engine: 'vllm',
-      gpus: 1,
-      nodes: 1,
-      replicas: 1,
-      priority: 0,
-      args: [],
-      index,
-      drainTimeoutMs: 600_000,
-      stopGraceMs: 30_000,
-      check: null,
-      rollout: null,
-    })),
+    }),
+    models: (opts.models ?? []).map((w, index) => model(`m${index}`, { weights: w, index })),
   };
 }
 

@@ -19,6 +19,7 @@ import type { WebhookConfig } from '../../src/types/config.js';
 import { emptyState } from '../../src/types/state.js';
 import { CANARY, leaksIn } from '../helpers/leak-check.js';
 import { COUNT, SEED, hash, rng, rssGrowthMiB, type Rng } from './generate.js';
+import { at } from '../fixtures/now.js';
 
 const TIMEOUT_MS = 250;
 /** RSS the whole run may add, in MiB. A receiver streaming without end must not be buffered past this. */
@@ -125,7 +126,8 @@ function respond(socket: Socket, a: Answer, chunk: Buffer): void {
 }
 
 /** Seconds after the event: it is owed, not stale. */
-const NOW = new Date('2026-11-29T08:00:05Z');
+/** Five seconds into the kit's NOW: deliveries stamped then. */
+const NOW = new Date(at(5));
 const event: NotifyEvent = {
   event: 'node.lost',
   cluster: 'demo',

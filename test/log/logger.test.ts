@@ -4,8 +4,9 @@ import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../../src/errors.js';
 import { classify, createLogger, parseLogFormat, randomTickId, type LogFormat } from '../../src/log/logger.js';
+import { NOW_MS } from '../fixtures/now.js';
 
-const NOW = new Date('2026-11-29T08:00:00.000Z');
+const NOW = new Date(NOW_MS);
 
 function sink(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();

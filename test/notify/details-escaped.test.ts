@@ -7,8 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { detectEvents } from '../../src/notify/events.js';
 import { emptyState } from '../../src/types/state.js';
-
-const NOW = '2026-11-29T08:00:00Z';
+import { NOW } from '../fixtures/now.js';
 
 test('control characters in a node error are escaped in apply.failed details, inside the failures list of objects', () => {
   const r = detectEvents(emptyState(), {

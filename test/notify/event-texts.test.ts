@@ -8,19 +8,19 @@ import { detectEvents, type DetectInput } from '../../src/notify/events.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import { emptyState, type State } from '../../src/types/state.js';
 import type { Plan } from '../../src/types/plan.js';
-import { fleet, type FleetSpec } from './fleet-fixture.js';
+import { conditionFleet, type ConditionSpec } from '../fixtures/index.js';
 
 const T = ['2026-11-29T08:00:00Z', '2026-11-29T08:05:00Z', '2026-11-29T08:10:00Z'];
 
-function tick(prev: State, spec: FleetSpec | Fleet | null, now: string, extra: Partial<DetectInput> = {}) {
+function tick(prev: State, spec: ConditionSpec | Fleet | null, now: string, extra: Partial<DetectInput> = {}) {
   // A spec is built into a fleet; a fleet (edited by the test) is taken as it is.
-  const f = spec === null ? null : Array.isArray(spec.nodes) ? (spec as Fleet) : fleet(spec as FleetSpec, now);
+  const f = spec === null ? null : Array.isArray(spec.nodes) ? (spec as Fleet) : conditionFleet(spec as ConditionSpec, now);
   return detectEvents(prev, { cluster: 'prod-eu', fleet: f, plan: null, applyFailures: [], configErrors: null, now, ...extra });
 }
 const names = (r: { events: { event: string; subject: string }[] }) => r.events.map((e) => `${e.event} ${e.subject}`);
 
 test('Slack-active characters a node sends are escaped in the text: & and < (a `<!channel>` mentions no one)', () => {
-  const f = fleet({ nodes: { n1: 'lost' }, models: {} });
+  const f = conditionFleet({ nodes: { n1: 'lost' }, models: {} });
   f.nodes[0]!.error = 'refused <!channel> & co';
   const t = tick(emptyState(), f, T[0]!);
   assert.is(t.events[0]!.text, '[prod-eu] Node n1 is lost: unreachable since 2026-11-29T07:40:00Z (refused &lt;!channel> &amp; co).');
@@ -28,7 +28,7 @@ test('Slack-active characters a node sends are escaped in the text: & and < (a `
 });
 
 test('a node lost since an unknown time, with no error, says exactly that', () => {
-  const f = fleet({ nodes: { n1: 'lost' }, models: {} });
+  const f = conditionFleet({ nodes: { n1: 'lost' }, models: {} });
   f.nodes[0]!.unreachableSince = null;
   f.nodes[0]!.error = null;
   assert.is(tick(emptyState(), f, T[0]!).events[0]!.text, '[prod-eu] Node n1 is lost: unreachable since an unknown time.');
@@ -47,7 +47,7 @@ test('counts read as plurals from two on: errors, replicas missing, replicas dow
     '[prod-eu] Model big cannot be placed (2 replicas missing): no room',
   );
 
-  const up: FleetSpec = { nodes: { n1: 'reachable' }, models: { m: 2 }, replicas: { 'm-0': ['m', 'n1', 'running'], 'm-1': ['m', 'n1', 'running'] } };
+  const up: ConditionSpec = { nodes: { n1: 'reachable' }, models: { m: 2 }, replicas: { 'm-0': ['m', 'n1', 'running'], 'm-1': ['m', 'n1', 'running'] } };
   const t1 = tick(emptyState(), up, T[0]!);
   const t2 = tick(t1.state, { ...up, nodes: { n1: 'lost' } }, T[1]!);
   assert.equal(
@@ -60,7 +60,7 @@ test('counts read as plurals from two on: errors, replicas missing, replicas dow
 });
 
 test('recoveries carry their details: the node and its fabric; the model, desired and running', () => {
-  const up: FleetSpec = { nodes: { n1: 'reachable' }, models: { m: 3 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
+  const up: ConditionSpec = { nodes: { n1: 'reachable' }, models: { m: 3 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
   const t1 = tick(emptyState(), up, T[0]!);
   const t2 = tick(t1.state, { nodes: { n1: 'lost' }, models: { m: 3 }, replicas: up.replicas }, T[1]!);
   const t3 = tick(t2.state, { ...up, replicas: { 'm-0': ['m', 'n1', 'running'], 'm-1': ['m', 'n1', 'running'] } }, T[2]!);
@@ -74,7 +74,7 @@ test('recoveries carry their details: the node and its fabric; the model, desire
 });
 
 test('model.down counts what is left: starting and failed replicas', () => {
-  const up: FleetSpec = { nodes: { n1: 'reachable' }, models: { m: 3 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
+  const up: ConditionSpec = { nodes: { n1: 'reachable' }, models: { m: 3 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
   const t1 = tick(emptyState(), up, T[0]!);
   const t2 = tick(t1.state, { ...up, replicas: { 'm-0': ['m', 'n1', 'failed'], 'm-1': ['m', 'n1', 'starting'], 'm-2': ['m', 'n1', 'failed'] } }, T[1]!);
   assert.equal(t2.events[0]!.details, { model: 'm', desired: 3, running: 0, starting: 1, failed: 2 });
@@ -99,7 +99,7 @@ test('apply.failed events come in replica order, whatever order the failures arr
 });
 
 test('a tick that could not look at the fleet (invalid config) leaves apply.failed open', () => {
-  const spec: FleetSpec = { nodes: { n1: 'reachable' }, models: {} };
+  const spec: ConditionSpec = { nodes: { n1: 'reachable' }, models: {} };
   const t1 = tick(emptyState(), spec, T[0]!, { applyFailures: [{ replica: 'm-0', node: 'n1', error: 'timeout' }] });
   const problems = [{ file: 'cluster.yaml', line: 1, col: 1, path: '', message: 'bad' }];
   const t2 = tick(t1.state, null, T[1]!, { configErrors: problems });
@@ -123,7 +123,7 @@ test('a lost node taken out of cluster.yaml is forgotten: no recovery, nothing l
 });
 
 test('the models that ever ran are kept sorted in state.json, each once', () => {
-  const spec: FleetSpec = {
+  const spec: ConditionSpec = {
     nodes: { n1: 'reachable' },
     models: { zeta: 1, alpha: 1 },
     replicas: { 'zeta-0': ['zeta', 'n1', 'running'], 'alpha-0': ['alpha', 'n1', 'running'] },

@@ -3,14 +3,14 @@ import * as assert from 'uvu/assert';
 import { detectEvents, type DetectInput } from '../../src/notify/events.js';
 import { emptyState, type State } from '../../src/types/state.js';
 import type { Plan } from '../../src/types/plan.js';
-import { fleet, type FleetSpec } from './fleet-fixture.js';
+import { conditionFleet, type ConditionSpec } from '../fixtures/index.js';
 
 const T = ['2026-11-29T08:00:00Z', '2026-11-29T08:05:00Z', '2026-11-29T08:10:00Z', '2026-11-29T08:15:00Z'];
 
-function tick(prev: State, spec: FleetSpec | null, now: string, extra: Partial<DetectInput> = {}) {
+function tick(prev: State, spec: ConditionSpec | null, now: string, extra: Partial<DetectInput> = {}) {
   return detectEvents(prev, {
     cluster: 'prod-eu',
-    fleet: spec ? fleet(spec, now) : null,
+    fleet: spec ? conditionFleet(spec, now) : null,
     plan: null,
     applyFailures: [],
     configErrors: null,
@@ -21,7 +21,7 @@ function tick(prev: State, spec: FleetSpec | null, now: string, extra: Partial<D
 const names = (r: { events: { event: string; subject: string }[] }) => r.events.map((e) => `${e.event} ${e.subject}`);
 
 test('node.lost fires once per outage and node.recovered closes it', () => {
-  const lost: FleetSpec = { nodes: { 'gpu-a01': 'reachable', 'gpu-a02': 'lost' }, models: {} };
+  const lost: ConditionSpec = { nodes: { 'gpu-a01': 'reachable', 'gpu-a02': 'lost' }, models: {} };
   const t1 = tick(emptyState(), lost, T[0]!);
   assert.equal(names(t1), ['node.lost gpu-a02']);
   assert.equal(t1.events[0], {
@@ -42,7 +42,7 @@ test('node.lost fires once per outage and node.recovered closes it', () => {
 });
 
 test('a restarted reconciler reading the committed state does not resend', () => {
-  const lost: FleetSpec = { nodes: { 'gpu-a02': 'lost' }, models: {} };
+  const lost: ConditionSpec = { nodes: { 'gpu-a02': 'lost' }, models: {} };
   const t1 = tick(emptyState(), lost, T[0]!);
   const restored: State = JSON.parse(JSON.stringify(t1.state));
   assert.equal(names(tick(restored, lost, T[1]!)), []);
@@ -58,7 +58,7 @@ test('an unreachable node that is not yet lost neither fires nor recovers', () =
 });
 
 test('model.down needs a model that ran: a new model still starting is not down', () => {
-  const starting: FleetSpec = { nodes: { n1: 'reachable' }, models: { m: 1 }, replicas: { 'm-0': ['m', 'n1', 'starting'] } };
+  const starting: ConditionSpec = { nodes: { n1: 'reachable' }, models: { m: 1 }, replicas: { 'm-0': ['m', 'n1', 'starting'] } };
   const t1 = tick(emptyState(), starting, T[0]!);
   assert.equal(names(t1), []);
   assert.equal(t1.state.everRunning, []);
@@ -75,7 +75,7 @@ test('model.down needs a model that ran: a new model still starting is not down'
 });
 
 test('a model whose only running replica sits on a lost node is down, alongside node.lost', () => {
-  const up: FleetSpec = { nodes: { n1: 'reachable' }, models: { m: 1 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
+  const up: ConditionSpec = { nodes: { n1: 'reachable' }, models: { m: 1 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
   const t1 = tick(emptyState(), up, T[0]!);
   const t2 = tick(t1.state, { ...up, nodes: { n1: 'lost' } }, T[1]!);
   assert.equal(names(t2), ['node.lost n1', 'model.down m']);
@@ -83,7 +83,7 @@ test('a model whose only running replica sits on a lost node is down, alongside 
 });
 
 test('a model scaled to zero or removed is not down and its condition is forgotten', () => {
-  const up: FleetSpec = { nodes: { n1: 'reachable' }, models: { m: 1 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
+  const up: ConditionSpec = { nodes: { n1: 'reachable' }, models: { m: 1 }, replicas: { 'm-0': ['m', 'n1', 'running'] } };
   const t1 = tick(emptyState(), up, T[0]!);
   const t2 = tick(t1.state, { nodes: { n1: 'reachable' }, models: { m: 1 } }, T[1]!);
   assert.equal(names(t2), ['model.down m']);
@@ -95,7 +95,7 @@ test('a model scaled to zero or removed is not down and its condition is forgott
 
 test('model.unplaceable fires once and closes quietly once it is placed', () => {
   const plan = (unplaceable: Plan['unplaceable']): Plan => ({ version: 1, changes: false, blocked: null, actions: [], unplaceable });
-  const spec: FleetSpec = { nodes: {}, models: { big: 1 } };
+  const spec: ConditionSpec = { nodes: {}, models: { big: 1 } };
   const u = [{ model: 'big', missing: 1, reason: 'needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1' }];
   const t1 = tick(emptyState(), spec, T[0]!, { plan: plan(u) });
   assert.equal(names(t1), ['model.unplaceable big']);
@@ -112,7 +112,7 @@ test('model.unplaceable fires once and closes quietly once it is placed', () => 
 });
 
 test('apply.failed is one event per replica, once, with every node it failed on', () => {
-  const spec: FleetSpec = { nodes: { n1: 'reachable', n2: 'reachable' }, models: {} };
+  const spec: ConditionSpec = { nodes: { n1: 'reachable', n2: 'reachable' }, models: {} };
   const failures = [
     { replica: 'm-1', node: 'n2', error: 'engine <exited> 1' },
     { replica: 'm-1', node: 'n1', error: 'timeout' },
@@ -134,7 +134,7 @@ test('apply.failed is one event per replica, once, with every node it failed on'
 });
 
 test('a router that did not take its endpoint table is one apply.failed for that router, once', () => {
-  const spec: FleetSpec = { nodes: { n1: 'reachable' }, models: {} };
+  const spec: ConditionSpec = { nodes: { n1: 'reachable' }, models: {} };
   const failures = [
     { replica: 'rt-2', node: 'rt-2', error: 'connect ECONNREFUSED', router: true as const },
     { replica: 'rt-2', node: 'rt-2', error: 'connect ECONNREFUSED', router: true as const },

@@ -10,13 +10,13 @@ import { detectEvents } from '../../src/notify/events.js';
 import { deliverOutbox, enqueue } from '../../src/notify/outbox.js';
 import { emptyState, type State } from '../../src/types/state.js';
 import type { WebhookConfig } from '../../src/types/config.js';
-import { fleet } from './fleet-fixture.js';
+import { conditionFleet } from '../fixtures/index.js';
 
 /** One tick: detect, queue, commit (a JSON round trip, as after a restart), deliver. */
 async function tick(state: State, now: string, hooks: WebhookConfig[]): Promise<State> {
   const r = detectEvents(state, {
     cluster: 'prod-eu',
-    fleet: fleet({ nodes: { 'gpu-a02': 'lost' }, models: {} }, now),
+    fleet: conditionFleet({ nodes: { 'gpu-a02': 'lost' }, models: {} }, now),
     plan: null,
     applyFailures: [],
     configErrors: null,

@@ -13,8 +13,9 @@ import { receiver, statuses } from './http-receiver.js';
 import { deliverOutbox, enqueue, eventId, hookKey, OUTBOX_MAX_AGE_MS, OUTBOX_MAX_ENTRIES } from '../../src/notify/outbox.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
 import { emptyState, type OutboxEntry, type State } from '../../src/types/state.js';
+import { at } from '../fixtures/now.js';
 
-const NOW = new Date('2026-11-29T12:00:00Z');
+const NOW = new Date(at(4 * 3600));
 
 function ev(subject: string, time: string = NOW.toISOString()): NotifyEvent {
   return { event: 'node.lost', cluster: 'prod-eu', time, subject, text: `[prod-eu] Node ${subject} is lost.`, details: { node: subject } };

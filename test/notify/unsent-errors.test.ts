@@ -15,16 +15,9 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { receiver } from './http-receiver.js';
 import { postEvent, signature, standardSignature, unsentCode } from '../../src/notify/webhook.js';
-import type { NotifyEvent } from '../../src/notify/events.js';
+import { LOST_EVENT } from '../fixtures/index.js';
 
-const lost: NotifyEvent = {
-  event: 'node.lost',
-  cluster: 'prod-eu',
-  time: '2026-11-29T08:00:00Z',
-  subject: 'gpu-a02',
-  text: '[prod-eu] Node gpu-a02 is lost.',
-  details: { node: 'gpu-a02' },
-};
+const lost = LOST_EVENT;
 const opts = { timeoutMs: 5000, nowSeconds: 1_796_000_000 };
 
 /** A port on 127.0.0.1 that was just listened on and closed: nothing accepts there. */

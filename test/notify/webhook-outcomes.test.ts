@@ -7,16 +7,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { receiver, statuses } from './http-receiver.js';
 import { postEvent } from '../../src/notify/webhook.js';
-import type { NotifyEvent } from '../../src/notify/events.js';
+import { LOST_EVENT } from '../fixtures/index.js';
 
-const lost: NotifyEvent = {
-  event: 'node.lost',
-  cluster: 'prod-eu',
-  time: '2026-11-29T08:00:00Z',
-  subject: 'gpu-a02',
-  text: '[prod-eu] Node gpu-a02 is lost.',
-  details: { node: 'gpu-a02' },
-};
+const lost = LOST_EVENT;
 
 async function outcome(status: number) {
   const rx = await receiver(statuses(status));

@@ -9,17 +9,11 @@ import { receiver } from './http-receiver.js';
 import { deliverOutbox, enqueue, eventId } from '../../src/notify/outbox.js';
 import { postEvent } from '../../src/notify/webhook.js';
 import { emptyState } from '../../src/types/state.js';
-import type { NotifyEvent } from '../../src/notify/events.js';
+import { LOST_EVENT, at } from '../fixtures/index.js';
 
-const lost: NotifyEvent = {
-  event: 'node.lost',
-  cluster: 'prod-eu',
-  time: '2026-11-29T08:00:00Z',
-  subject: 'gpu-a02',
-  text: '[prod-eu] Node gpu-a02 is lost.',
-  details: { node: 'gpu-a02' },
-};
-const NOW = new Date('2026-11-29T08:00:05Z');
+const lost = LOST_EVENT;
+/** Five seconds into the kit's NOW: deliveries stamped then. */
+const NOW = new Date(at(5));
 
 for (const status of [301, 302, 303, 307, 308]) {
   test(`a webhook redirect (${status}) is not followed: its target receives nothing, and the delivery is final (not retried, not owed again)`, async () => {

@@ -8,6 +8,7 @@ import { deliverOutbox, enqueue, eventId } from '../../src/notify/outbox.js';
 import { emptyState, type State } from '../../src/types/state.js';
 import type { WebhookConfig } from '../../src/types/config.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
+import { LOST_EVENT, at } from '../fixtures/index.js';
 
 interface Received {
   path: string;
@@ -46,17 +47,11 @@ async function receiver(statuses: number[] = []): Promise<{ url: string; got: Re
   };
 }
 
-const lost: NotifyEvent = {
-  event: 'node.lost',
-  cluster: 'prod-eu',
-  time: '2026-11-29T08:00:00Z',
-  subject: 'gpu-a02',
-  text: '[prod-eu] Node gpu-a02 is lost.',
-  details: { node: 'gpu-a02' },
-};
+const lost = LOST_EVENT;
 const down: NotifyEvent = { ...lost, event: 'model.down', subject: 'm', text: '[prod-eu] Model m is down.', details: { model: 'm' } };
 
-const NOW = new Date('2026-11-29T08:00:05Z');
+/** Five seconds into the kit's NOW: deliveries stamped then. */
+const NOW = new Date(at(5));
 
 /** One tick's delivery of `events` to `hooks`: the outbox left, and the log. */
 async function tickDeliver(

@@ -9,57 +9,27 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.js';
-import { runTick } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
-import { openConfigRepo } from '../../src/git/config-repo.js';
 import { renderStatusMarkdown } from '../../src/views/status/index.js';
 import { captureIo } from '../helpers/io.js';
+import { at, modelsYaml } from '../fixtures/index.js';
+import { tickClusterYaml, tickNodes, tickWorld, type TickWorld } from '../fixtures/tick-world.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-6]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-notify:
-  webhooks: [{ url: "http://127.0.0.1:9/hook" }]
-safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 }
-lostAfter: 10m
-`;
-const models = (a: number, b: number, args = '') => `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: a, weights: org/a, engine: vllm, gpus: 4, replicas: ${a}${args} }
-  - { name: b, weights: org/b, engine: vllm, gpus: 8, replicas: ${b} }
-`;
-const T0 = Date.parse('2026-11-29T08:00:00Z');
-const iso = (min: number) => new Date(T0 + min * 60_000).toISOString().replace('.000Z', 'Z');
-
-interface Repo {
-  dir: string;
-  canned: CannedFleet;
-  tick(min: number): ReturnType<typeof runTick>;
-}
+const CLUSTER = tickClusterYaml({ nodes: 6, webhook: 'http://127.0.0.1:9/hook', extra: ['lostAfter: 10m'] });
+const models = (a: number, b: number) =>
+  modelsYaml([
+    { name: 'a', gpus: 4, replicas: a },
+    { name: 'b', gpus: 8, replicas: b },
+  ]);
+const iso = (min: number) => at(min * 60);
 
 /** A repo on main that real ticks reconciled until the fleet settled. */
-async function reconciled(): Promise<Repo> {
-  const dir = await mkdtemp(join(tmpdir(), 'llmgw-base-'));
-  await git(dir, ['init', '--quiet', '--initial-branch=main']);
-  await writeFile(join(dir, 'cluster.yaml'), CLUSTER);
-  await writeFile(join(dir, 'models.yaml'), models(2, 1));
-  await git(dir, ['add', '-A']);
-  await git(dir, ['commit', '--quiet', '-m', 'seed']);
-  const repo = await openConfigRepo({ dir, env: process.env });
-  const canned = cannedFleet({ nodes: ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'] });
-  const tick = (min: number) =>
-    runTick({ repo, transport: handlerTransport(canned), env: {}, now: () => new Date(T0 + min * 60_000), push: false, log: () => undefined, notify: false });
+async function reconciled(): Promise<TickWorld> {
+  const world = await tickWorld({ cluster: CLUSTER, models: models(2, 1), nodes: tickNodes(6), prefix: 'base' });
+  const tick = (min: number) => world.tick(min, { notify: false });
   await tick(0);
   await tick(1);
-  return { dir, canned, tick };
+  return { ...world, tick };
 }
 
 async function plan(dir: string, args: string[]) {

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { buildCapacity } from '../../src/plan/capacity.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet } from './fleet-fixture.js';
+import { makeFleet } from '../fixtures/index.js';
 
 test("an unplaceable model's reason lists the fabrics by name, declared ones without nodes too, not in cluster.yaml's order", () => {
   const fleet = makeFleet({

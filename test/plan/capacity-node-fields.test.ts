@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildCapacity, nodesWithFree, takeGpus, wholeClass, type Capacity, type NodeCapacity } from '../../src/plan/capacity.js';
 import type { Fleet } from '../../src/types/fleet.js';
-import { makeFleet } from './fleet-fixture.js';
+import { makeFleet } from '../fixtures/index.js';
 
 /** The fields of one node's capacity that these rules are about, as plain data. */
 function fields(cap: NodeCapacity) {

@@ -10,7 +10,7 @@ import { buildCapacity, wholeClass } from '../../src/plan/capacity.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet } from './fleet-fixture.js';
+import { brief, makeFleet } from '../fixtures/index.js';
 
 /** Every GPU of the node runs compute processes llmgw did not start: bucket `other` (src/fleet/gpus.ts). */
 function otherProcessesOn(fleet: Fleet, name: string): Fleet {

@@ -6,7 +6,7 @@ import { ROOT, golden } from '../helpers/golden.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { renderPlanJson } from '../../src/views/plan/render-json.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet, type FleetIn } from './fleet-fixture.js';
+import { makeFleet, type FleetIn } from '../fixtures/index.js';
 
 function input(): FleetIn {
   const nodes = Array.from({ length: 24 }, (_, i) => ({

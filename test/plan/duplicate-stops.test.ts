@@ -10,7 +10,7 @@ import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
 import type { DuplicateCopy, Fleet } from '../../src/types/fleet.js';
 import type { Action, StopAction } from '../../src/types/plan.js';
-import { makeFleet, type FleetIn } from './fleet-fixture.js';
+import { makeFleet, type FleetIn } from '../fixtures/index.js';
 
 const WORLD: FleetIn = {
   nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3', condition: 'unreachable' }, { name: 'a4', condition: 'lost' }],

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
 import type { Fleet } from '../../src/types/fleet.js';
-import { makeFleet } from './fleet-fixture.js';
+import { makeFleet } from '../fixtures/index.js';
 
 const brief = (f: Fleet) =>
   planFleet(f, emptyState()).actions.map(

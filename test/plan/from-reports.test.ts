@@ -13,7 +13,7 @@ import type { Config } from '../../src/types/config.js';
 import type { Action, Plan } from '../../src/types/plan.js';
 import type { GpuReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fleet/fixtures.js';
+import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fixtures/index.js';
 
 const ALL = [0, 1, 2, 3, 4, 5, 6, 7];
 const RT = { routers: [{ name: 'rt-1', host: 'rt-1', port: 22 }] };

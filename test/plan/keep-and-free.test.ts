@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { Action, StartAction, StopAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet } from './fleet-fixture.js';
+import { brief, makeFleet } from '../fixtures/index.js';
 
 const starts = (actions: Action[]) => actions.filter((a): a is StartAction => a.op === 'start');
 const stops = (actions: Action[]) => actions.filter((a): a is StopAction => a.op === 'stop');

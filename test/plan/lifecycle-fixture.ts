@@ -6,17 +6,19 @@
 import { buildFleet } from '../../src/fleet/build-fleet.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { replicaSpec } from '../../src/plan/spec.js';
-import type { Config, EngineConfig, ModelConfig } from '../../src/types/config.js';
+import type { Config, ModelConfig } from '../../src/types/config.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import type { Plan } from '../../src/types/plan.js';
 import type { GpuReport, ReplicaReport, RouterObservation, RouterUsage, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { config as baseConfig, model as baseModel, nodeConfig } from '../fleet/fixtures.js';
+import { config as baseConfig, model as baseModel, nodeConfig, vllmEngine } from '../fixtures/index.js';
 
-export const T0 = '2026-11-29T08:00:00Z';
-export const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString().replace('.000Z', 'Z');
+import { NOW, at } from '../fixtures/now.js';
 
-const ENGINE: EngineConfig = { name: 'vllm', command: ['vllm', 'serve'], basePort: 8000, health: '/health', startTimeoutMs: 1_200_000 };
+export { at };
+export const T0 = NOW;
+
+const ENGINE = vllmEngine();
 
 export function model(name: string, extra: Partial<ModelConfig> = {}): ModelConfig {
   return baseModel(name, extra);

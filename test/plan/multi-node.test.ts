@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet } from './fleet-fixture.js';
+import { makeFleet } from '../fixtures/index.js';
 import { lowestCommonPort, type NodeCapacity } from '../../src/plan/capacity.js';
 
 const starts = (plan: ReturnType<typeof planFleet>) => plan.actions.filter((a): a is StartAction => a.op === 'start');

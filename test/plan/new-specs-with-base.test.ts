@@ -8,7 +8,7 @@ import { newSpecs } from '../../src/plan/new-specs.js';
 import { replicaSpec } from '../../src/plan/spec.js';
 import type { Config } from '../../src/types/config.js';
 import type { Plan } from '../../src/types/plan.js';
-import { ENGINE, makeConfig, makeFleet, type ModelIn } from './fleet-fixture.js';
+import { ENGINE, makeConfig, makeFleet, type ModelIn } from '../fixtures/index.js';
 
 const EMPTY_PLAN: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
 const NODES = [{ name: 'a1' }];

@@ -11,7 +11,7 @@ import { replicaSpec } from '../../src/plan/spec.js';
 import type { Config } from '../../src/types/config.js';
 import type { Plan, StartAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { ENGINE, makeFleet } from './fleet-fixture.js';
+import { ENGINE, makeFleet } from '../fixtures/index.js';
 
 /** The spec models.yaml gives `name` in `config`. */
 const specOf = (config: Config, name: string) =>

@@ -8,7 +8,7 @@ import { basePortOf } from '../../src/plan/place-context.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { ENGINE, makeFleet } from './fleet-fixture.js';
+import { ENGINE, makeFleet } from '../fixtures/index.js';
 
 test("replicas listen from their engine's basePort up, not from 8000, when cluster.yaml sets another", () => {
   const fleet = makeFleet({ nodes: [{ name: 'a1', gpus: 2 }], models: [{ name: 'm', replicas: 2 }] });

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet, type NodeSpec } from './fleet-fixture.js';
+import { makeFleet, type NodeSpec } from '../fixtures/index.js';
 
 const starts = (plan: ReturnType<typeof planFleet>) => plan.actions.filter((a): a is StartAction => a.op === 'start');
 /** `n1+n2 node`: the nodes of each start and its weights locality. */

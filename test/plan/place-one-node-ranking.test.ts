@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { makeFleet, NOW } from './fleet-fixture.js';
+import { makeFleet, NOW } from '../fixtures/index.js';
 
 const starts = (plan: ReturnType<typeof planFleet>) => plan.actions.filter((a): a is StartAction => a.op === 'start');
 

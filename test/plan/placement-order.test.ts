@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { placementOrder } from '../../src/plan/placement-order.js';
-import { model } from './fleet-fixture.js';
+import { planModel as model } from '../fixtures/index.js';
 
 test('placement order: priority, then nodes x gpus (2x8 before 1x8), then models.yaml index, from a shuffled list', () => {
   const models = [

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet } from './fleet-fixture.js';
+import { makeFleet } from '../fixtures/index.js';
 
 test('with room for one replacement of two, the lowest-numbered not-kept replica (m-2, not m-10) is the one released', () => {
   const fleet = makeFleet({

@@ -9,7 +9,7 @@ import { replicaSpec } from '../../src/plan/spec.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import type { RolloutRecord } from '../../src/types/plan.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { ENGINE, makeFleet } from './fleet-fixture.js';
+import { ENGINE, makeFleet } from '../fixtures/index.js';
 
 const rollout = { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 };
 const specOf = (fleet: Fleet, name: string) =>

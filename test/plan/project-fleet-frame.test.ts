@@ -10,7 +10,7 @@ import type { Fleet } from '../../src/types/fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import type { AgentReport, RouterObservation, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, makeFleet, NOW } from './fleet-fixture.js';
+import { makeConfig, makeFleet, NOW } from '../fixtures/index.js';
 
 const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
 const running = (id: string, gpu: number) => ({ id, model: id.replace(/-\d+$/, ''), gpus: [gpu], state: 'running' as const, port: 8000 + gpu });
@@ -57,7 +57,7 @@ test('the routers as observed are carried into the projection', () => {
 });
 
 test('a fleet that says nothing of foreign ids or routers projects to none of either', () => {
-  // A hand-built fleet (test/plan/fleet-fixture.ts) leaves both fields out.
+  // A hand-built fleet (test/fixtures/fleet.ts) leaves both fields out.
   const fleet = makeFleet({ nodes: [{ name: 'a1', holds: ['org/n'] }], models: [{ name: 'n' }] });
   assert.equal([fleet.foreignReplicaIds, fleet.routers], [undefined, undefined]);
   const after = projectFleet(fleet, { started: [startN], stopped: [] });

@@ -11,10 +11,9 @@ import type { Config } from '../../src/types/config.js';
 import type { StartAction, StopAction } from '../../src/types/plan.js';
 import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, makeFleet, NOW } from './fleet-fixture.js';
+import { makeConfig, makeFleet, NOW, gpus, report as agentReport } from '../fixtures/index.js';
 
-const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
-const report = (replicas: AgentReport['replicas']): AgentReport => ({ version: 1, gpus: gpus(8), replicas, storage: [], warnings: [] });
+const report = (replicas: AgentReport['replicas']): AgentReport => agentReport(gpus(8), replicas);
 
 /** a1 runs old-0 on GPU 0, a2 runs nothing, a3 is unreachable (a minute) and last ran x-0. */
 function world(config: Config): Snapshot {
@@ -138,7 +137,7 @@ test('a node llmgw did not reach keeps its last report as it was, even when a st
 });
 
 test('a reached node with no report at all is passed through untouched: the projection only edits reports', () => {
-  // A hand-built fleet (test/plan/fleet-fixture.ts): reachable, never reported.
+  // A hand-built fleet (test/fixtures/fleet.ts): reachable, never reported.
   const fleet = makeFleet({ nodes: [{ name: 'a1' }], models: [{ name: 'm' }] });
   assert.is(fleet.nodeByName.get('a1')!.report, null);
   const after = projectFleet(fleet, { started: [start('m', [{ node: 'a1', gpus: [0] }])], stopped: [] });

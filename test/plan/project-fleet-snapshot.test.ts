@@ -10,7 +10,7 @@ import { projectFleet, projectedSnapshot } from '../../src/plan/project-fleet.js
 import type { StopAction } from '../../src/types/plan.js';
 import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, NOW } from './fleet-fixture.js';
+import { makeConfig, NOW } from '../fixtures/index.js';
 
 const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
 const report = (replicas: AgentReport['replicas']): AgentReport => ({ version: 1, gpus: gpus(8), replicas, storage: [], warnings: [] });

@@ -19,11 +19,9 @@ import type { StartAction, StopAction } from '../../src/types/plan.js';
 import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { ROOT } from '../helpers/golden.js';
-import { ENGINE, makeConfig } from './fleet-fixture.js';
+import { ENGINE, NOW, gpus, makeConfig, report as agentReport } from '../fixtures/index.js';
 
-const NOW = '2026-11-29T08:00:00Z';
-const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
-const report = (replicas: AgentReport['replicas']): AgentReport => ({ version: 1, gpus: gpus(8), replicas, storage: [], warnings: [] });
+const report = (replicas: AgentReport['replicas']): AgentReport => agentReport(gpus(8), replicas);
 
 /** Everything the fleet model says, as plain data (its maps and config left out). */
 function facts(f: Fleet): unknown {

@@ -6,8 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAILURE_MEMORY_MS, recentFailures } from '../../src/plan/recent-failures.js';
 import { emptyState, type State } from '../../src/types/state.js';
+import { NOW } from '../fixtures/now.js';
 
-const NOW = '2026-11-29T08:00:00.000Z';
 const ago = (ms: number) => new Date(Date.parse(NOW) - ms).toISOString();
 
 function failures(list: { model: string; node: string; at: string }[]): State {

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet } from './fleet-fixture.js';
+import { brief, makeFleet } from '../fixtures/index.js';
 
 test('spec changed without enough kept replicas: surge, one stop per new replica, waiting for it', () => {
   const fleet = makeFleet({

@@ -10,7 +10,7 @@ import { surplusOrder } from '../../src/plan/surplus.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
 import type { FleetReplica } from '../../src/types/fleet.js';
-import { makeFleet } from './fleet-fixture.js';
+import { makeFleet } from '../fixtures/index.js';
 
 test('replicaNumber: the n of <model>-<n>, -1 for any other form', () => {
   const cases: [string, string, number][] = [

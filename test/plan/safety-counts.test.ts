@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { blockedReason } from '../../src/plan/safety.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet, type ReplicaSpecIn } from './fleet-fixture.js';
+import { makeFleet, type ReplicaSpecIn } from '../fixtures/index.js';
 
 const r = (id: string, node: string, gpu: number, extra: Partial<ReplicaSpecIn> = {}): ReplicaSpecIn => ({
   id,

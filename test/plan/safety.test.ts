@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet, type ReplicaSpecIn } from './fleet-fixture.js';
+import { makeFleet, type ReplicaSpecIn } from '../fixtures/index.js';
 
 const safety = { maxStopFraction: 0.5, minReachableFraction: 0.5 };
 const running = (ids: string[], model: string): ReplicaSpecIn[] => ids.map((id, i) => ({ id, model, ranks: [{ node: 'a1', gpus: [i] }] }));

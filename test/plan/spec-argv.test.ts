@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { specArgv } from '../../src/plan/spec.js';
 import type { EngineConfig } from '../../src/types/config.js';
-import { model } from '../fleet/fixtures.js';
+import { model } from '../fixtures/index.js';
 
 const ENGINE: EngineConfig = { name: 'vllm', command: ['vllm', 'serve', '{weights}'], basePort: 8000, health: '/health', startTimeoutMs: 1_200_000 };
 

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet } from './fleet-fixture.js';
+import { makeFleet } from '../fixtures/index.js';
 
 test('a surplus replica on an unreachable node is never the one stopped: the reachable one goes, the unreachable one counts', () => {
   // m-1 is the highest n, so the surplus order alone would pick it; but a stop

@@ -9,7 +9,7 @@ import { renderPlanJson } from '../../src/views/plan/render-json.js';
 import type { StartAction } from '../../src/types/plan.js';
 import type { AgentReport, NodeObservation, ReplicaReport, Snapshot, StorageReport } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, NOW, type FleetIn } from './fleet-fixture.js';
+import { makeConfig, NOW, type FleetIn } from '../fixtures/index.js';
 
 const LOCAL = { path: '/models', kind: 'local' as const };
 const SHARED = { path: '/lustre', kind: 'shared' as const, filer: 'lustre-a' };

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet, type FleetIn } from './fleet-fixture.js';
+import { makeFleet, type FleetIn } from '../fixtures/index.js';
 
 function reasons(input: FleetIn): string[] {
   const plan = planFleet(makeFleet(input), emptyState());

@@ -5,7 +5,7 @@ import { parseConfig } from '../../src/config/load-config.js';
 import { endpointTable } from '../../src/apply/router-tables.js';
 import { checkEndpoints } from '../../src/router/endpoints.js';
 import { fleet, replica } from '../apply/fixtures.js';
-import { TINY_CLUSTER } from '../config/fixtures.js';
+import { TINY_CLUSTER } from '../fixtures/index.js';
 
 const models = (extra: string) => `apiVersion: llmgw/v1
 kind: Models

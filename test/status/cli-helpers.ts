@@ -4,9 +4,9 @@ import { run } from '../../src/cli/commands/status.js';
 import { reportError } from '../../src/cli/report-error.js';
 import { ROOT } from '../helpers/golden.js';
 import { captureIo } from '../helpers/io.js';
+import { NOW } from '../fixtures/now.js';
 
-export { ROOT };
-export const NOW = '2026-11-29T08:00:00Z';
+export { NOW, ROOT };
 
 export interface Captured {
   code: number;

@@ -9,7 +9,7 @@ import type { Fleet } from '../../src/types/fleet.js';
 import type { NodeObservation } from '../../src/types/snapshot.js';
 import type { Unplaceable } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fleet/fixtures.js';
+import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fixtures/index.js';
 
 const WEBHOOK = { webhooks: [{ url: 'https://hooks.example/T0KEN' }] };
 const ROUTER = [{ name: 'rt-1', host: 'rt-1', port: 22 }];

@@ -11,7 +11,7 @@ import { md } from '../../src/text/markdown-escape.js';
 import { sampleFleet } from './sample.js';
 import { buildFleet } from '../../src/fleet/index.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, gpus, model, nodeConfig, replica, report, routerUp, snapshot, up } from '../fleet/fixtures.js';
+import { NOW, config, gpus, model, nodeConfig, replica, report, routerUp, snapshot, up } from '../fixtures/index.js';
 
 // The class is the name cut at the first space, so the payload has none.
 const EVIL = 'NVIDIA <script>alert(1)</script>|*x*_y_[l](http://e.vil)`c`#1@all<img/src=x>';

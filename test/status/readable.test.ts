@@ -6,7 +6,7 @@ import { renderStatusMarkdown } from '../../src/views/status/index.js';
 import { MAX_FABRIC_COLUMNS } from '../../src/views/status/render-markdown.js';
 import type { StorageDecl } from '../../src/types/config.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fleet/fixtures.js';
+import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fixtures/index.js';
 
 test('a 4,000-node fleet in 20 fabrics gives a STATUS.md of aggregates, not per-node rows', () => {
   const fabrics = Array.from({ length: 20 }, (_, i) => `ib-${String(i).padStart(2, '0')}`);

@@ -4,7 +4,7 @@ import { buildFleet } from '../../src/fleet/index.js';
 import type { StorageDecl } from '../../src/types/config.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fleet/fixtures.js';
+import { NOW, config, down, gpus, model, nodeConfig, replica, report, routerUp, snapshot, stored, up } from '../fixtures/index.js';
 
 export const W70 = 'meta-llama/Llama-3.1-70B-Instruct';
 export const W8 = 'meta-llama/Llama-3.1-8B-Instruct';

@@ -9,7 +9,7 @@ import { summarize } from '../../src/status/index.js';
 import { gpuGroups, gpusByNode, replicaError } from '../../src/status/where.js';
 import type { NodeObservation } from '../../src/types/snapshot.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { NOW, config, foreignGpu as foreign, gpus, model, nodeConfig, replica, report, routerUp, snapshot, up } from '../fleet/fixtures.js';
+import { NOW, config, foreignGpu as foreign, gpus, model, nodeConfig, replica, report, routerUp, snapshot, up } from '../fixtures/index.js';
 
 const CHECK_AT = '2026-11-29T07:59:30Z';
 

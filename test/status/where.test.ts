@@ -15,7 +15,7 @@ import { MAX_ROWS } from '../../src/views/status/render-markdown.js';
 import { gpuList } from '../../src/status/where.js';
 import { emptyState } from '../../src/types/state.js';
 import type { NodeObservation } from '../../src/types/snapshot.js';
-import { NOW, config, gpus, model, nodeConfig, replica, report, snapshot, up } from '../fleet/fixtures.js';
+import { NOW, config, gpus, model, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
 import { ROOT, exampleStatus } from './cli-helpers.js';
 
 /** What a reader sees with every <details> closed. */

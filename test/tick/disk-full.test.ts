@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reportError } from '../../src/cli/report-error.js';
 import { leasedTick } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport } from '../../src/demo/canned-fleet.js';
+import { cannedFleet, handlerTransport } from '../fixtures/canned-fleet.js';
 import { cloneRemote, commitFiles, createSeededRemote, git } from '../../src/demo/git-remote.js';
 import { WriteError } from '../../src/errors.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.js';
 import { runTick, type TickOptions } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport, type CannedFleet } from '../../src/demo/canned-fleet.js';
+import { cannedFleet, handlerTransport, type CannedFleet } from '../fixtures/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
 import { SshError } from '../../src/errors.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';

@@ -12,7 +12,7 @@ import { barCells } from '../../../src/views/status/bar.js';
 import { REASON_LABEL } from '../../../src/text/reason-labels.js';
 import type { NodeObservation } from '../../../src/types/snapshot.js';
 import { emptyState } from '../../../src/types/state.js';
-import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../../fleet/fixtures.js';
+import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, snapshot, up } from '../../fixtures/index.js';
 
 function text(obs: NodeObservation[], cordon: string[] = []): string {
   const c = config(
