@@ -12,6 +12,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { receiver, statuses } from './http-receiver.js';
 import { deliverOutbox, enqueue, eventId, hookKey, OUTBOX_MAX_AGE_MS, OUTBOX_MAX_ENTRIES } from '../../src/notify/outbox.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
+import { processOutboxKey, sealEntry } from '../../src/notify/outbox-mac.js';
 import { emptyState, type OutboxEntry, type State } from '../../src/types/state.js';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
@@ -19,8 +20,9 @@ const NOW = new Date('2026-11-29T12:00:00Z');
 function ev(subject: string, time: string = NOW.toISOString()): NotifyEvent {
   return { event: 'node.lost', cluster: 'prod-eu', time, subject, text: `[prod-eu] Node ${subject} is lost.`, details: { node: subject } };
 }
+/** An entry as this process queues it: sealed with its own key (what deliverOutbox verifies by default). */
 function entry(e: NotifyEvent, hooks: string[]): OutboxEntry {
-  return { id: eventId(e), event: e, hooks };
+  return sealEntry(processOutboxKey(), { id: eventId(e), event: e, hooks });
 }
 function withOutbox(outbox: OutboxEntry[]): State {
   return { ...emptyState(), outbox };
