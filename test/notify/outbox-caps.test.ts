@@ -170,7 +170,7 @@ test('a 5xx (the receiver may have it) does not hold the hook: its next events a
     const r = await deliverOutbox(withOutbox([entry(e1!, [k]), entry(e2!, [k])]), [hook], { now: () => NOW, log: (l) => lines.push(l), backoffMs: 0 });
     assert.is(rx.hits.length, 3, 'the first event twice (one retry), then the second');
     assert.equal(r.outbox, [entry(e1!, [k])]);
-    assert.equal(lines, [`notify: webhook #1 (127.0.0.1): node.lost ${e1!.subject} (${eventId(e1!)}) not delivered: HTTP 500; sent again next tick`]);
+    assert.equal(lines, [`notify: webhook 1: node.lost ${e1!.subject} (${eventId(e1!)}) not delivered: HTTP 500; sent again next tick`]);
   } finally {
     await rx.close();
   }
