@@ -13,6 +13,10 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseState, serializeState } from '../../src/config/repo-files.js';
+import { runTick } from '../../src/daemon/tick.js';
+import { cannedFleet, handlerTransport } from '../../src/demo/canned-fleet.js';
+import { git } from '../../src/demo/git-remote.js';
+import { openConfigRepo } from '../../src/git/config-repo.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
 import { loadOutboxKey } from '../../src/notify/outbox-key.js';
 import { deriveOutboxKey, processOutboxKey, sealEntry, unverified, type OutboxKey } from '../../src/notify/outbox-mac.js';
@@ -172,10 +176,6 @@ models:
 `;
 
 test('a forged outbox entry in a committed state.json sends nothing: a PR’s event, and a copy of a real MAC on other text, are dropped with a warning each', async () => {
-  const { runTick } = await import('../../src/daemon/tick.js');
-  const { cannedFleet, handlerTransport } = await import('../../src/demo/canned-fleet.js');
-  const { git } = await import('../../src/demo/git-remote.js');
-  const { openConfigRepo } = await import('../../src/git/config-repo.js');
   const root = await mkdtemp(join(tmpdir(), 'llmgw-outbox-forged-'));
   let up = false;
   const rx = await receiver((res) => res.writeHead(up ? 200 : 503).end());
