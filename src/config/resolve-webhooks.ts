@@ -75,6 +75,8 @@ export function resolveWebhooks(ctx: ResolveContext, raw: Raw): WebhookConfig[] 
     const at: PathSegment[] = ['notify', 'webhooks', j];
     // '' when a ${VAR} in it is unset (reported where variables are): never half a URL.
     const hook: WebhookConfig = { url: isUnset(ctx, [...at, 'url']) ? '' : (str(w.url) ?? '') };
+    const vars = ctx.substituted.find((s) => JSON.stringify(s.path) === JSON.stringify([...at, 'url']))?.vars;
+    if (vars) hook.urlVars = vars.map((v) => `$${v.slice(2, -1)}`);
     if (hook.url !== '' && !isHttpUrl(hook.url)) {
       ctx.errors.push(problemAt(ctx.src, [...at, 'url'], `must be an http:// or https:// URL${fromEnvNote(ctx.substituted, [...at, 'url'])}`));
     }

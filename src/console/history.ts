@@ -1,23 +1,28 @@
 // The last ticks and plans, from git history alone (docs/status.md): the
-// reconciler keeps no other record. A tick is a commit of llmgw's; its plan,
+// reconciler keeps no other record. A tick is a commit of llmgw's, by the
+// one rule of src/git/tick-commit.ts (its email, and only generated files
+// touched — never its author's name); its plan,
 // as far as history can tell, is what changed — the replicas that appeared,
 // went or changed state between its snapshot and its parent's, and the diff of
 // STATUS.md. Kept cheap: one `git log` per new HEAD, and a commit's details
 // (immutable) read once and remembered.
 
 import { OBSERVED_FILE, STATUS_FILE, parseSnapshot } from '../store/files.js';
-import { LLMGW_NAME, createGitRunner, type GitRunner } from '../git/runner.js';
+import { createGitRunner, type GitRunner } from '../git/runner.js';
+import { isTickCommit } from '../git/tick-commit.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 export interface Commit {
   sha: string;
   /** Committer time, ISO. */
   time: string;
+  /** `name <email>`: the email is what tells llmgw's commits from a person's, so it is shown. */
   author: string;
+  email: string;
   subject: string;
-  /** Made by llmgw (a tick), not by a person. */
+  /** Made by llmgw (a tick), not by a person: isTickCommit. */
   tick: boolean;
-  /** Files it changed, relative to the config directory. */
+  /** Files it changed inside the config directory, relative to it. */
   files: string[];
 }
 
@@ -52,15 +57,33 @@ const SEP = '\u001f';
 const END = '\u001e';
 const CACHE = 64;
 
-function parseLog(out: string): Commit[] {
+/** Name, email, then the subject last: it is the one field that may hold anything. */
+const FORMAT = `--format=${END}%H${SEP}%cI${SEP}%an${SEP}%ae${SEP}%s`;
+
+/**
+ * `git log FORMAT --name-only --full-diff` of the config directory: every
+ * file a commit touched, relative to the repo's root (`prefix` is the config
+ * directory's), so a file outside the directory keeps a commit from being a
+ * tick even though the page lists only the files inside.
+ */
+function parseLog(out: string, prefix: string): Commit[] {
   return out
     .split(END)
     .map((rec) => rec.replace(/^\n+/, ''))
     .filter((rec) => rec.trim() !== '')
     .map((rec) => {
-      const [head, ...files] = rec.split('\n');
-      const [sha, time, author, subject] = head!.split(SEP);
-      return { sha: sha!, time: time!, author: author!, subject: subject ?? '', tick: author === LLMGW_NAME, files: files.filter((f) => f !== '') };
+      const [head, ...paths] = rec.split('\n');
+      const [sha, time, name, email, subject] = head!.split(SEP);
+      const touched = paths.filter((f) => f !== '').map((f) => (f.startsWith(prefix) ? f.slice(prefix.length) : `/${f}`));
+      return {
+        sha: sha!,
+        time: time!,
+        author: `${name ?? ''} <${email ?? ''}>`,
+        email: email ?? '',
+        subject: subject ?? '',
+        tick: isTickCommit(email ?? '', touched),
+        files: touched.filter((f) => !f.startsWith('/')),
+      };
     });
 }
 
@@ -122,8 +145,8 @@ export async function openHistory(dir: string): Promise<History> {
     const h = await head();
     if (h === null) return [];
     if (logCache && logCache.head === h && logCache.n >= n) return logCache.commits.slice(0, n);
-    const out = await git.tryRun(['log', `-n${n}`, `--format=${END}%H${SEP}%cI${SEP}%an${SEP}%s`, '--name-only', '--relative', h, '--', '.']);
-    const commits = out.ok ? parseLog(out.out) : [];
+    const out = await git.tryRun(['log', `-n${n}`, FORMAT, '--name-only', '--full-diff', h, '--', '.']);
+    const commits = out.ok ? parseLog(out.out, prefix) : [];
     logCache = { head: h, n, commits };
     return commits;
   }
@@ -134,8 +157,8 @@ export async function openHistory(dir: string): Promise<History> {
     if (cached) return cached;
     const full = await git.tryRun(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`]);
     if (!full.ok || full.out === '') return null;
-    const log = await git.tryRun(['log', '-n1', `--format=${END}%H${SEP}%cI${SEP}%an${SEP}%s`, '--name-only', '--relative', full.out, '--', '.']);
-    const commit = log.ok ? parseLog(log.out)[0] : undefined;
+    const log = await git.tryRun(['log', '-n1', FORMAT, '--name-only', '--full-diff', full.out, '--', '.']);
+    const commit = log.ok ? parseLog(log.out, prefix)[0] : undefined;
     if (!commit || commit.sha !== full.out) return null;
     const parent = await git.tryRun(['rev-parse', '--verify', '--quiet', `${full.out}^`]);
     const [before, after, diff] = await Promise.all([

@@ -8,11 +8,17 @@
 // redirect), takes that hook off the entry; anything else leaves it for the
 // next tick. Every attempt of an event, across ticks and restarts, carries the
 // same `webhook-id`, so a receiver drops repeats by it.
+//
+// The outbox lives in a file anyone who can push to the repo can edit, so
+// each entry carries a MAC (src/notify/outbox-mac.ts) and one that does not
+// verify is dropped unsent: a forged event, or a real one whose hooks were
+// changed, reaches no receiver with llmgw's signature on it.
 
 import { createHash } from 'node:crypto';
 import type { WebhookConfig } from '../types/config.js';
 import type { NotifyEvent, OutboxEntry, State } from '../types/state.js';
 import { crashPoint } from '../util/crash-point.js';
+import { processOutboxKey, sealEntry, unverified, type OutboxKey } from './outbox-mac.js';
 import { hookName, postEvent, type PostResult } from './webhook.js';
 
 /** Entries older than this are dropped (with a line): a hook down for a day is an outage, not a backlog. */
@@ -38,16 +44,21 @@ function wants(hook: WebhookConfig, e: NotifyEvent): boolean {
   return hook.events === undefined || hook.events.includes(e.event);
 }
 
-/** The state with these events owed to every hook that wants them (an event no hook wants is not kept). */
-export function enqueue(state: State, events: NotifyEvent[], webhooks: readonly WebhookConfig[]): State {
+/**
+ * The state with these events owed to every hook that wants them (an event no
+ * hook wants is not kept), each entry sealed with `key`. Only an entry that
+ * verifies counts as already queued: a forged entry under a real event's id
+ * cannot keep the real one out.
+ */
+export function enqueue(state: State, events: NotifyEvent[], webhooks: readonly WebhookConfig[], key: OutboxKey = processOutboxKey()): State {
   const added: OutboxEntry[] = [];
-  const known = new Set(state.outbox.map((o) => o.id));
+  const known = new Set(state.outbox.filter((o) => unverified(key, o) === null).map((o) => o.id));
   for (const e of events) {
     const id = eventId(e);
     const hooks = [...new Set(webhooks.filter((h) => wants(h, e)).map(hookKey))].sort();
     if (hooks.length === 0 || known.has(id)) continue;
     known.add(id);
-    added.push({ id, event: e, hooks });
+    added.push(sealEntry(key, { id, event: e, hooks }));
   }
   return added.length === 0 ? state : { ...state, outbox: [...state.outbox, ...added] };
 }
@@ -59,6 +70,8 @@ export interface DeliverOptions {
   backoffMs?: number;
   now: () => Date;
   log: (line: string) => void;
+  /** What entries must verify under (default: this process's own key, so only what it queued is sent). */
+  key?: OutboxKey;
 }
 
 /**
@@ -102,17 +115,47 @@ async function deliverTo(hook: WebhookConfig, index: number, key: string, outbox
   }
 }
 
+/** At most this many drop lines a tick; the rest are counted in one more line. */
+const MAX_DROP_LINES = 100;
+
+function whyUntrusted(why: 'no-mac' | 'bad-mac', key: OutboxKey): string {
+  const what =
+    why === 'no-mac'
+      ? 'it carries no MAC (queued by an older llmgw, or not by llmgw at all)'
+      : 'its MAC does not verify (written or changed by someone without the outbox key)';
+  return key.source === 'process' ? `${what}; with neither LLMGW_OUTBOX_KEY nor a readable ssh.identityFile only what this process queued is sent` : what;
+}
+
+/** The entries whose MAC verifies under `key`, in order; a warning line (naming the id, never a field of the entry) for each other one. */
+function trustedEntries(outbox: OutboxEntry[], key: OutboxKey, log: (line: string) => void): OutboxEntry[] {
+  const kept: OutboxEntry[] = [];
+  let dropped = 0;
+  for (const o of outbox) {
+    const why = unverified(key, o);
+    if (why === null) {
+      kept.push(o);
+      continue;
+    }
+    // The id is checked by state.json's schema (evt_ and hex): safe to print, and what a person greps for.
+    if (dropped++ < MAX_DROP_LINES) log(`warning: notify: dropped event ${o.id} from the outbox unsent: ${whyUntrusted(why, key)}`);
+  }
+  if (dropped > MAX_DROP_LINES) log(`warning: notify: dropped ${dropped - MAX_DROP_LINES} more untrusted outbox entries unsent`);
+  return kept;
+}
+
 /**
  * Send what the outbox owes, each hook on its own (one hook's failure never
  * holds another's events), and return the outbox that is left. Hooks no
  * longer configured, entries older than a day and entries beyond the cap are
- * dropped with a line.
+ * dropped with a line; so, first, is every entry whose MAC does not verify.
+ * What is left is sealed again (its hooks may have changed).
  */
 export async function deliverOutbox(state: State, webhooks: readonly WebhookConfig[], opts: DeliverOptions): Promise<State> {
+  const key = opts.key ?? processOutboxKey();
   const keys = webhooks.map(hookKey);
   const configured = new Set(keys);
   const nowMs = opts.now().getTime();
-  let outbox = state.outbox;
+  let outbox = trustedEntries(state.outbox, key, opts.log);
   const stale = outbox.filter((o) => nowMs - Date.parse(o.event.time) > OUTBOX_MAX_AGE_MS);
   const over = Math.max(0, outbox.length - stale.length - OUTBOX_MAX_ENTRIES);
   if (stale.length > 0 || over > 0) {
@@ -132,5 +175,5 @@ export async function deliverOutbox(state: State, webhooks: readonly WebhookConf
   outbox = outbox.map((o) => ({ ...o, hooks: o.hooks.filter((k) => !done.has(`${o.id}/${k}`)) })).filter((o) => o.hooks.length > 0);
   const same =
     outbox.length === state.outbox.length && outbox.every((o, i) => o.id === state.outbox[i]!.id && o.hooks.length === state.outbox[i]!.hooks.length);
-  return same ? state : { ...state, outbox };
+  return same ? state : { ...state, outbox: outbox.map((o) => sealEntry(key, o)) };
 }

@@ -3,8 +3,11 @@
 // webhook-timestamp, webhook-signature) and llmgw's own signature when the
 // hook has a secret. Redirects are not followed. What happened is a value,
 // never an exception, and never carries the URL: a hook's URL often embeds a
-// token, so neither it nor the secret reaches a log line — a hook is named
-// `webhook #N (host)`.
+// token — in its path, its user:pass, even its host name — so no part of it
+// nor the secret reaches a log line: a hook is named by its position and the
+// variables its URL came from, `webhook 2 ($SLACK_URL)`. Credentials in the
+// URL (`https://user:pass@host/…`) are sent as HTTP Basic auth: fetch refuses
+// a URL that carries them.
 
 import { createHmac } from 'node:crypto';
 import type { WebhookConfig } from '../types/config.js';
@@ -35,14 +38,36 @@ export function eventBody(e: NotifyEvent): string {
   return JSON.stringify({ event: e.event, cluster: e.cluster, time: e.time, subject: e.subject, text: e.text, details: e.details });
 }
 
+/** `webhook 2 ($SLACK_URL)`, or `webhook 2` for a URL written out in cluster.yaml: never a part of the URL. */
 export function hookName(hook: WebhookConfig, index: number): string {
-  let host = '';
+  const vars = hook.urlVars ?? [];
+  return `webhook ${index + 1}${vars.length > 0 ? ` (${vars.join(', ')})` : ''}`;
+}
+
+function decoded(part: string): string {
   try {
-    host = new URL(hook.url).hostname;
+    return decodeURIComponent(part);
   } catch {
-    host = 'invalid URL';
+    return part;
   }
-  return `webhook #${index + 1} (${host})`;
+}
+
+/**
+ * The URL a POST goes to and, when the configured one carries `user:pass@`,
+ * the Basic `Authorization` those become (the URL then without them).
+ */
+export function postTarget(url: string): { url: string; authorization?: string } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { url };
+  }
+  if (u.username === '' && u.password === '') return { url };
+  const credentials = `${decoded(u.username)}:${decoded(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { url: u.href, authorization: 'Basic ' + Buffer.from(credentials, 'utf8').toString('base64') };
 }
 
 /**
@@ -62,6 +87,9 @@ export interface PostOptions {
 export function requestHeaders(hook: WebhookConfig, id: string, body: string, nowSeconds: number): Record<string, string> {
   // The configured headers first: llmgw's own cannot be configured (docs/config.md), so none is overridden.
   const headers: Record<string, string> = { ...(hook.headers ?? {}), 'content-type': 'application/json', 'user-agent': 'llmgw' };
+  // An Authorization written in `headers` is the explicit one: it wins over credentials in the URL.
+  const { authorization } = postTarget(hook.url);
+  if (authorization !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.authorization = authorization;
   headers['webhook-id'] = id;
   headers['webhook-timestamp'] = String(nowSeconds);
   if (hook.secret) {
@@ -85,7 +113,7 @@ export async function postEvent(hook: WebhookConfig, id: string, e: NotifyEvent,
   const body = eventBody(e);
   const headers = requestHeaders(hook, id, body, opts.nowSeconds);
   try {
-    const res = await fetch(hook.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'manual' });
+    const res = await fetch(postTarget(hook.url).url, { method: 'POST', headers, body, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'manual' });
     // The answer's body is never used, and a receiver streaming one without end must not be buffered
     // (docs/security.md: it took gigabytes within one timeout): dropped unread.
     await res.body?.cancel().catch(() => undefined);

@@ -97,7 +97,7 @@ export function serializeState(state: State): string {
         .map((id) => [id, placementRecord(state.placements[id]!)]),
     ),
     // Oldest first: the order they are sent in.
-    outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event })),
+    outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event, ...(o.mac === undefined ? {} : { mac: o.mac }) })),
     ...(state.lifecycle ? { lifecycle: lifecycleJson(state.lifecycle) } : {}),
   });
 }

@@ -12,11 +12,13 @@ import { renderInvalidConfigBlock } from '../views/status/index.js';
 
 const NO_MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n';
 
-/** cluster.yaml's name and webhooks when cluster.yaml (its text) alone is valid; '' and none otherwise. */
-export function clusterAlone(text: string | null, env: Record<string, string | undefined>): { name: string; webhooks: WebhookConfig[] } {
+/** cluster.yaml's name, webhooks and identity (the outbox key) when cluster.yaml (its text) alone is valid; '' and none otherwise. */
+export function clusterAlone(text: string | null, env: Record<string, string | undefined>): { name: string; webhooks: WebhookConfig[]; identityFile?: string } {
   if (text === null) return { name: '', webhooks: [] };
   const alone = parseConfig({ cluster: { name: 'cluster.yaml', text }, models: { name: 'models.yaml', text: NO_MODELS } }, { env, strictEnv: true });
-  return alone.ok ? { name: alone.config.cluster.name, webhooks: alone.config.cluster.notify.webhooks } : { name: '', webhooks: [] };
+  if (!alone.ok) return { name: '', webhooks: [] };
+  const { name, notify, ssh } = alone.config.cluster;
+  return { name, webhooks: notify.webhooks, ...(ssh.identityFile === undefined ? {} : { identityFile: ssh.identityFile }) };
 }
 
 export async function invalidTick(

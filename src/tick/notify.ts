@@ -8,6 +8,7 @@ import type { ApplyOutcome } from '../apply/outcome.js';
 import type { Checkout } from '../git/config-repo.js';
 import { detectEvents, type NotifyEvent } from '../notify/events.js';
 import { deliverOutbox, enqueue } from '../notify/outbox.js';
+import type { OutboxKey } from '../notify/outbox-mac.js';
 import type { WebhookConfig } from '../types/config.js';
 import type { State } from '../types/state.js';
 import { commitTick, type CommitOptions, type Committed } from './commit.js';
@@ -32,9 +33,9 @@ export function tickEvents(planned: Planned, updated: State, committed: State, o
   });
 }
 
-/** The state with the tick's events owed to the hooks that want them; unchanged when delivery is off. */
-export function queueEvents(state: State, events: NotifyEvent[], webhooks: readonly WebhookConfig[], enabled: boolean): State {
-  return enabled ? enqueue(state, events, webhooks) : state;
+/** The state with the tick's events owed to the hooks that want them, sealed with `key`; unchanged when delivery is off. */
+export function queueEvents(state: State, events: NotifyEvent[], webhooks: readonly WebhookConfig[], enabled: boolean, key: OutboxKey): State {
+  return enabled ? enqueue(state, events, webhooks, key) : state;
 }
 
 export interface SendOptions {
@@ -42,6 +43,8 @@ export interface SendOptions {
   enabled: boolean;
   now: () => Date;
   log: (line: string) => void;
+  /** The key the outbox is sealed with (src/notify/outbox-key.ts): entries that do not verify under it are dropped unsent. */
+  key: OutboxKey;
   commit: CommitOptions;
   /** The commit message for the record of what was delivered. */
   message: (delivered: number) => string;
@@ -61,7 +64,7 @@ export async function sendCommitted(
 ): Promise<Committed> {
   if (!opts.enabled || committed.leaseLost || files.state.outbox.length === 0) return committed;
   // deliverOutbox never throws: a webhook down is a logged line (with no URL or secret), never a failed tick.
-  const after = await deliverOutbox(files.state, webhooks, { now: opts.now, log: opts.log });
+  const after = await deliverOutbox(files.state, webhooks, { now: opts.now, log: opts.log, key: opts.key });
   if (after === files.state) return committed;
   const delivered = files.state.outbox.length - after.outbox.length;
   const record = await commitTick(repo, { ...files, state: after }, opts.message(delivered), opts.commit);

@@ -32,6 +32,8 @@ import { commitTick } from './commit.js';
 import { writeAll } from '../store/write.js';
 import { clusterAlone, invalidTick } from './invalid.js';
 import { queueEvents, sendCommitted, tickEvents } from './notify.js';
+import { loadOutboxKey } from '../notify/outbox-key.js';
+import type { OutboxKey } from '../notify/outbox-mac.js';
 import { observe } from './observe.js';
 import { planTick, type Planned, type TickInput } from './plan.js';
 import { previewTick, type Preview, type PreviewOptions } from './preview.js';
@@ -256,11 +258,12 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
   const commitOptions = { push: opts.push, leaseExpired: () => leaseExpired(opts), log };
   const notifying = opts.notify !== false;
-  const sendOptions = (cluster: string, hooksKnown = true) => ({
+  const sendOptions = (cluster: string, key: OutboxKey, hooksKnown = true) => ({
     // With cluster.yaml itself invalid its webhooks are unknown, not gone: what they are owed waits.
     enabled: notifying && hooksKnown,
     now: opts.now,
     log,
+    key,
     commit: commitOptions,
     message: (n: number) => `llmgw: notified ${n} event${n === 1 ? '' : 's'}${cluster ? ` (${cluster})` : ''}`,
   });
@@ -270,17 +273,19 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
     // Each problem as validate prints it (escaped by the loader): the log says what to fix, not only that something is wrong.
     for (const p of loaded.errors) log(`  ${formatProblem(p)}`);
     const cluster = clusterAlone(clusterText, opts.env);
+    const key = await loadOutboxKey(opts.env, cluster.identityFile);
     const inv = await invalidTick(repo.dir, committed, loaded.errors, cluster.name, at);
-    const state = queueEvents(inv.state, inv.events, cluster.webhooks, notifying);
+    const state = queueEvents(inv.state, inv.events, cluster.webhooks, notifying, key);
     const facts = { configInvalid: true, dirtyConfig, blocked: null, outcome: null };
     const files = { status: inv.status, state, snapshot: null };
     const first = await commitTick(repo, files, commitMessage(cluster.name || null, facts), commitOptions);
-    const done = await sendCommitted(repo, files, first, cluster.webhooks, sendOptions(cluster.name, cluster.name !== ''));
+    const done = await sendCommitted(repo, files, first, cluster.webhooks, sendOptions(cluster.name, key, cluster.name !== ''));
     const verdict: TickVerdict = { kind: 'config-invalid', problems: loaded.errors.length };
     return { verdict, ...facts, plan: null, applied: false, events: inv.events.map((e) => e.event), status: inv.status, report: null, ...done };
   }
 
   const config = loaded.config;
+  const key = await loadOutboxKey(opts.env, config.cluster.ssh.identityFile);
   const transport = resolveTransport(opts.transport, config);
   const planned = planTick(await observed(config, committed, { transport, previous }, at));
   const hold = holdOf(opts, config, planned, draft === null ? [] : dirtyConfig);
@@ -291,7 +296,7 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
 
   const updated = stateAfter(planned, hold === null ? applied : null);
   const detected = tickEvents(planned, updated, committed, applied.outcome);
-  const state = queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying);
+  const state = queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying, key);
 
   const after = afterTick(planned, applied.effects, state);
   const counts = { running: 0, starting: 0, failed: 0 };
@@ -302,7 +307,7 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const news = tickNews(detected.events, planned.fleet, applied.outcome);
   const files = { status: after.status, state: after.state, snapshot: after.snapshot };
   const first = await commitTick(repo, files, commitMessage(config.cluster.name, facts, counts, news), commitOptions);
-  const done = await sendCommitted(repo, files, first, config.cluster.notify.webhooks, sendOptions(config.cluster.name));
+  const done = await sendCommitted(repo, files, first, config.cluster.notify.webhooks, sendOptions(config.cluster.name, key));
   const verdict: TickVerdict =
     hold === null ? { kind: 'applied', forced: false, outcome: applied.outcome } : { kind: 'held', reason: hold.reason, detail: hold.detail };
   return {

@@ -90,6 +90,8 @@ export const EVENT_NAMES: readonly EventName[] = [
 export interface WebhookConfig {
   /** ${VAR} substituted. A secret in its own right: never print it. */
   url: string;
+  /** The variables the URL was built from (`$SLACK_URL`), in order; absent when written out. A hook is named by its position and these, never by its URL. */
+  urlVars?: string[];
   secret?: string;
   /** Extra headers for every POST, `${VAR}`s substituted; absent when none. Values are secrets too. */
   headers?: Record<string, string>;

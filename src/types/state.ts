@@ -55,6 +55,8 @@ export interface OutboxEntry {
   event: NotifyEvent;
   /** Keys of the hooks (src/notify/hook-key.ts) that have not taken it yet. */
   hooks: string[];
+  /** HMAC-SHA256 of the rest (src/notify/outbox-mac.ts); absent in an older state.json, whose entries are then not trusted. */
+  mac?: string;
 }
 
 export interface State {

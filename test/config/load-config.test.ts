@@ -112,7 +112,7 @@ test('${VAR} is substituted from the environment and the value never appears in 
   if (!r.ok) return;
   assert.equal(
     r.config.cluster.notify.webhooks,
-    [{ url: 'https://hooks.example/abc', events: ['node.lost'] }],
+    [{ url: 'https://hooks.example/abc', urlVars: ['$HOOK'], events: ['node.lost'] }],
     'an unset secret is no secret, not an empty HMAC key',
   );
   assert.equal(r.warnings.map(formatProblem), ['cluster.yaml:11:33: notify.webhooks[0].secret: environment variable HOOK_SECRET is not set']);

@@ -75,7 +75,7 @@ test('url, secret, header values and identityFile are substituted, whole or in p
   if (!r.ok) return;
   assert.is(r.config.cluster.ssh.identityFile, '/etc/llmgw/id_ed25519');
   assert.equal(r.config.cluster.notify.webhooks, [
-    { url: SECRET_URL, secret: 'hunter2-secret', headers: { Authorization: 'Bearer tok-abc-secret', 'X-Team': 'ml' } },
+    { url: SECRET_URL, urlVars: ['$LLMGW_WEBHOOK_URL'], secret: 'hunter2-secret', headers: { Authorization: 'Bearer tok-abc-secret', 'X-Team': 'ml' } },
   ]);
 });
 

@@ -95,7 +95,7 @@ test('a URL must be http:// or https://; one from an unset ${VAR} is the empty U
   ]);
   const unset = load('notify:\n  webhooks:\n    - url: "${NOPE}"\n');
   assert.equal(unset.errors, []);
-  if (unset.r.ok) assert.equal(unset.r.config.cluster.notify.webhooks, [{ url: '' }]);
+  if (unset.r.ok) assert.equal(unset.r.config.cluster.notify.webhooks, [{ url: '', urlVars: ['$NOPE'] }]);
 });
 
 test('a hook lists the events it wants; without a list it has no events key (all events)', () => {

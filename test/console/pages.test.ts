@@ -153,7 +153,9 @@ test('a repo never reconciled says the fleet appears after a first reconcile', a
 });
 
 function git(dir: string, args: string[], author = 'alice'): string {
-  return execFileSync('git', ['-c', `user.name=${author}`, '-c', `user.email=${author}@example`, ...args], { cwd: dir, encoding: 'utf8' }).trim();
+  // llmgw's commits carry its email (a tick is known by that, never by the name: src/git/tick-commit.ts).
+  const email = author === 'llmgw' ? 'llmgw@localhost' : `${author}@example`;
+  return execFileSync('git', ['-c', `user.name=${author}`, '-c', `user.email=${email}`, ...args], { cwd: dir, encoding: 'utf8' }).trim();
 }
 
 test('ticks: llmgw commits and people changes from git history; a tick says which replicas started, stopped or changed, and how STATUS.md changed', async () => {

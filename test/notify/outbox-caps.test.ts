@@ -12,6 +12,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { receiver, statuses } from './http-receiver.js';
 import { deliverOutbox, enqueue, eventId, hookKey, OUTBOX_MAX_AGE_MS, OUTBOX_MAX_ENTRIES } from '../../src/notify/outbox.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
+import { processOutboxKey, sealEntry } from '../../src/notify/outbox-mac.js';
 import { emptyState, type OutboxEntry, type State } from '../../src/types/state.js';
 import { at } from '../fixtures/now.js';
 
@@ -20,8 +21,9 @@ const NOW = new Date(at(4 * 3600));
 function ev(subject: string, time: string = NOW.toISOString()): NotifyEvent {
   return { event: 'node.lost', cluster: 'prod-eu', time, subject, text: `[prod-eu] Node ${subject} is lost.`, details: { node: subject } };
 }
+/** An entry as this process queues it: sealed with its own key (what deliverOutbox verifies by default). */
 function entry(e: NotifyEvent, hooks: string[]): OutboxEntry {
-  return { id: eventId(e), event: e, hooks };
+  return sealEntry(processOutboxKey(), { id: eventId(e), event: e, hooks });
 }
 function withOutbox(outbox: OutboxEntry[]): State {
   return { ...emptyState(), outbox };
@@ -169,7 +171,7 @@ test('a 5xx (the receiver may have it) does not hold the hook: its next events a
     const r = await deliverOutbox(withOutbox([entry(e1!, [k]), entry(e2!, [k])]), [hook], { now: () => NOW, log: (l) => lines.push(l), backoffMs: 0 });
     assert.is(rx.hits.length, 3, 'the first event twice (one retry), then the second');
     assert.equal(r.outbox, [entry(e1!, [k])]);
-    assert.equal(lines, [`notify: webhook #1 (127.0.0.1): node.lost ${e1!.subject} (${eventId(e1!)}) not delivered: HTTP 500; sent again next tick`]);
+    assert.equal(lines, [`notify: webhook 1: node.lost ${e1!.subject} (${eventId(e1!)}) not delivered: HTTP 500; sent again next tick`]);
   } finally {
     await rx.close();
   }

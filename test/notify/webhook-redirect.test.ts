@@ -27,7 +27,7 @@ for (const status of [301, 302, 303, 307, 308]) {
       assert.is(hook.hits.length, 1, 'one POST to the hook, no retry');
       assert.equal(left.outbox, [], 'not owed again');
       assert.equal(lines, [
-        `notify: webhook #1 (127.0.0.1): node.lost gpu-a02 (${eventId(lost)}) refused: HTTP ${status} (a redirect, not followed); not sent to this hook again`,
+        `notify: webhook 1: node.lost gpu-a02 (${eventId(lost)}) refused: HTTP ${status} (a redirect, not followed); not sent to this hook again`,
       ]);
       // A second tick with the outbox it left sends nothing anywhere.
       await deliverOutbox(left, hooks, { now: () => NOW, log: (l) => lines.push(l), backoffMs: 1 });

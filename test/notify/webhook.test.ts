@@ -131,7 +131,7 @@ test('a 500 is retried once in the tick; a second one leaves the event owed, wit
       r.state.outbox.map((o) => o.id),
       [eventId(lost)],
     );
-    assert.equal(r.lines, [`notify: webhook #1 (127.0.0.1): node.lost gpu-a02 (${eventId(lost)}) not delivered: HTTP 503; sent again next tick`]);
+    assert.equal(r.lines, [`notify: webhook 1: node.lost gpu-a02 (${eventId(lost)}) not delivered: HTTP 503; sent again next tick`]);
     // The next tick sends the same id.
     const next = await deliverOutbox(r.state, [{ url: rx.url, secret: 'topsecret' }], { now: () => NOW, log: () => undefined });
     assert.equal(next.outbox, []);
@@ -167,9 +167,7 @@ test('a receiver slower than the timeout gets the event once in a tick, and is o
       r.state.outbox.map((o) => o.id),
       [eventId(lost), eventId(down)],
     );
-    assert.equal(r.lines, [
-      `notify: webhook #1 (127.0.0.1): node.lost gpu-a02 (${eventId(lost)}) not delivered: no answer within 100 ms; sent again next tick`,
-    ]);
+    assert.equal(r.lines, [`notify: webhook 1: node.lost gpu-a02 (${eventId(lost)}) not delivered: no answer within 100 ms; sent again next tick`]);
   } finally {
     await rx.close();
   }
@@ -180,7 +178,7 @@ test('a receiver that is not there is tried twice and keeps its events; the log 
   const url = rx.url;
   await rx.close();
   const r = await tickDeliver([{ url, secret: 'topsecret' }], [lost]);
-  assert.equal(r.lines, [`notify: webhook #1 (127.0.0.1): node.lost gpu-a02 (${eventId(lost)}) not delivered: ECONNREFUSED; sent again next tick`]);
+  assert.equal(r.lines, [`notify: webhook 1: node.lost gpu-a02 (${eventId(lost)}) not delivered: ECONNREFUSED; sent again next tick`]);
   assert.is(r.state.outbox.length, 1);
   for (const l of r.lines) {
     assert.not.match(l, 'T0KEN');
@@ -194,8 +192,9 @@ test('one hook failing (400, 500, silence) never affects another: each is owed o
   const failing = await receiver([500, 500, 500, 500]);
   const silent = await receiver([0, 0]);
   try {
+    // 1.5 s: the silent hook must time out, the others must answer within it on a loaded CI machine (100 ms did not).
     const hooks = [{ url: refusing.url }, { url: failing.url }, { url: silent.url }, { url: ok.url }];
-    const r = await tickDeliver(hooks, [lost, down], { timeoutMs: 100 });
+    const r = await tickDeliver(hooks, [lost, down], { timeoutMs: 1500 });
     assert.equal(
       ok.got.map((g) => JSON.parse(g.body).event),
       ['node.lost', 'model.down'],
