@@ -1,6 +1,7 @@
 import type { ModelConfig } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Placement, WeightsLocality } from '../types/plan.js';
+import type { FleetFit } from '../fleet/fit-report.js';
 import type { Capacity } from './capacity.js';
 
 /** What placing one model's missing replicas reads and changes. */
@@ -9,6 +10,8 @@ export interface PlaceContext {
   capacity: Capacity;
   /** Nodes where this model failed to start within the last 30 minutes. */
   recentFailures(model: string): ReadonlySet<string>;
+  /** What the fit rule reads (src/fleet/fit-report.ts); absent: nothing is judged. */
+  fit?: FleetFit;
 }
 
 export interface Placed {

@@ -13,6 +13,7 @@ import { lowestCommonPort, takeGpus, wholeClass } from './capacity.js';
 import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
 import { basePortOf } from './place-context.js';
 import { compareNames } from './replica-ids.js';
+import { fitGate, type FitGate } from './place-fit.js';
 import { multiNodeReason } from './unplaceable-reason.js';
 
 /** Free whole nodes of one class in one fabric, holders first, then by name. */
@@ -26,12 +27,13 @@ interface Pool {
   next: number;
 }
 
-function poolsFor(model: ModelConfig, ctx: PlaceContext): Pool[] {
+function poolsFor(model: ModelConfig, ctx: PlaceContext, gate: FitGate): Pool[] {
   const pools = new Map<string, Pool>();
   for (const cap of ctx.capacity.nodes) {
     const cls = wholeClass(cap);
     if (cls === null || cap.gpuCount < model.gpus) continue;
     if (model.gpuClass !== undefined && cls !== model.gpuClass) continue;
+    if (!gate.allows(cap, cls)) continue;
     const key = `${cap.node.fabric}\u0000${cls}`;
     let pool = pools.get(key);
     if (!pool) {
@@ -62,7 +64,8 @@ function better(a: Pool, b: Pool, k: number): boolean {
 
 export function placeMultiNode(model: ModelConfig, count: number, ctx: PlaceContext): PlaceResult {
   const k = model.nodes;
-  const pools = poolsFor(model, ctx);
+  const gate = fitGate(model, ctx.fit);
+  const pools = poolsFor(model, ctx, gate);
   const basePort = basePortOf(model, ctx.fleet);
   const placed: Placed[] = [];
   while (placed.length < count) {
@@ -71,7 +74,7 @@ export function placeMultiNode(model: ModelConfig, count: number, ctx: PlaceCont
       if (pool.nodes.length - pool.next < k) continue;
       if (best === null || better(pool, best, k)) best = pool;
     }
-    if (best === null) return { placed, reason: multiNodeReason(model, ctx) };
+    if (best === null) return { placed, reason: gate.reason() ?? multiNodeReason(model, ctx) };
     const chosen = best.nodes.slice(best.next, best.next + k);
     best.next += k;
     const port = lowestCommonPort(chosen, basePort);

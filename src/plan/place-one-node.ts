@@ -1,7 +1,8 @@
 // One-node replicas (docs/placement.md step 3): a reachable, uncordoned node with
 // enough free healthy GPUs of the class, chosen by (a) no recent start failure
 // of this model there, (b) weights tier, (c) fewer replicas of the model there
-// (spread), (d) best fit, (e) name. Candidates sit in a heap built once per
+// (spread), (d) best fit, (e) name. A class the model does not fit (the fit
+// rule) is never a candidate. Candidates sit in a heap built once per
 // model; a placement changes one node, which is pushed back with its new key.
 
 import type { ModelConfig } from '../types/config.js';
@@ -10,6 +11,7 @@ import { lowestCommonPort, nodesWithFree, takeGpus } from './capacity.js';
 import { MinHeap } from './heap.js';
 import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
 import { basePortOf } from './place-context.js';
+import { fitGate } from './place-fit.js';
 import { oneNodeReason } from './unplaceable-reason.js';
 import { TIER_RANK, weightsTier } from './weights-tier.js';
 import type { WeightsLocality } from '../types/plan.js';
@@ -35,9 +37,10 @@ function less(a: Candidate, b: Candidate): boolean {
 export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContext): PlaceResult {
   const failures = ctx.recentFailures(model.name);
   const need = model.gpus;
+  const gate = fitGate(model, ctx.fit);
   const candidate = (cap: NodeCapacity, cls: string): Candidate | null => {
     const free = cap.free.get(cls)?.length ?? 0;
-    if (free < need) return null;
+    if (free < need || !gate.allows(cap, cls)) return null;
     return {
       cap,
       cls,
@@ -50,14 +53,17 @@ export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContex
   const initial: Candidate[] = [];
   const classes = model.gpuClass !== undefined ? [model.gpuClass] : [...ctx.capacity.byFree.keys()];
   for (const cls of classes) {
-    for (const cap of nodesWithFree(ctx.capacity, cls, need)) initial.push(candidate(cap, cls)!);
+    for (const cap of nodesWithFree(ctx.capacity, cls, need)) {
+      const c = candidate(cap, cls);
+      if (c) initial.push(c);
+    }
   }
   const heap = new MinHeap(less, initial);
   const basePort = basePortOf(model, ctx.fleet);
   const placed: Placed[] = [];
   while (placed.length < count) {
     const best = heap.pop();
-    if (!best) return { placed, reason: oneNodeReason(model, ctx) };
+    if (!best) return { placed, reason: gate.reason() ?? oneNodeReason(model, ctx) };
     // A node offering several classes (to a model with no gpuClass) has one
     // entry per class; after a placement on one, the others are stale. Keys only
     // ever get worse, so a stale entry is refreshed when it surfaces.

@@ -4,7 +4,7 @@
 import type { Config, EngineConfig, ModelConfig, NodeConfig, StorageDecl } from '../../src/types/config.js';
 import type { Action } from '../../src/types/plan.js';
 import type { Fleet, FleetGpu, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
-import type { AgentReport, ReplicaState } from '../../src/types/snapshot.js';
+import type { AgentReport, ReplicaState, WeightsSize } from '../../src/types/snapshot.js';
 import { replicaSpec } from '../../src/plan/spec.js';
 import { testCluster } from '../helpers/cluster.js';
 
@@ -24,6 +24,11 @@ export interface NodeSpec {
   holds?: string[];
   /** What cluster.yaml tells the node to look in (default: /models when it holds something). */
   storage?: StorageDecl[];
+  /** The GPUs' product name (default NVIDIA H100 80GB HBM3) and memory (default: not reported). */
+  product?: string;
+  memoryMiB?: number;
+  /** storage[].sizes of /models: what the node reports of the weights it holds. */
+  sizes?: Record<string, WeightsSize>;
 }
 
 export interface ReplicaSpecIn {
@@ -60,9 +65,9 @@ export const ENGINE: EngineConfig = {
 const MODELS_DIR: StorageDecl = { path: '/models', kind: 'local' };
 
 /** Holdings as the fleet model reads them: the node's own report, for a declared path. */
-function holdingsReport(holds: string[] | undefined): AgentReport | null {
+function holdingsReport(holds: string[] | undefined, sizes?: Record<string, WeightsSize>): AgentReport | null {
   if (!holds?.length) return null;
-  const storage = [{ ...MODELS_DIR, weights: [...holds], incomplete: [] }];
+  const storage = [{ ...MODELS_DIR, weights: [...holds], incomplete: [], ...(sizes ? { sizes } : {}) }];
   return { version: 1, gpus: [], replicas: [], storage, warnings: [] };
 }
 
@@ -135,10 +140,11 @@ export function makeFleet(input: FleetIn): Fleet {
     const gpus: FleetGpu[] = Array.from({ length: count }, (_, index) => ({
       index,
       class: n.classes?.[index] ?? n.cls ?? 'H100',
-      name: 'NVIDIA H100 80GB HBM3',
+      name: n.product ?? 'NVIDIA H100 80GB HBM3',
       healthy: !(n.unhealthy ?? []).includes(index),
       bucket: 'free',
       replica: null,
+      ...(n.memoryMiB !== undefined ? { memoryMiB: n.memoryMiB } : {}),
     }));
     const here = replicas.filter((r) => r.nodes.includes(n.name));
     for (const r of here) {
@@ -162,7 +168,7 @@ export function makeFleet(input: FleetIn): Fleet {
       condition,
       unreachableSince: null,
       error: null,
-      report: holdingsReport(n.holds),
+      report: holdingsReport(n.holds, n.sizes),
       gpus,
       holds: new Set(n.holds ?? []),
       replicas: here.map((r) => r.id).sort(),
