@@ -122,10 +122,17 @@ export function fitReport(fleet: Fleet, ff: FleetFit = fleetFit(fleet)): FitRepo
   return out;
 }
 
-/** One sentence per model of unknown size, saying how to make it known. */
+/**
+ * One sentence per model of unknown size that no node holds, saying how to make
+ * it known. Weights a node holds but whose size it did not report (an agent
+ * older than sizes) become known when that agent is upgraded: no warning on
+ * every plan meanwhile.
+ */
 export function fitWarnings(fleet: Fleet, ff: FleetFit = fleetFit(fleet)): string[] {
+  const held = new Set<string>();
+  for (const node of fleet.nodes) for (const w of node.holds) held.add(w);
   return [...fleet.config.models]
-    .filter((m) => m.replicas > 0 && modelSize(m, ff) === null)
+    .filter((m) => m.replicas > 0 && modelSize(m, ff) === null && !held.has(m.weights))
     .sort((a, b) => cmp(a.name, b.name))
     .map(
       (m) =>

@@ -81,6 +81,8 @@ test('the status JSON has docs/commands.md keys in order', () => {
     'notify',
     'unhealthyGpus',
     'duplicates',
+    'fit',
+    'fitWarnings',
     'attention',
     'endpointWarnings',
   ]);
