@@ -29,3 +29,13 @@ export interface PlaceResult {
 export function basePortOf(model: ModelConfig, fleet: Fleet): number {
   return fleet.config.cluster.engines[model.engine]?.basePort ?? 8000;
 }
+
+/** fabric -> replicas of the model staying or placed there so far, over the nodes that can take new ones. */
+export function fabricCounts(model: string, ctx: PlaceContext): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const cap of ctx.capacity.nodes) {
+    const n = cap.modelCount.get(model) ?? 0;
+    if (n > 0) counts.set(cap.node.fabric, (counts.get(cap.node.fabric) ?? 0) + n);
+  }
+  return counts;
+}

@@ -2,15 +2,23 @@
 // enough free healthy GPUs of the class, chosen by (a) no recent start failure
 // of this model there, (b) weights tier, (c) fewer replicas of the model there
 // (spread), (d) best fit, (e) name. A class the model does not fit (the fit
-// rule) is never a candidate. Candidates sit in a heap built once per
-// model; a placement changes one node, which is pushed back with its new key.
+// rule) is never a candidate.
+//
+// Spread (models.yaml `spread`, docs/placement.md#spread): with `node` (the
+// default) a node without a replica of the model beats every node with one,
+// whatever the weights tier: a second replica on the node that holds the
+// weights dies with that node, while fetching the weights costs minutes once.
+// `fabric` also prefers a fabric without one. `none` keeps the old order, the
+// weights tier first. Candidates sit in a heap built once per model; a
+// placement changes one node (and, with `fabric`, the standing of its fabric),
+// and keys only get worse, so a stale entry is refreshed when it surfaces.
 
-import type { ModelConfig } from '../types/config.js';
+import { MODEL_FIT_DEFAULTS, type ModelConfig } from '../types/config.js';
 import type { NodeCapacity } from './capacity.js';
 import { lowestCommonPort, nodesWithFree, takeGpus } from './capacity.js';
 import { MinHeap } from './heap.js';
 import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
-import { basePortOf } from './place-context.js';
+import { basePortOf, fabricCounts } from './place-context.js';
 import { fitGate } from './place-fit.js';
 import { oneNodeReason } from './unplaceable-reason.js';
 import { TIER_RANK, weightsTier } from './weights-tier.js';
@@ -20,6 +28,10 @@ interface Candidate {
   cap: NodeCapacity;
   cls: string;
   failed: number;
+  /** 1 when spread asks for a node of its own and this one has a replica of the model already. */
+  doubled: number;
+  /** 1 when spread asks for a fabric of its own and this node's fabric has a replica of the model already. */
+  fabricUsed: number;
   tier: WeightsLocality;
   count: number;
   left: number;
@@ -27,6 +39,8 @@ interface Candidate {
 
 function less(a: Candidate, b: Candidate): boolean {
   if (a.failed !== b.failed) return a.failed < b.failed;
+  if (a.doubled !== b.doubled) return a.doubled < b.doubled;
+  if (a.fabricUsed !== b.fabricUsed) return a.fabricUsed < b.fabricUsed;
   if (a.tier !== b.tier) return TIER_RANK[a.tier] < TIER_RANK[b.tier];
   if (a.count !== b.count) return a.count < b.count;
   if (a.left !== b.left) return a.left < b.left;
@@ -38,15 +52,20 @@ export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContex
   const failures = ctx.recentFailures(model.name);
   const need = model.gpus;
   const gate = fitGate(model, ctx.fit);
+  const spread = model.spread ?? MODEL_FIT_DEFAULTS.spread;
+  const byFabric = spread === 'fabric' ? fabricCounts(model.name, ctx) : null;
   const candidate = (cap: NodeCapacity, cls: string): Candidate | null => {
     const free = cap.free.get(cls)?.length ?? 0;
     if (free < need || !gate.allows(cap, cls)) return null;
+    const count = cap.modelCount.get(model.name) ?? 0;
     return {
       cap,
       cls,
       failed: failures.has(cap.node.name) ? 1 : 0,
+      doubled: spread !== 'none' && count > 0 ? 1 : 0,
+      fabricUsed: byFabric !== null && (byFabric.get(cap.node.fabric) ?? 0) > 0 ? 1 : 0,
       tier: weightsTier(ctx.fleet, cap.node, model.weights),
-      count: cap.modelCount.get(model.name) ?? 0,
+      count,
       left: free - need,
     };
   };
@@ -69,13 +88,14 @@ export function placeOneNode(model: ModelConfig, count: number, ctx: PlaceContex
     // ever get worse, so a stale entry is refreshed when it surfaces.
     const fresh = candidate(best.cap, best.cls);
     if (!fresh) continue;
-    if (fresh.count !== best.count || fresh.left !== best.left) {
+    if (fresh.count !== best.count || fresh.left !== best.left || fresh.fabricUsed !== best.fabricUsed) {
       heap.push(fresh);
       continue;
     }
     const port = lowestCommonPort([best.cap], basePort);
     const gpus = takeGpus(ctx.capacity, best.cap, best.cls, need, model.name, port);
     placed.push({ placement: [{ node: best.cap.node.name, gpus }], port, weights: best.tier });
+    byFabric?.set(best.cap.node.fabric, (byFabric.get(best.cap.node.fabric) ?? 0) + 1);
     const again = candidate(best.cap, best.cls);
     if (again) heap.push(again);
   }
