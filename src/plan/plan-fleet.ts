@@ -17,7 +17,7 @@ import { recentFailures } from './recent-failures.js';
 import { byReplicaNumber, compareNames, idAllocator } from './replica-ids.js';
 import { planRollout } from './rollout.js';
 import { blockedReason } from './safety.js';
-import { stopSurplus } from './surplus.js';
+import { recentlyDown, stopSurplus } from './surplus.js';
 
 export function planFleet(fleet: Fleet, state: State): Plan {
   // Steps 1, 2, 4, 5: what stays, what is freed now, what is replaced with surge.
@@ -29,8 +29,9 @@ export function planFleet(fleet: Fleet, state: State): Plan {
       return d ? [[m.name, d] as const] : [];
     }),
   );
+  const recent = recentlyDown(fleet, state);
   for (const model of fleet.config.models) {
-    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet));
+    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet, recent));
   }
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
 
