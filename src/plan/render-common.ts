@@ -23,8 +23,8 @@ export const NO_CONTEXT: PlanContext = { base: null, warnings: [], notice: null,
 
 export function withContext(ctx: Partial<PlanContext> | undefined): PlanContext {
   const merged = { ...NO_CONTEXT, ...ctx };
-  // The fleet's own warnings (a model of unknown size, a broken `survive:`) head every format too.
-  const own = (merged.after?.warnings ?? []).filter((w) => !merged.warnings.includes(w));
+  // A `survive:` the fleet as the tick leaves it breaks heads every format too.
+  const own = (merged.after?.surviveWarnings ?? []).filter((w) => !merged.warnings.includes(w));
   return own.length > 0 ? { ...merged, warnings: [...merged.warnings, ...own] } : merged;
 }
 

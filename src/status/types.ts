@@ -5,6 +5,7 @@ import type { RolloutStage, Unplaceable } from '../types/plan.js';
 import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
 import type { EndpointWarning } from '../fleet/routes.js';
 import type { FitReport } from '../fleet/fit-report.js';
+import type { SurviveReport } from '../fleet/survive.js';
 
 export type { EndpointWarning } from '../fleet/routes.js';
 
@@ -164,8 +165,10 @@ export interface StatusReport {
   fit?: FitReport;
   /** One sentence per model of unknown size that no node holds, saying how to make its size known. */
   fitWarnings?: string[];
-  /** Sentences for the top of STATUS.md and of every plan format: a `survive:` the fleet as the tick leaves it breaks. */
-  warnings?: string[];
+  /** What the loss of each node and each fabric would leave of every model (docs/placement.md#survive). */
+  survive?: SurviveReport;
+  /** Sentences for the top of STATUS.md and of every plan format: a models.yaml `survive:` this fleet breaks. */
+  surviveWarnings?: string[];
   /** What needs attention, most urgent first (docs/status.md). */
   attention: AttentionItem[];
   /**

@@ -83,6 +83,8 @@ test('the status JSON has docs/commands.md keys in order', () => {
     'duplicates',
     'fit',
     'fitWarnings',
+    'survive',
+    'surviveWarnings',
     'attention',
     'endpointWarnings',
   ]);
