@@ -72,6 +72,11 @@ test('plan JSON: survive at the top level, the warning in warnings', async () =>
   assert.equal(json.after.surviveWarnings, [BROKEN]);
 });
 
+test('STATUS.md as the plan leaves it has the warning at the top, before the observation line', async () => {
+  const out = (await plan(models(1), [])).out;
+  assert.match(out, new RegExp(`\\+> \\*\\*Warning:\\*\\* model 'm' does not survive the loss of node n1`));
+});
+
 test.after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
