@@ -38,113 +38,153 @@ function cmp(a: string, b: string): number {
 }
 
 /** Replicas that serve, or will once started: not gone, not failed, not on their way out. */
-function counts(r: FleetReplica): boolean {
+function serves(r: FleetReplica): boolean {
   return !r.lost && r.state !== 'failed' && !r.draining;
 }
 
-/** The key with the highest count, ties to the lowest name; null when empty. */
-function most(m: ReadonlyMap<string, number>): [string, number] | null {
-  let best: [string, number] | null = null;
-  for (const [k, n] of m) if (best === null || n > best[1] || (n === best[1] && cmp(k, best[0]) < 0)) best = [k, n];
-  return best;
+/** One node's free GPUs per class (and whether it is a free whole node): read once, then divided per shape. */
+interface NodeFree {
+  name: string;
+  fabric: string;
+  byClass: [string, number][];
+  whole: string | null;
+  gpuCount: number;
+}
+
+interface Tally {
+  total: number;
+  byNode: Map<string, number>;
+  byFabric: Map<string, number>;
+  /** Multi-node shapes: free whole nodes per fabric. */
+  wholeByFabric: Map<string, number>;
 }
 
 /**
  * How many replicas of a shape the free GPUs outside one domain could hold:
- * per node, as many as its free GPUs of one class allow (whole nodes per
+ * per node, as many as its free GPUs of one class allow (whole nodes of one
  * fabric for a multi-node one). Totals per domain are subtracted from the
- * fleet's, so each shape costs one pass over the nodes.
+ * fleet's, so each shape costs one pass over the nodes with room.
  */
 class Room {
-  private readonly memo = new Map<string, { total: number; byNode: Map<string, number>; byFabric: Map<string, number> }>();
+  private readonly memo = new Map<string, Tally>();
+  private readonly free: NodeFree[] = [];
+  private readonly fabricOf: ReadonlyMap<string, string>;
 
-  constructor(private readonly nodes: readonly FleetNode[]) {}
+  constructor(nodes: readonly FleetNode[], fabricOf: ReadonlyMap<string, string>) {
+    this.fabricOf = fabricOf;
+    for (const node of nodes) {
+      let byClass: [string, number][] | null = null;
+      for (const g of node.gpus) {
+        if (g.bucket !== 'free') continue;
+        byClass ??= [];
+        const entry = byClass.find(([c]) => c === g.class);
+        if (entry) entry[1]++;
+        else byClass.push([g.class, 1]);
+      }
+      if (byClass !== null) this.free.push({ name: node.name, fabric: node.fabric, byClass, whole: node.freeWholeClass, gpuCount: node.gpus.length });
+    }
+  }
 
   outside(model: ModelConfig, domain: 'node' | 'fabric', name: string): number {
     const key = `${model.gpuClass ?? '\u0000'}/${model.gpus}/${model.nodes}`;
     let t = this.memo.get(key);
     if (!t) this.memo.set(key, (t = this.tally(model)));
-    if (model.nodes > 1) {
-      // Whole nodes of one fabric: a fabric's k-groups, the lost node's fabric one node short.
-      return domain === 'fabric' ? t.total - (t.byFabric.get(name) ?? 0) : this.wholeWithout(model, t, name);
-    }
-    return t.total - ((domain === 'node' ? t.byNode : t.byFabric).get(name) ?? 0);
+    if (domain === 'fabric' || model.nodes === 1) return t.total - ((domain === 'node' ? t.byNode : t.byFabric).get(name) ?? 0);
+    // A multi-node replica: the lost node's fabric has one whole node fewer.
+    if (!t.byNode.has(name)) return t.total;
+    const fabric = this.fabricOf.get(name) ?? '';
+    return t.total - (t.byFabric.get(fabric) ?? 0) + Math.floor(((t.wholeByFabric.get(fabric) ?? 0) - 1) / model.nodes);
   }
 
-  private tally(model: ModelConfig) {
-    const byNode = new Map<string, number>();
-    const byFabric = new Map<string, number>();
-    const wholeByFabric = new Map<string, number>();
-    let total = 0;
-    for (const node of this.nodes) {
+  private tally(model: ModelConfig): Tally {
+    const t: Tally = { total: 0, byNode: new Map(), byFabric: new Map(), wholeByFabric: new Map() };
+    for (const node of this.free) {
       if (model.nodes > 1) {
-        const cls = node.freeWholeClass;
-        if (cls === null || node.gpus.length < model.gpus || (model.gpuClass !== undefined && cls !== model.gpuClass)) continue;
-        byNode.set(node.name, 1);
-        wholeByFabric.set(node.fabric, (wholeByFabric.get(node.fabric) ?? 0) + 1);
+        const cls = node.whole;
+        if (cls === null || node.gpuCount < model.gpus || (model.gpuClass !== undefined && cls !== model.gpuClass)) continue;
+        t.byNode.set(node.name, 1);
+        t.wholeByFabric.set(node.fabric, (t.wholeByFabric.get(node.fabric) ?? 0) + 1);
         continue;
       }
-      const free = new Map<string, number>();
-      for (const g of node.gpus)
-        if (g.bucket === 'free' && (model.gpuClass === undefined || g.class === model.gpuClass)) free.set(g.class, (free.get(g.class) ?? 0) + 1);
       let here = 0;
-      for (const n of free.values()) here += Math.floor(n / model.gpus);
+      for (const [cls, n] of node.byClass) if (model.gpuClass === undefined || cls === model.gpuClass) here += Math.floor(n / model.gpus);
       if (here === 0) continue;
-      byNode.set(node.name, here);
-      byFabric.set(node.fabric, (byFabric.get(node.fabric) ?? 0) + here);
-      total += here;
+      t.byNode.set(node.name, here);
+      t.byFabric.set(node.fabric, (t.byFabric.get(node.fabric) ?? 0) + here);
+      t.total += here;
     }
-    if (model.nodes > 1) {
-      for (const [f, n] of wholeByFabric) {
-        const groups = Math.floor(n / model.nodes);
-        byFabric.set(f, groups);
-        total += groups;
-      }
-      // Kept for wholeWithout: the fabric's whole-node count, under a key no fabric name has.
-      for (const [f, n] of wholeByFabric) byFabric.set(`\u0000${f}`, n);
+    for (const [f, n] of t.wholeByFabric) {
+      const groups = Math.floor(n / model.nodes);
+      t.byFabric.set(f, groups);
+      t.total += groups;
     }
-    return { total, byNode, byFabric };
-  }
-
-  private wholeWithout(model: ModelConfig, t: { total: number; byNode: Map<string, number>; byFabric: Map<string, number> }, node: string): number {
-    if (!t.byNode.has(node)) return t.total;
-    const fabric = this.nodes.find((n) => n.name === node)!.fabric;
-    const whole = t.byFabric.get(`\u0000${fabric}`) ?? 0;
-    return t.total - (t.byFabric.get(fabric) ?? 0) + Math.floor((whole - 1) / model.nodes);
+    return t;
   }
 }
 
+/**
+ * One pass over the replicas: for each model, how many of its replicas each
+ * node (fabric) holds, keyed by number (model index × domains + domain index)
+ * so a 20,000-node fleet costs no string keys per replica.
+ */
 function domainOf(fleet: Fleet, domain: 'node' | 'fabric', room: Room, fabricOf: ReadonlyMap<string, string>): SurviveDomain {
-  const key = (node: string) => (domain === 'node' ? node : (fabricOf.get(node) ?? ''));
-  const perModel = new Map<string, Map<string, number>>();
-  const from = new Map<string, number>();
-  const inAll = new Map<string, number>();
-  const desired = new Set(fleet.config.models.map((m) => m.name));
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const indexOf = (d: string): number => {
+    let i = index.get(d);
+    if (i === undefined) {
+      index.set(d, (i = names.length));
+      names.push(d);
+    }
+    return i;
+  };
+  const nodeIndex = new Map<string, number>();
+  for (const n of fleet.nodes) nodeIndex.set(n.name, indexOf(domain === 'node' ? n.name : n.fabric));
+  const domainIndex = (node: string): number => nodeIndex.get(node) ?? indexOf(domain === 'node' ? node : (fabricOf.get(node) ?? ''));
+  const models = [...fleet.config.models].sort((a, b) => cmp(a.name, b.name));
+  const modelIndex = new Map(models.map((m, i) => [m.name, i]));
+  const from = new Array<number>(models.length).fill(0);
+  const counts = new Map<number, number>();
+  const width = fleet.nodes.length + 1024;
   for (const r of fleet.replicas) {
-    if (!counts(r) || !desired.has(r.model)) continue;
-    from.set(r.model, (from.get(r.model) ?? 0) + 1);
-    const where = new Set(r.nodes.map(key));
-    let m = perModel.get(r.model);
-    if (!m) perModel.set(r.model, (m = new Map()));
-    for (const d of where) {
-      m.set(d, (m.get(d) ?? 0) + 1);
-      inAll.set(d, (inAll.get(d) ?? 0) + 1);
+    const mi = modelIndex.get(r.model);
+    if (mi === undefined || !serves(r)) continue;
+    from[mi]!++;
+    const first = domainIndex(r.nodes[0] ?? '');
+    // Distinct domains of its ranks: a replica is lost once with a domain, however many ranks it has there.
+    const seen = r.nodes.length === 1 ? [first] : [...new Set(r.nodes.map(domainIndex))];
+    for (const d of seen) counts.set(mi * width + d, (counts.get(mi * width + d) ?? 0) + 1);
+  }
+  const worstCount = new Array<number>(models.length).fill(0);
+  const worstAt = new Array<number>(models.length).fill(-1);
+  const inAll = new Array<number>(names.length + 1024).fill(0);
+  for (const [k, n] of counts) {
+    const mi = Math.floor(k / width);
+    const d = k - mi * width;
+    inAll[d] = (inAll[d] ?? 0) + n;
+    if (n > worstCount[mi]! || (n === worstCount[mi]! && worstAt[mi]! >= 0 && cmp(names[d]!, names[worstAt[mi]!]!) < 0)) {
+      worstCount[mi] = n;
+      worstAt[mi] = d;
     }
   }
-  const models: Record<string, SurviveModel> = {};
-  for (const model of [...fleet.config.models].sort((a, b) => cmp(a.name, b.name))) {
-    const n = from.get(model.name) ?? 0;
-    const worst = most(perModel.get(model.name) ?? new Map());
-    const lost = worst?.[1] ?? 0;
-    const roomToReplace = lost === 0 || room.outside(model, domain, worst![0]) >= lost;
-    models[model.name] = { from: n, to: n - lost, worst: worst?.[0] ?? null, roomToReplace };
+  const out: Record<string, SurviveModel> = {};
+  models.forEach((model, mi) => {
+    const lost = worstCount[mi]!;
+    const worst = worstAt[mi]! >= 0 ? names[worstAt[mi]!]! : null;
+    const roomToReplace = worst === null || room.outside(model, domain, worst) >= lost;
+    out[model.name] = { from: from[mi]!, to: from[mi]! - lost, worst, roomToReplace };
+  });
+  let top: number | null = null;
+  for (let d = 0; d < names.length; d++) {
+    const n = inAll[d] ?? 0;
+    if (n > 0 && (top === null || n > inAll[top]! || (n === inAll[top]! && cmp(names[d]!, names[top]!) < 0))) top = d;
   }
-  return { worst: most(inAll)?.[0] ?? null, models };
+  return { worst: top === null ? null : names[top]!, models: out };
 }
 
 export function surviveReport(fleet: Fleet): SurviveReport {
-  const room = new Room(fleet.nodes);
   const fabricOf = new Map(fleet.nodes.map((n) => [n.name, n.fabric]));
+  const room = new Room(fleet.nodes, fabricOf);
   return { node: domainOf(fleet, 'node', room, fabricOf), fabric: domainOf(fleet, 'fabric', room, fabricOf) };
 }
 
