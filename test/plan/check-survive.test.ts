@@ -77,6 +77,13 @@ test('STATUS.md as the plan leaves it has the warning at the top, before the obs
   assert.match(out, new RegExp(`\\+> \\*\\*Warning:\\*\\* model 'm' does not survive the loss of node n1`));
 });
 
+test('markdown: a model of known size says, beside its argv, which classes it fits and how many full-length sequences', async () => {
+  const sized = models(2).replace('survive: node }', 'survive: node, weightsBytes: 16060522240 }');
+  const out = (await plan(sized, ['--format', 'markdown'])).out;
+  assert.ok(out.includes('**m** (spec `'), out);
+  assert.match(out, /\*\*m\*\* \(spec `[0-9a-f]+`\); fits H100$/m);
+});
+
 test.after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
