@@ -2,12 +2,12 @@
 // (unique names, declared engines, weights that stay under a storage path,
 // args that the engine's allowArgs admit).
 
-import type { ConfigProblem, ModelConfig } from '../types/config.js';
+import { KV_CACHE_DTYPES, MODEL_FIT_DEFAULTS, SPREADS, type ConfigProblem, type ModelConfig } from '../types/config.js';
 import { clip } from '../text/terminal-text.js';
 import { globMatches } from './arg-glob.js';
 import { didYouMean } from './did-you-mean.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
-import { arr, int, obj, str, type Raw } from './raw.js';
+import { arr, int, num, obj, str, type Raw } from './raw.js';
 import type { ArgRules } from './resolve-engines.js';
 import { modelLifecycle, type ModelDefaults } from './resolve-lifecycle.js';
 import { problemAt, type YamlSource } from './yaml-source.js';
@@ -29,6 +29,23 @@ function weightsProblem(weights: string): string | null {
   if (weights.startsWith('/') || segments.includes('..')) return 'must be a relative directory under a storage path (no leading / and no ..)';
   if (segments.every((seg) => seg === '.' || seg === '')) return 'must be a directory under a storage path, not the storage path itself';
   return null;
+}
+
+/** The fit, spread and survive keys (docs/config.md): defaults filled in, an absent size or length left absent. */
+function fitKeys(m: Raw): Pick<ModelConfig, 'maxModelLen' | 'gpuMemoryUtilization' | 'kvCacheDtype' | 'weightsBytes' | 'spread' | 'survive'> {
+  const maxModelLen = int(m.maxModelLen);
+  const weightsBytes = int(m.weightsBytes);
+  const utilization = num(m.gpuMemoryUtilization);
+  const kv = KV_CACHE_DTYPES.find((d) => d === m.kvCacheDtype);
+  // The schema has already refused any other value; these only read what it let through.
+  return {
+    ...(maxModelLen !== undefined && maxModelLen >= 1 ? { maxModelLen } : {}),
+    gpuMemoryUtilization: utilization !== undefined && utilization > 0 && utilization <= 1 ? utilization : MODEL_FIT_DEFAULTS.gpuMemoryUtilization,
+    ...(kv !== undefined ? { kvCacheDtype: kv } : {}),
+    ...(weightsBytes !== undefined && weightsBytes >= 1 ? { weightsBytes } : {}),
+    spread: SPREADS.find((x) => x === m.spread) ?? MODEL_FIT_DEFAULTS.spread,
+    survive: SPREADS.find((x) => x === m.survive) ?? MODEL_FIT_DEFAULTS.survive,
+  };
 }
 
 export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
@@ -88,6 +105,7 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       // Absent means the routers' default (prefix); the schema has already refused any other value.
       ...(m.routing === 'prefix' || m.routing === 'least-inflight' ? { routing: m.routing } : {}),
       index: i,
+      ...fitKeys(m),
       ...modelLifecycle(ctx, m, ['models', i], ctx.defaults),
     });
   });

@@ -41,6 +41,8 @@ export function fleetGpus(report: AgentReport | null, condition: NodeCondition, 
       bucket: bucketOf(condition, g.healthy, replica, cordoned, foreign),
       replica,
       foreign,
+      // What the fit rule judges a node by (src/fleet/fit.ts); unknown stays absent, never zero.
+      ...(typeof g.memoryMiB === 'number' && g.memoryMiB > 0 ? { memoryMiB: g.memoryMiB } : {}),
     };
   });
   return gpus.sort((a, b) => a.index - b.index);

@@ -12,6 +12,8 @@ export interface NodeCapacity {
   node: FleetNode;
   /** Class -> free healthy GPU indices, ascending. Only classes with some free GPU. */
   free: Map<string, number[]>;
+  /** Class -> the smallest memory of its GPUs here, where reported: what the fit rule judges the node by. */
+  memoryMiB: Map<string, number>;
   /** Every GPU healthy and of one class: that class, else null. */
   uniformClass: string | null;
   gpuCount: number;
@@ -67,7 +69,9 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacit
     fabricSet.add(node.fabric);
     if (node.condition !== 'reachable' || node.cordoned) return;
     const free = new Map<string, number[]>();
+    const memoryMiB = new Map<string, number>();
     for (const gpu of node.gpus) {
+      if (gpu.memoryMiB !== undefined) memoryMiB.set(gpu.class, Math.min(gpu.memoryMiB, memoryMiB.get(gpu.class) ?? Infinity));
       // A GPU this plan frees is room unless someone else's processes are on it too: then it becomes `other`.
       const released = gpu.replica !== null && freed.has(gpu.replica) && (gpu.foreign ?? 0) === 0;
       if (!gpu.healthy || !(gpu.bucket === 'free' || released)) continue;
@@ -97,6 +101,7 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacit
       order,
       node,
       free,
+      memoryMiB,
       uniformClass: uniformClassOf(node),
       gpuCount: node.gpus.length,
       replicaCount,

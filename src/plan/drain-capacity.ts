@@ -6,6 +6,7 @@
 // tried once more as if every drain were over; only what fails there too is
 // unplaceable. Pure, and only run in that case.
 
+import type { FleetFit } from '../fleet/fit-report.js';
 import type { ModelConfig } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Unplaceable } from '../types/plan.js';
@@ -21,8 +22,15 @@ export interface Asked {
 }
 
 /** The entries of `unplaceable` that would stay so with the GPUs of `freed` (stops and drains alike) free. */
-export function waitingForDrains(fleet: Fleet, state: State, asked: readonly Asked[], unplaceable: Unplaceable[], freed: ReadonlySet<string>): Unplaceable[] {
-  const ctx = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now) };
+export function waitingForDrains(
+  fleet: Fleet,
+  state: State,
+  asked: readonly Asked[],
+  unplaceable: Unplaceable[],
+  freed: ReadonlySet<string>,
+  fit?: FleetFit,
+): Unplaceable[] {
+  const ctx = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now), ...(fit ? { fit } : {}) };
   const short = new Set<string>();
   for (const a of asked) {
     if (placeModel(a.model, a.count, ctx).placed.length < a.count) short.add(a.model.name);

@@ -6,13 +6,14 @@
 // nodes, (c) name; inside it, holders first, then by name.
 
 import { fabricHolds } from '../fleet/index.js';
-import type { ModelConfig } from '../types/config.js';
+import { MODEL_FIT_DEFAULTS, type ModelConfig } from '../types/config.js';
 import type { WeightsLocality } from '../types/plan.js';
 import type { NodeCapacity } from './capacity.js';
 import { lowestCommonPort, takeGpus, wholeClass } from './capacity.js';
 import type { PlaceContext, PlaceResult, Placed } from './place-context.js';
-import { basePortOf } from './place-context.js';
+import { basePortOf, fabricCounts } from './place-context.js';
 import { compareNames } from './replica-ids.js';
+import { fitGate, type FitGate } from './place-fit.js';
 import { multiNodeReason } from './unplaceable-reason.js';
 
 /** Free whole nodes of one class in one fabric, holders first, then by name. */
@@ -26,12 +27,13 @@ interface Pool {
   next: number;
 }
 
-function poolsFor(model: ModelConfig, ctx: PlaceContext): Pool[] {
+function poolsFor(model: ModelConfig, ctx: PlaceContext, gate: FitGate): Pool[] {
   const pools = new Map<string, Pool>();
   for (const cap of ctx.capacity.nodes) {
     const cls = wholeClass(cap);
     if (cls === null || cap.gpuCount < model.gpus) continue;
     if (model.gpuClass !== undefined && cls !== model.gpuClass) continue;
+    if (!gate.allows(cap, cls)) continue;
     const key = `${cap.node.fabric}\u0000${cls}`;
     let pool = pools.get(key);
     if (!pool) {
@@ -48,7 +50,13 @@ function poolsFor(model: ModelConfig, ctx: PlaceContext): Pool[] {
   return [...pools.values()];
 }
 
-function better(a: Pool, b: Pool, k: number): boolean {
+function better(a: Pool, b: Pool, k: number, used: ReadonlyMap<string, number> | null): boolean {
+  // spread: fabric — a fabric without a replica of the model first, where one has room.
+  if (used !== null) {
+    const ua = (used.get(a.fabric) ?? 0) > 0;
+    const ub = (used.get(b.fabric) ?? 0) > 0;
+    if (ua !== ub) return ub;
+  }
   const ha = Math.min(k, Math.max(0, a.holders - a.next));
   const hb = Math.min(k, Math.max(0, b.holders - b.next));
   if (ha !== hb) return ha > hb;
@@ -62,16 +70,19 @@ function better(a: Pool, b: Pool, k: number): boolean {
 
 export function placeMultiNode(model: ModelConfig, count: number, ctx: PlaceContext): PlaceResult {
   const k = model.nodes;
-  const pools = poolsFor(model, ctx);
+  const gate = fitGate(model, ctx.fit);
+  const pools = poolsFor(model, ctx, gate);
+  // Whole nodes already keep replicas apart by node; `fabric` asks for fabrics of their own too.
+  const used = (model.spread ?? MODEL_FIT_DEFAULTS.spread) === 'fabric' ? fabricCounts(model.name, ctx) : null;
   const basePort = basePortOf(model, ctx.fleet);
   const placed: Placed[] = [];
   while (placed.length < count) {
     let best: Pool | null = null;
     for (const pool of pools) {
       if (pool.nodes.length - pool.next < k) continue;
-      if (best === null || better(pool, best, k)) best = pool;
+      if (best === null || better(pool, best, k, used)) best = pool;
     }
-    if (best === null) return { placed, reason: multiNodeReason(model, ctx) };
+    if (best === null) return { placed, reason: gate.reason() ?? multiNodeReason(model, ctx) };
     const chosen = best.nodes.slice(best.next, best.next + k);
     best.next += k;
     const port = lowestCommonPort(chosen, basePort);
@@ -81,6 +92,7 @@ export function placeMultiNode(model: ModelConfig, count: number, ctx: PlaceCont
     }));
     const allHold = chosen.every((c) => c.node.holds.has(model.weights));
     const weights: WeightsLocality = allHold ? 'node' : best.fabricHolds ? 'fabric' : 'none';
+    used?.set(best.fabric, (used.get(best.fabric) ?? 0) + 1);
     placed.push({ placement, port, weights });
   }
   return { placed, reason: null };

@@ -2,6 +2,7 @@
 // fleet model and state. Each step lives in its own module; this one wires
 // them in the contract's order and assembles the plan.
 
+import { fleetFit } from '../fleet/fit-report.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Action, Plan, RolloutPlan, StartAction, StopAction, Unplaceable } from '../types/plan.js';
 import type { State } from '../types/state.js';
@@ -16,7 +17,7 @@ import { recentFailures } from './recent-failures.js';
 import { byReplicaNumber, compareNames, idAllocator } from './replica-ids.js';
 import { planRollout } from './rollout.js';
 import { blockedReason } from './safety.js';
-import { stopSurplus } from './surplus.js';
+import { recentlyDown, stopSurplus } from './surplus.js';
 
 export function planFleet(fleet: Fleet, state: State): Plan {
   // Steps 1, 2, 4, 5: what stays, what is freed now, what is replaced with surge.
@@ -28,14 +29,16 @@ export function planFleet(fleet: Fleet, state: State): Plan {
       return d ? [[m.name, d] as const] : [];
     }),
   );
+  const recent = recentlyDown(fleet, state);
   for (const model of fleet.config.models) {
-    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet));
+    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet, recent));
   }
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
 
   // A drain keeps its GPUs until the stop that ends it; only stops of this tick free theirs.
   const freed = new Set(freeStops.filter(freesNow).map((s) => s.replica));
-  const ctx: PlaceContext = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now) };
+  const fit = fleetFit(fleet);
+  const ctx: PlaceContext = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now), fit };
   const newId = idAllocator([...fleet.replicas.map((r) => r.id), ...(fleet.foreignReplicaIds ?? [])]);
   const starts: StartAction[] = [];
   const replaceStops: StopAction[] = [];
@@ -113,7 +116,7 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   // What waits only for GPUs a drain still holds is not unplaceable: it lands once the drain ends.
   const held = [...draining.map((r) => r.id), ...planned.filter((a): a is StopAction => a.op === 'stop' && !freesNow(a)).map((a) => a.replica)];
   const reallyUnplaceable =
-    unplaceable.length > 0 && held.length > 0 ? waitingForDrains(fleet, state, asked, unplaceable, new Set([...freed, ...held])) : unplaceable;
+    unplaceable.length > 0 && held.length > 0 ? waitingForDrains(fleet, state, asked, unplaceable, new Set([...freed, ...held]), fit) : unplaceable;
   const blocked = blockedReason(
     fleet,
     actions.filter((a) => !isDuplicateStop(a)),

@@ -3,6 +3,8 @@
 
 import { capacityByClass, countedState, fabricHoldings, freeWholeNodes, modelCounts } from '../fleet/index.js';
 import { endpointWarnings } from '../fleet/routes.js';
+import { fitReport, fitWarnings, fleetFit } from '../fleet/fit-report.js';
+import { surviveReport, surviveWarnings } from '../fleet/survive.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, Unplaceable } from '../types/plan.js';
 import { attentionItems } from './attention.js';
@@ -105,6 +107,8 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
   const present = fleet.replicas.filter((r) => !r.lost);
   const fabrics = fabricRows(fleet);
   const webhooks = fleet.config.cluster.notify.webhooks.length;
+  const ff = fleetFit(fleet);
+  const survive = surviveReport(fleet);
   const facts: StatusFacts = {
     version: 1,
     cluster: fleet.config.cluster.name,
@@ -129,6 +133,10 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     // Beyond docs/commands.md's keys, so they come after them.
     unhealthyGpus: unhealthyGpus(fleet),
     duplicates: (fleet.duplicates ?? []).map((d) => ({ replica: d.replica, model: d.model, nodes: d.nodes, recordNodes: d.recordNodes })),
+    fit: fitReport(fleet, ff),
+    fitWarnings: fitWarnings(fleet, ff),
+    survive,
+    surviveWarnings: surviveWarnings(fleet, survive),
     endpointWarnings: endpointWarnings(fleet),
   };
   return withAttention(facts);

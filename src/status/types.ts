@@ -4,6 +4,8 @@
 import type { RolloutStage, Unplaceable } from '../types/plan.js';
 import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
 import type { EndpointWarning } from '../fleet/routes.js';
+import type { FitReport } from '../fleet/fit-report.js';
+import type { SurviveReport } from '../fleet/survive.js';
 
 export type { EndpointWarning } from '../fleet/routes.js';
 
@@ -159,6 +161,14 @@ export interface StatusReport {
   unhealthyGpus: UnhealthyGpu[];
   /** Copies of replica ids running in a second place, until they are stopped (docs/safety.md#one-replica-id-in-one-place). */
   duplicates: DuplicateRow[];
+  /** Each model's fit on every GPU class it may use; null for a model of unknown size (docs/placement.md#will-it-fit). */
+  fit?: FitReport;
+  /** One sentence per model of unknown size that no node holds, saying how to make its size known. */
+  fitWarnings?: string[];
+  /** What the loss of each node and each fabric would leave of every model (docs/placement.md#survive). */
+  survive?: SurviveReport;
+  /** Sentences for the top of STATUS.md and of every plan format: a models.yaml `survive:` this fleet breaks. */
+  surviveWarnings?: string[];
   /** What needs attention, most urgent first (docs/status.md). */
   attention: AttentionItem[];
   /**

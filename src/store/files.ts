@@ -59,6 +59,7 @@ export function parseState(text: string, file: string): State {
   return {
     version: 1,
     unreachableSince: raw.unreachableSince ?? empty.unreachableSince,
+    ...(raw.outageEnded && Object.keys(raw.outageEnded).length > 0 ? { outageEnded: raw.outageEnded } : {}),
     startFailures: raw.startFailures ?? empty.startFailures,
     notified: raw.notified ?? empty.notified,
     everRunning: raw.everRunning ?? empty.everRunning,
@@ -88,6 +89,7 @@ export function serializeState(state: State): string {
   return stableJson({
     version: 1,
     unreachableSince: sortRecord(state.unreachableSince),
+    ...(state.outageEnded && Object.keys(state.outageEnded).length > 0 ? { outageEnded: sortRecord(state.outageEnded) } : {}),
     startFailures: failures,
     notified: sortRecord(state.notified),
     everRunning: [...new Set(state.everRunning)].sort(),

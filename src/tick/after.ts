@@ -41,7 +41,7 @@ export interface AppliedEffects {
  */
 export function stateAfter(planned: Planned, applied: AppliedEffects | null = null): State {
   const outcome = applied?.outcome ?? emptyOutcome();
-  const base = updateState(planned.state, { snapshot: planned.snapshot, outcome, now: new Date(planned.now) });
+  const base = updateState(planned.state, { snapshot: planned.snapshot, outcome, now: new Date(planned.now), lostAfterMs: planned.config.cluster.lostAfterMs });
   const lifecycle = lifecycleAfter(planned.state.lifecycle, {
     config: planned.config,
     plan: planned.plan,

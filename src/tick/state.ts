@@ -55,12 +55,27 @@ export function recordObservedFailures(prev: State, snapshot: Snapshot, now: Dat
   return added.length === 0 ? prev : { ...prev, startFailures: [...prev.startFailures, ...added] };
 }
 
-export function updateState(prev: State, input: { snapshot: Snapshot; outcome: ApplyOutcome; now: Date }): State {
+/**
+ * When each node's last outage ended, kept for lostAfter after that (src/plan/surplus.ts
+ * stops the replicas of a node that just came back first): a node that was
+ * unreachable at the last tick and answered in this one ended its outage now.
+ */
+export function outagesEnded(prev: State, snapshot: Snapshot, now: Date, lostAfterMs: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [node, at] of Object.entries(prev.outageEnded ?? {})) if (Date.parse(at) + lostAfterMs > now.getTime()) out[node] = at;
+  for (const n of snapshot.nodes) if (n.reachable && Object.hasOwn(prev.unreachableSince, n.name)) out[n.name] = seconds(now);
+  return out;
+}
+
+export function updateState(prev: State, input: { snapshot: Snapshot; outcome: ApplyOutcome; now: Date; lostAfterMs?: number }): State {
   const cutoff = input.now.getTime() - START_FAILURE_MEMORY_MS;
   const kept = prev.startFailures.filter((f) => Date.parse(f.at) > cutoff);
+  const { outageEnded: _prev, ...rest } = prev;
+  const ended = input.lostAfterMs === undefined ? (prev.outageEnded ?? {}) : outagesEnded(prev, input.snapshot, input.now, input.lostAfterMs);
   return {
-    ...prev,
+    ...rest,
     unreachableSince: unreachableFromSnapshot(input.snapshot),
+    ...(Object.keys(ended).length > 0 ? { outageEnded: ended } : {}),
     startFailures: [...kept, ...startFailuresOf(input.outcome, seconds(input.now))],
   };
 }

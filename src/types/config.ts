@@ -167,7 +167,35 @@ export interface ModelConfig {
   check: CheckConfig | null;
   /** null: a changed spec is replaced without canaries. */
   rollout: RolloutConfig | null;
+  /** Tokens one sequence may hold (docs/placement.md#will-it-fit); absent: the model's max_position_embeddings. */
+  maxModelLen?: number;
+  /** Share of each GPU's memory the engine may use (0..1]; absent: 0.9. */
+  gpuMemoryUtilization?: number;
+  /** The KV cache's element type; absent or `auto`: the model's own dtype. */
+  kvCacheDtype?: KvCacheDtype;
+  /** The weights' size in bytes, for weights no node holds yet; a holding's measured size wins. */
+  weightsBytes?: number;
+  /** What its replicas are kept apart by; absent: `node`. */
+  spread?: Spread;
+  /** What the model must outlive (docs/placement.md#survive); absent: `none`. */
+  survive?: Spread;
 }
+
+/** models.yaml `spread` and `survive`: a failure domain, or none. */
+export type Spread = 'node' | 'fabric' | 'none';
+
+export const SPREADS: readonly Spread[] = ['node', 'fabric', 'none'];
+
+/** models.yaml `kvCacheDtype`: vLLM's `--kv-cache-dtype` names, and the dtype names a config.json uses. */
+export type KvCacheDtype = 'auto' | 'float16' | 'bfloat16' | 'float32' | 'fp8' | 'fp8_e4m3' | 'fp8_e5m2';
+
+export const KV_CACHE_DTYPES: readonly KvCacheDtype[] = ['auto', 'float16', 'bfloat16', 'float32', 'fp8', 'fp8_e4m3', 'fp8_e5m2'];
+
+/** What a model's fit, spread and survive keys mean when models.yaml does not write them. */
+export const MODEL_FIT_DEFAULTS = { gpuMemoryUtilization: 0.9, spread: 'node', survive: 'none' } as const satisfies Pick<
+  Required<ModelConfig>,
+  'gpuMemoryUtilization' | 'spread' | 'survive'
+>;
 
 /**
  * What a model gets when neither models.yaml nor cluster.yaml's `defaults:`

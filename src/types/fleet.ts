@@ -26,6 +26,8 @@ export interface FleetGpu {
   replica: string | null;
   /** Compute processes on it that the agent did not start; 0 when the report does not say (an older agent, a failed query). */
   foreign?: number;
+  /** Its memory as reported (nvidia-smi memory.total); absent when the report does not say. */
+  memoryMiB?: number;
 }
 
 export interface FleetNode {

@@ -63,6 +63,12 @@ export interface State {
   version: 1;
   /** node -> ISO time it was first seen unreachable in the current outage. */
   unreachableSince: Record<string, string>;
+  /**
+   * node -> ISO time its last outage ended (the tick that saw it answer again),
+   * kept for lostAfter after that: its replicas are the first surplus to stop
+   * (docs/placement.md#2-free-first). Absent: none.
+   */
+  outageEnded?: Record<string, string>;
   /** Recent start failures; the planner avoids (model, node) for 30 minutes. */
   startFailures: StartFailure[];
   /**

@@ -43,7 +43,7 @@ const stepNamed = (id: string) => steps.find((s) => s.id === id || s.name === id
 test('a composite action with described inputs and outputs', () => {
   assert.is(action.runs.using, 'composite');
   assert.ok(action.name && action.description);
-  assert.equal(Object.keys(action.inputs).sort(), ['base', 'comment', 'node-version', 'repo', 'token']);
+  assert.equal(Object.keys(action.inputs).sort(), ['base', 'check-survive', 'comment', 'node-version', 'repo', 'token']);
   for (const [name, input] of Object.entries(action.inputs)) assert.ok(input.description.length > 10, `${name} is described`);
   assert.is(action.inputs.repo!.default, '.');
   assert.is(action.inputs.token!.default, '${{ github.token }}');

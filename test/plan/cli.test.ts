@@ -78,7 +78,7 @@ test('plan --format json prints the contract plan', async () => {
   const r = await plan(fresh(models(1)), ['--format', 'json']);
   assert.is(r.code, 0);
   const json = JSON.parse(r.out);
-  assert.equal(Object.keys(json), ['version', 'warnings', 'notice', 'base', 'changes', 'blocked', 'actions', 'unplaceable', 'after']);
+  assert.equal(Object.keys(json), ['version', 'warnings', 'notice', 'base', 'changes', 'blocked', 'actions', 'unplaceable', 'fit', 'survive', 'after']);
   assert.equal([json.warnings, json.notice, json.base, json.actions[0].cause], [[], null, null, 'change']);
   assert.is(json.after.models[0].starting, 1, 'after: the status JSON of the fleet as the tick leaves it');
   assert.equal(json.actions[0].placement, [{ node: 'n1', gpus: [0, 1, 2, 3] }]);

@@ -81,6 +81,10 @@ test('the status JSON has docs/commands.md keys in order', () => {
     'notify',
     'unhealthyGpus',
     'duplicates',
+    'fit',
+    'fitWarnings',
+    'survive',
+    'surviveWarnings',
     'attention',
     'endpointWarnings',
   ]);

@@ -126,7 +126,7 @@ for (const [how, breakIt] of [
   });
 }
 
-test('observed.json and its node both gone past lostAfter: the replica is replaced under a new id, and the old one is the surplus when it returns', async () => {
+test('observed.json and its node both gone past lostAfter: the replica is replaced under a new id, and the returning copy is the surplus (docs/placement.md step 2)', async () => {
   const w = await world();
   await w.tick(0);
   await w.tick(1);
@@ -143,7 +143,7 @@ test('observed.json and its node both gone past lostAfter: the replica is replac
   const back = await w.tick(14);
   assert.equal(
     back.plan!.actions.map((a) => `${a.op} ${a.replica}`),
-    ['stop m-2'],
+    ['stop m-0'],
   );
   // The surplus drains first (out of every router's table), and is stopped on a later tick.
   assert.equal(
@@ -153,7 +153,7 @@ test('observed.json and its node both gone past lostAfter: the replica is replac
   await w.tick(15);
   assert.equal(
     w.copies().map((c) => c.split('@')[0]),
-    ['m-0', 'm-1'],
+    ['m-1', 'm-2'],
   );
   await rm(w.dir, { recursive: true, force: true });
 });

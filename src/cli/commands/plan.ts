@@ -23,7 +23,7 @@ import type { Io } from '../io.js';
 import { wantsColor } from './status.js';
 
 const HELP = `Usage: llmgw plan [--repo DIR] [--base REF] [--observed FILE] [--now ISO]
-                  [--format text|json|markdown] [--detailed-exitcode]
+                  [--format text|json|markdown] [--detailed-exitcode] [--check-survive]
 
 The dry run: what would start and stop, what cannot be placed and why, and how
 STATUS.md would change — the same plan, projection and STATUS.md a reconcile
@@ -43,12 +43,15 @@ models.yaml of the repo (docs/commands.md).
   --format json       the plan as docs/commands.md defines it, with "after"
   --format markdown   a pull-request comment (at most 65,000 characters)
   --detailed-exitcode exit 2 when the plan has changes
+  --check-survive     exit 3 when a model would not outlive what its models.yaml
+                      survive: names (docs/placement.md#survive); before exit 2
 
 Without --base the "before" side of the STATUS.md diff is the repo's STATUS.md
 (the fleet as observed when there is none), and every action is "change".
 The pull-request workflow: examples/ci (plan --base origin/<base> --format markdown).
 
-Exit status: 0 ok, 1 error or invalid config, 2 changes (--detailed-exitcode).
+Exit status: 0 ok, 1 error or invalid config, 2 changes (--detailed-exitcode),
+3 a survive: broken (--check-survive).
 `;
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -61,6 +64,7 @@ interface PlanOptions {
   now?: string;
   format: Format;
   detailedExitcode: boolean;
+  checkSurvive: boolean;
   help: boolean;
 }
 
@@ -76,6 +80,7 @@ function options(argv: string[]): PlanOptions {
         now: { type: 'string' },
         format: { type: 'string', default: 'text' },
         'detailed-exitcode': { type: 'boolean', default: false },
+        'check-survive': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -96,6 +101,7 @@ function options(argv: string[]): PlanOptions {
     now: values.now,
     format: format as Format,
     detailedExitcode: values['detailed-exitcode'] ?? false,
+    checkSurvive: values['check-survive'] ?? false,
     help: values.help ?? false,
   };
 }
@@ -162,5 +168,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }).finally(() => input.done());
   const ctx: Partial<PlanContext> = { base: input.ref, warnings: input.warnings, specs, after: preview.after.report };
   io.stdout.write(render(opts.format, preview.plan, preview.diff, ctx, io));
+  if (opts.checkSurvive && (preview.after.report.surviveWarnings ?? []).length > 0) return 3;
   return opts.detailedExitcode && preview.plan.changes ? 2 : 0;
 }

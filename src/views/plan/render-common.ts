@@ -22,7 +22,10 @@ export interface PlanContext {
 export const NO_CONTEXT: PlanContext = { base: null, warnings: [], notice: null, specs: [], after: null };
 
 export function withContext(ctx: Partial<PlanContext> | undefined): PlanContext {
-  return { ...NO_CONTEXT, ...ctx };
+  const merged = { ...NO_CONTEXT, ...ctx };
+  // A `survive:` the fleet as the tick leaves it breaks heads every format too.
+  const own = (merged.after?.surviveWarnings ?? []).filter((w) => !merged.warnings.includes(w));
+  return own.length > 0 ? { ...merged, warnings: [...merged.warnings, ...own] } : merged;
 }
 
 /** [0,1,2,3,6] -> "0-3,6" */

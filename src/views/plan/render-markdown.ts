@@ -40,6 +40,16 @@ function withCode(text: string): string {
     .join('');
 }
 
+/** `; does not fit A100, fits H100 (3 full-length sequences)`: the model's fit (docs/placement.md#will-it-fit), when its size is known. */
+function fitText(ctx: PlanContext, model: string): string {
+  const fit = ctx.after?.fit?.[model];
+  if (!fit || Object.keys(fit).length === 0) return '';
+  const parts = Object.entries(fit).map(([cls, f]) =>
+    !f.fits ? `does not fit ${cls}` : f.sequences === null ? `fits ${cls}` : `fits ${cls} (${f.sequences} full-length sequence${f.sequences === 1 ? '' : 's'})`,
+  );
+  return `; ${md(parts.join(', '))}`;
+}
+
 function specs(ctx: PlanContext, d: Detail): string[] {
   if (ctx.specs.length === 0) return [];
   const shown = Number.isFinite(d.rows) ? ctx.specs.slice(0, d.rows) : ctx.specs;
@@ -48,7 +58,7 @@ function specs(ctx: PlanContext, d: Detail): string[] {
   for (const s of shown) {
     const argv = clip(argvText(s.argv), d.cell * 20);
     const fence = codeFence(argv);
-    out.push('', `**${md(s.model)}** (spec \`${s.spec}\`)`, '', `${fence}sh`, argv.replace(/[\r\n]/g, ' '), fence);
+    out.push('', `**${md(s.model)}** (spec \`${s.spec}\`)${fitText(ctx, s.model)}`, '', `${fence}sh`, argv.replace(/[\r\n]/g, ' '), fence);
   }
   if (shown.length < n) out.push('', `… and ${n - shown.length} more: see models.yaml.`);
   out.push('', '</details>');

@@ -46,6 +46,11 @@ function webhookWarning(report: StatusReport): string[] {
   ];
 }
 
+/** A models.yaml `survive:` this fleet breaks (docs/placement.md#survive): at the top, beside the webhook warning. */
+function surviveWarning(report: StatusReport): string[] {
+  return (report.surviveWarnings ?? []).flatMap((w) => [`> **Warning:** ${md(w)}.`, '']);
+}
+
 function attention(report: StatusReport): string[] {
   if (report.attention.length === 0) return ['Nothing needs attention.', ''];
   return ['**Needs attention:**', '', ...report.attention.flatMap(attentionLine), ''];
@@ -224,6 +229,7 @@ export function renderStatusMarkdown(report: StatusReport): string {
     `# Fleet status: ${md(report.cluster)}`,
     '',
     ...webhookWarning(report),
+    ...surviveWarning(report),
     `Observed on ${date(report.observedAt)} (UTC). Written by llmgw: do not edit.`,
     '',
     ...attention(report),
