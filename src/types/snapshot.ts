@@ -102,9 +102,17 @@ export interface AnswerCheck {
 /** A replica id, or an id with the grace SIGTERM gets before SIGKILL. */
 export type StopEntry = string | { replica: string; graceSeconds?: number };
 
+/** The reconciler's lease as a request carries it (docs/protocol.md#fencing): a node refuses an epoch lower than one it has seen. */
+export interface Lease {
+  epoch: number;
+  holder: string;
+}
+
 export interface AgentApplyRequest {
   version: 1;
   node: string;
+  /** Absent: epoch 0 (a reconciler older than fencing). */
+  lease?: Lease;
   start: StartRequest[];
   stop: StopEntry[];
 }
