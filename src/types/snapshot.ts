@@ -91,7 +91,7 @@ export interface StartRequest {
 export interface AnswerCheck {
   /** The user message sent to /v1/chat/completions. */
   prompt: string;
-  /** A JavaScript RegExp source the answer's content must match. */
+  /** A JavaScript RegExp source the answer's content must match, in RE2's syntax too (matched in linear time). */
   expect: string;
   /** RegExp flags, e.g. "i"; stateful ones (g, y) are refused. */
   flags?: string;
