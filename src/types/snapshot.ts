@@ -42,6 +42,8 @@ export interface ReplicaReport {
   error?: string;
   /** Its answer check's last outcome, when it has a check and one was tried. */
   check?: CheckResult;
+  /** From the engine's metrics, when it was started with a metrics entry and they could be read. */
+  load?: ReplicaLoad;
 }
 
 export interface StorageReport {
@@ -86,6 +88,28 @@ export interface StartRequest {
   startTimeoutSeconds: number;
   /** Gate `running` on a real completion (docs/protocol.md#the-answer-check); absent: health alone decides. */
   check?: AnswerCheck;
+  /** The engine's Prometheus metrics, read at each report for `load` (docs/protocol.md#engine-progress); absent: none read. */
+  metrics?: EngineMetricsEntry;
+  /** Running requests and no progress for this long is stalled; absent: 60. */
+  stallAfterSeconds?: number;
+}
+
+/** Where an engine's metrics are and which series mean what (cluster.yaml `engines.<name>.metrics`, resolved). */
+export interface EngineMetricsEntry {
+  path: string;
+  running: string;
+  waiting: string;
+  progress: string;
+}
+
+/** What a replica's engine says it is doing, from its metrics (docs/protocol.md#engine-progress). */
+export interface ReplicaLoad {
+  running: number;
+  waiting: number;
+  /** The progress counter (vLLM: generation tokens since the engine started). */
+  progress: number;
+  /** Since when it has had running requests and made no progress for stallAfter; absent when progressing or idle. */
+  stalledSince?: string;
 }
 
 export interface AnswerCheck {
