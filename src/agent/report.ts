@@ -19,6 +19,8 @@ import { deriveState } from './replica-state.js';
 import { listRecords, readHealth, readLoad, writeHealth, writeLoad, type ReplicaRecord } from './replica-store.js';
 import { DEFAULT_STALL_AFTER_MS, judgeLoad, sampleOf } from './engine-load.js';
 import { fetchMetrics } from './metrics-probe.js';
+import { parseXids, xidsByGpu } from './kernel-log.js';
+import { markRead, readKernelLog, readSince } from './kernel-log-source.js';
 import { scanStorage } from './storage.js';
 
 /** A report is data for a tick, not a log: past these, warnings are summarised (the schema allows 1000 of 4096 chars). */
@@ -85,6 +87,29 @@ async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date, sett
   return warning === undefined ? { replica } : { replica, warning };
 }
 
+/**
+ * Each GPU's Xids from the log just read, and the mark moved on so the next
+ * report does not repeat them. An unreadable log moves no mark (the next report
+ * tries the same span again) and reports no `xid` at all: unknown, said in a warning.
+ */
+async function gpuFaults(
+  env: AgentEnv,
+  log: Awaited<ReturnType<typeof readKernelLog>>,
+  sinceMs: number,
+  untilMs: number,
+  busIds: Map<number, string>,
+): Promise<{ byGpu: Map<number, { code: number; at: string }[]>; warnings: string[] }> {
+  // No bus ids (no GPUs, or nvidia-smi failed, said already): keep the mark, so faults are matched once the GPUs are listed again.
+  if (busIds.size === 0) return { byGpu: new Map(), warnings: [] };
+  if ('error' in log) return { byGpu: new Map(), warnings: [`GPU faults unknown: kernel log unreadable (${log.error})`] };
+  const matched = xidsByGpu(parseXids(log.text, sinceMs, untilMs), busIds);
+  const warnings = [...matched.warnings];
+  await markRead(env, untilMs).catch((err: unknown) => {
+    warnings.push(`cannot record how far the kernel log was read: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  return { byGpu: matched.byGpu, warnings };
+}
+
 /** Each warning one clean bounded line; at most MAX_WARNINGS of them, the rest counted. */
 export function boundWarnings(warnings: string[]): string[] {
   const clean = warnings.map((w) => cleanText(w, MAX_WARNING_CHARS));
@@ -97,8 +122,10 @@ export async function report(req: AgentReportRequest, env: AgentEnv, now: () => 
   const settings = checkSettings(env);
   // Records first (a few small local files), so the replicas' probes and checks overlap nvidia-smi and storage.
   const records = await listRecords(env);
-  const [gpus, storage, observed] = await Promise.all([
+  const since = await readSince(env, at.getTime());
+  const [gpus, kernelLog, storage, observed] = await Promise.all([
     readGpus(env),
+    readKernelLog(env, since),
     scanStorage(req),
     Promise.all(records.records.map((rec) => observeReplica(env, rec, at, settings))),
   ]);
@@ -109,13 +136,19 @@ export async function report(req: AgentReportRequest, env: AgentEnv, now: () => 
           gpus.apps.map((a) => a.pid),
           records.records,
         );
+  const listed = gpus.apps === null || ours === null ? gpus.gpus : withForeign(gpus.gpus, gpus.apps, ours);
+  const faults = await gpuFaults(env, kernelLog, since, at.getTime(), gpus.busIds);
   return {
     version: 1,
-    gpus: gpus.apps === null || ours === null ? gpus.gpus : withForeign(gpus.gpus, gpus.apps, ours),
+    gpus: listed.map((g) => {
+      const xid = faults.byGpu.get(g.index);
+      return xid === undefined ? g : { ...g, xid };
+    }),
     replicas: observed.map((o) => o.replica),
     storage: storage.storage,
     warnings: boundWarnings([
       ...gpus.warnings,
+      ...faults.warnings,
       ...storage.warnings,
       ...records.warnings,
       ...observed.flatMap((o) => (o.warning === undefined ? [] : [o.warning])),

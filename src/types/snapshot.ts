@@ -16,6 +16,14 @@ export interface GpuReport {
    * Absent: unknown (nvidia-smi could not list them; the report's warnings say why).
    */
   foreign?: number;
+  /** Xids the kernel logged for this GPU since the agent's last report (docs/protocol.md#gpu-faults); absent: none, or unknown. */
+  xid?: XidReport[];
+}
+
+/** One Xid: the driver's code for a GPU fault, and when the kernel logged it. */
+export interface XidReport {
+  code: number;
+  at: string;
 }
 
 /** The outcome of the last answer check of a replica (docs/protocol.md#the-answer-check). */
