@@ -62,6 +62,15 @@ export interface StorageReport {
   weights: string[];
   /** Requested weights present but empty or half-written. */
   incomplete: string[];
+  /** Per complete weights directory: its weights files' total bytes, and its config.json's shape fields (null without one). Absent from older agents. */
+  sizes?: Record<string, WeightsSize>;
+}
+
+/** What the plan's fit rule reads of one holding (docs/protocol.md#sizes-of-weights). */
+export interface WeightsSize {
+  bytes: number;
+  /** The config.json fields the fit rule reads (untrusted: read defensively), or null when the directory has none. */
+  config: Record<string, unknown> | null;
 }
 
 export interface AgentReport {
