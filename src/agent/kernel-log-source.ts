@@ -79,16 +79,18 @@ function markPath(env: AgentEnv): string {
   return join(stateDir(env), 'kernel-log.json');
 }
 
-/** Where this report starts reading: the last report's end, else FIRST_LOOK_BACK_MS ago; never in the future. */
-export async function readSince(env: AgentEnv, nowMs: number): Promise<number> {
+/** Where this report starts reading (the last report's end, else FIRST_LOOK_BACK_MS ago; never in the future), and the untimed lines it saw. */
+export async function readSince(env: AgentEnv, nowMs: number): Promise<{ sinceMs: number; seen: Set<string> }> {
   const kept = await readFile(markPath(env), 'utf8').then(
-    (t) => Date.parse((JSON.parse(t) as { readUntil?: string }).readUntil ?? ''),
-    () => NaN,
+    (t) => JSON.parse(t) as { readUntil?: unknown; untimed?: unknown },
+    () => ({}) as { readUntil?: unknown; untimed?: unknown },
   );
-  if (!Number.isFinite(kept) || kept > nowMs) return nowMs - FIRST_LOOK_BACK_MS;
-  return Math.max(kept, nowMs - MAX_LOOK_BACK_MS);
+  const until = typeof kept.readUntil === 'string' ? Date.parse(kept.readUntil) : NaN;
+  const seen = new Set(Array.isArray(kept.untimed) ? kept.untimed.filter((k): k is string => typeof k === 'string') : []);
+  if (!Number.isFinite(until) || until > nowMs) return { sinceMs: nowMs - FIRST_LOOK_BACK_MS, seen };
+  return { sinceMs: Math.max(until, nowMs - MAX_LOOK_BACK_MS), seen };
 }
 
-export async function markRead(env: AgentEnv, untilMs: number): Promise<void> {
-  await writeFileAtomic(markPath(env), JSON.stringify({ readUntil: new Date(untilMs).toISOString() }) + '\n');
+export async function markRead(env: AgentEnv, untilMs: number, untimed: string[]): Promise<void> {
+  await writeFileAtomic(markPath(env), JSON.stringify({ readUntil: new Date(untilMs).toISOString(), untimed }) + '\n');
 }

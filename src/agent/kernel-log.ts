@@ -35,21 +35,39 @@ export function lineTime(line: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** At most this many untimed Xid lines are remembered between reports (each once seen, never again). */
+export const MAX_UNTIMED_SEEN = 1000;
+
 /**
- * The Xid lines logged in (sinceMs, untilMs]. A line without a time it can
- * read is left out: "since the last report" cannot be judged for it, and
- * reporting an old fault again would quarantine a GPU that was released.
+ * The Xid lines logged in (sinceMs, untilMs]. A line without a time it can read
+ * (a test's fixture, plain `dmesg`'s `[  812.345678]`) cannot be placed in that
+ * span, so it is reported once, the first time it is seen, at `untilMs`: `seen`
+ * holds the keys of such lines the last report saw, and `untimed` the keys of
+ * this text's (its n-th copy of a line is another line). Reporting an old fault
+ * again would quarantine a GPU a person released; missing one would leave a
+ * broken GPU in use.
  */
-export function parseXids(text: string, sinceMs: number, untilMs: number): XidLine[] {
-  const found: XidLine[] = [];
+export function parseXids(text: string, sinceMs: number, untilMs: number, seen: ReadonlySet<string> = new Set()): { xids: XidLine[]; untimed: string[] } {
+  const xids: XidLine[] = [];
+  const untimed: string[] = [];
+  const copies = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line.includes('NVRM: Xid')) continue;
     const m = XID.exec(line);
-    const t = lineTime(line);
-    if (!m || t === null || t <= sinceMs || t > untilMs) continue;
-    found.push({ at: new Date(t).toISOString(), domain: parseInt(m[1]!, 16), bus: parseInt(m[2]!, 16), device: parseInt(m[3]!, 16), code: Number(m[4]) });
+    if (!m) continue;
+    let t = lineTime(line);
+    if (t === null) {
+      const body = line.trim().slice(0, 300);
+      const n = (copies.get(body) ?? 0) + 1;
+      copies.set(body, n);
+      const key = `${n}:${body}`;
+      untimed.push(key);
+      if (seen.has(key)) continue;
+      t = untilMs;
+    } else if (t <= sinceMs || t > untilMs) continue;
+    xids.push({ at: new Date(t).toISOString(), domain: parseInt(m[1]!, 16), bus: parseInt(m[2]!, 16), device: parseInt(m[3]!, 16), code: Number(m[4]) });
   }
-  return found;
+  return { xids, untimed: untimed.slice(-MAX_UNTIMED_SEEN) };
 }
 
 /** `00000000:3B:00.0` (nvidia-smi) as numbers; null when it is not a bus id. */

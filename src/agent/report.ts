@@ -95,16 +95,17 @@ async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date, sett
 async function gpuFaults(
   env: AgentEnv,
   log: Awaited<ReturnType<typeof readKernelLog>>,
-  sinceMs: number,
+  since: { sinceMs: number; seen: Set<string> },
   untilMs: number,
   busIds: Map<number, string>,
 ): Promise<{ byGpu: Map<number, { code: number; at: string }[]>; warnings: string[] }> {
   // No bus ids (no GPUs, or nvidia-smi failed, said already): keep the mark, so faults are matched once the GPUs are listed again.
   if (busIds.size === 0) return { byGpu: new Map(), warnings: [] };
   if ('error' in log) return { byGpu: new Map(), warnings: [`GPU faults unknown: kernel log unreadable (${log.error})`] };
-  const matched = xidsByGpu(parseXids(log.text, sinceMs, untilMs), busIds);
+  const parsed = parseXids(log.text, since.sinceMs, untilMs, since.seen);
+  const matched = xidsByGpu(parsed.xids, busIds);
   const warnings = [...matched.warnings];
-  await markRead(env, untilMs).catch((err: unknown) => {
+  await markRead(env, untilMs, parsed.untimed).catch((err: unknown) => {
     warnings.push(`cannot record how far the kernel log was read: ${err instanceof Error ? err.message : String(err)}`);
   });
   return { byGpu: matched.byGpu, warnings };
@@ -125,7 +126,7 @@ export async function report(req: AgentReportRequest, env: AgentEnv, now: () => 
   const since = await readSince(env, at.getTime());
   const [gpus, kernelLog, storage, observed] = await Promise.all([
     readGpus(env),
-    readKernelLog(env, since),
+    readKernelLog(env, since.sinceMs),
     scanStorage(req),
     Promise.all(records.records.map((rec) => observeReplica(env, rec, at, settings))),
   ]);

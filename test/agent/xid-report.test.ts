@@ -78,4 +78,23 @@ test('$LLMGW_KERNEL_LOG may name a command (argv, no shell); one that fails is a
   }
 });
 
+test('a fixture line without a time (as the contract writes it) is reported on the first report that sees it, and not on the next', async () => {
+  const node = await makeNode([H100, H100, H100]);
+  try {
+    await writeFile(fakeKernelLogPath(join(node.dir, 'gpus.csv')), `NVRM: Xid (PCI:0000:03:00): 79, pid=1234, GPU has fallen off the bus.\n`);
+    const first = await report(REQ, node.env, () => T);
+    assert.equal(
+      first.gpus.map((g) => g.xid),
+      [undefined, undefined, [{ code: 79, at: T.toISOString() }]],
+    );
+    const second = await report(REQ, node.env, () => new Date(T.getTime() + 30_000));
+    assert.equal(
+      second.gpus.map((g) => g.xid),
+      [undefined, undefined, undefined],
+    );
+  } finally {
+    await node.cleanup();
+  }
+});
+
 test.run();
