@@ -11,7 +11,8 @@ import { healthUrl } from './health-probe.js';
 export const METRICS_TIMEOUT_MS = 2_000;
 export const MAX_METRICS_BYTES = 4 * 1024 * 1024;
 
-export type MetricsOutcome = { kind: 'text'; text: string } | { kind: 'problem'; detail: string };
+/** `none`: the engine has no such page (404), which an engine that is not vLLM may well not: no load, and nothing to warn about. */
+export type MetricsOutcome = { kind: 'text'; text: string } | { kind: 'none' } | { kind: 'problem'; detail: string };
 
 export function fetchMetrics(endpoint: string, path: string, timeoutMs = METRICS_TIMEOUT_MS): Promise<MetricsOutcome> {
   return new Promise((resolve) => {
@@ -33,6 +34,7 @@ export function fetchMetrics(endpoint: string, path: string, timeoutMs = METRICS
     };
     // agent: false — no keep-alive socket may outlive the report and hold the agent process open.
     const req = get(parsed, { agent: false, headers: { connection: 'close', accept: 'text/plain' } }, (res: IncomingMessage) => {
+      if (res.statusCode === 404) return done({ kind: 'none' });
       if (res.statusCode !== 200) return done({ kind: 'problem', detail: `HTTP ${String(res.statusCode)}` });
       const chunks: Buffer[] = [];
       let bytes = 0;

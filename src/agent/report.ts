@@ -36,6 +36,7 @@ async function observeLoad(env: AgentEnv, rec: ReplicaRecord, healthy: boolean, 
   const entry = rec.metrics;
   if (entry === undefined || !healthy) return {};
   const page = await fetchMetrics(rec.endpoint, entry.path);
+  if (page.kind === 'none') return {};
   if (page.kind === 'problem') return { warning: `metrics of ${rec.replica} unreadable: ${page.detail}` };
   const sampled = sampleOf(page.text, entry);
   if ('missing' in sampled) return { warning: `metrics of ${rec.replica} lack ${sampled.missing.map((n) => cleanText(n, 200)).join(', ')}` };

@@ -20,9 +20,15 @@ export const METRICS_DEFAULTS: EngineMetrics = {
   progress: 'vllm:generation_tokens_total',
 };
 
-/** `metrics:` over vLLM's defaults; undefined when the engine has none (the schema has checked the shape). */
+/**
+ * `metrics:` over vLLM's defaults; vLLM's whole entry when the engine writes
+ * none (a stall is then seen out of the box, and an engine without the page
+ * answers 404, which costs nothing); undefined for `metrics: false`. The schema
+ * has checked the shape.
+ */
 function metricsOf(raw: unknown): EngineMetrics | undefined {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  if (raw === false) return undefined;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ...METRICS_DEFAULTS };
   const m = obj(raw);
   return {
     path: str(m.path) ?? METRICS_DEFAULTS.path,

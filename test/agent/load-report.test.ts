@@ -86,4 +86,17 @@ test('a replica started without a metrics entry reports no load; one whose page 
   await node.apply([], ['plain-0', 'other-0']);
 });
 
+test('an engine without the page (404) has no load and no warning: not every engine serves metrics', async () => {
+  const none = stubStart('none-0', await freePort());
+  await node.apply([{ ...none, metrics: { ...VLLM, path: '/no-such-page' } }]);
+  assert.ok(await waitFor(async () => (await node.stateOf('none-0')) === 'running'));
+  const r = await report(REQ, node.env);
+  assert.equal(
+    r.replicas.map((x) => [x.id, x.load]),
+    [['none-0', undefined]],
+  );
+  assert.equal(r.warnings, []);
+  await node.apply([], ['none-0']);
+});
+
 test.run();

@@ -1,5 +1,5 @@
 // cluster.yaml `engines.<name>.metrics` (docs/config.md#engines): optional; each key
-// defaults to vLLM's name; a misspelt key or a name Prometheus would not allow is one problem.
+// defaults to vLLM's name (the whole entry too), false turns it off; a misspelt key or a name Prometheus would not allow is one problem.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -23,10 +23,22 @@ function load(extra: string) {
   return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster(extra) }, models: { name: 'models.yaml', text: MODELS } }, { env: { HOME: '/h' } });
 }
 
-test('an engine without metrics reads none', () => {
+const VLLM = {
+  path: '/metrics',
+  running: 'vllm:num_requests_running',
+  waiting: 'vllm:num_requests_waiting',
+  progress: 'vllm:generation_tokens_total',
+};
+
+test("an engine that writes no metrics reads vLLM's; metrics: false reads none", () => {
   const r = load('');
   assert.ok(r.ok);
-  if (r.ok) assert.is(r.config.cluster.engines.vllm!.metrics, undefined);
+  if (r.ok) assert.equal(r.config.cluster.engines.vllm!.metrics, VLLM);
+  const off = load('    metrics: false\n');
+  assert.ok(off.ok);
+  if (off.ok) assert.is(off.config.cluster.engines.vllm!.metrics, undefined);
+  const on = load('    metrics: true\n');
+  assert.not.ok(on.ok, 'true is not an entry');
 });
 
 test("metrics: {} is vLLM's names at /metrics; keys given replace only themselves (SGLang's names)", () => {
