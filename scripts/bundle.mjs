@@ -5,7 +5,9 @@
 // src/cli/node-main.ts and what it imports; the JSON Schemas those commands
 // check requests and replies against go in as the validators
 // scripts/build-schemas.mjs precompiled, so neither ajv's compiler nor a
-// schema file is needed on the host.
+// schema file is needed on the host. Third-party code it carries: ajv's
+// run-time helpers, and re2js (the answer check's linear-time matcher,
+// src/util/bounded-pattern.ts; pure JavaScript, so it bundles).
 //
 // Runs after tsc and build-schemas (`npm run build`, `npm run bundle`).
 //

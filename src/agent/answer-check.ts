@@ -11,6 +11,7 @@ import type { AnswerCheck, CheckResult } from '../types/snapshot.js';
 import type { AgentEnv } from './env.js';
 import { askChat, chatBody, chatUrl } from './chat-probe.js';
 import { QUOTE_MAX_CHARS, cleanText, quoteText } from './quote.js';
+import { compileBounded, type BoundedPattern } from '../util/bounded-pattern.js';
 
 /** One attempt's bound; `LLMGW_AGENT_CHECK_ATTEMPT_TIMEOUT` (seconds, at most 30) overrides. */
 export const CHECK_ATTEMPT_TIMEOUT_MS = 10_000;
@@ -36,15 +37,23 @@ export function checkSettings(env: AgentEnv): CheckSettings {
   };
 }
 
-/** The check's RegExp, or why it is not one (g and y are refused: `test` would then depend on the last call). */
-export function compileExpect(check: Pick<AnswerCheck, 'expect' | 'flags'>): RegExp | string {
+/**
+ * The check's pattern, or why it is not one (g and y are refused: `test` would
+ * then depend on the last call). It must be a JavaScript RegExp (what the
+ * protocol promises) and compile for RE2 too, which matches it: the answer is
+ * an engine's text and the pattern a pull request's, and neither may make a
+ * report spin (a backtracking `^(a+)+$` does).
+ */
+export function compileExpect(check: Pick<AnswerCheck, 'expect' | 'flags'>): BoundedPattern | string {
   const flags = check.flags ?? '';
   if (!/^[dimsuv]*$/.test(flags)) return `check.flags ${JSON.stringify(flags)} may only hold d, i, m, s, u, v`;
   try {
-    return new RegExp(check.expect, flags);
+    new RegExp(check.expect, flags);
   } catch (err) {
     return `check.expect is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}`;
   }
+  const bounded = compileBounded(check.expect, flags);
+  return bounded.ok ? bounded.pattern : `check.expect ${describeExpect(check)}: ${bounded.error}`;
 }
 
 /** `/ready/i` as written in messages, the operator's own text but still made safe to print. */

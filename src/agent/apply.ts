@@ -5,6 +5,7 @@
 import type { AgentApplyReply, AgentApplyRequest, ApplyResult, StartRequest, StopEntry } from '../types/snapshot.js';
 import { compileExpect } from './answer-check.js';
 import type { AgentEnv } from './env.js';
+import { admit } from './fence.js';
 import { stopId } from './request.js';
 import { launch } from './launch.js';
 import { isAlive, stopProcessGroup } from './process.js';
@@ -78,6 +79,17 @@ async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Pr
   return result(true);
 }
 
+/** One refusal per entry, in the reply's order (starts, then stops). */
+function refuseAll(req: AgentApplyRequest, error: string): AgentApplyReply {
+  return {
+    version: 1,
+    results: [
+      ...req.start.map((s): ApplyResult => ({ replica: s.replica, op: 'start', ok: false, error })),
+      ...req.stop.map((e): ApplyResult => ({ replica: stopId(e), op: 'stop', ok: false, error })),
+    ],
+  };
+}
+
 /**
  * Stops first (a stop and a start of one id in one request is a restart, and
  * stopping frees GPUs the starts may need), all at once since each may wait
@@ -86,6 +98,15 @@ async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Pr
  * each in request order.
  */
 export async function apply(req: AgentApplyRequest, env: AgentEnv, now: () => Date = () => new Date()): Promise<AgentApplyReply> {
+  // A stale holder changes nothing here: every entry is refused, none is half done.
+  const admitted = await admit(env, req.lease, now()).catch(
+    (err: unknown) => ({ ok: false, error: `cannot record the lease epoch: ${err instanceof Error ? err.message : String(err)}` }) as const,
+  );
+  if (!admitted.ok) return refuseAll(req, admitted.error);
+  return applyOps(req, env, now);
+}
+
+async function applyOps(req: AgentApplyRequest, env: AgentEnv, now: () => Date): Promise<AgentApplyReply> {
   // One stop per id: the first entry naming it decides its grace.
   const firstEntries = [...new Map(req.stop.map((e) => [stopId(e), e] as const).reverse()).values()];
   const stopped = new Map(
@@ -118,6 +139,7 @@ export async function apply(req: AgentApplyRequest, env: AgentEnv, now: () => Da
 export async function stopAllReplicas(env: AgentEnv): Promise<string[]> {
   const { records } = await listRecords(env);
   const ids = records.map((r) => r.replica);
-  await apply({ version: 1, node: '', start: [], stop: ids }, env);
+  // A teardown is this machine's own business, not a reconciler's: no lease to check.
+  await applyOps({ version: 1, node: '', start: [], stop: ids }, env, () => new Date());
   return ids;
 }

@@ -25,3 +25,8 @@ export function healthDir(env: AgentEnv): string {
 export function logsDir(env: AgentEnv): string {
   return join(stateDir(env), 'logs');
 }
+
+/** The last metrics sample of each replica (written only by report). */
+export function loadDir(env: AgentEnv): string {
+  return join(stateDir(env), 'load');
+}

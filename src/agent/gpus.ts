@@ -39,15 +39,17 @@ function runSmi(binary: string, args: string[], env: AgentEnv): Promise<RunResul
 export interface GpuReading {
   gpus: GpuReport[];
   warnings: string[];
+  /** GPU index -> PCI bus id as nvidia-smi prints it (`00000000:3B:00.0`), for matching kernel-log Xids. */
+  busIds: Map<number, string>;
   /** The compute processes on the GPUs; null when nvidia-smi could not list them (foreign unknown). */
   apps: ComputeApp[] | null;
 }
 
-async function readGpuRows(binary: string, env: AgentEnv): Promise<{ gpus: GpuReport[]; warnings: string[] }> {
+async function readGpuRows(binary: string, env: AgentEnv): Promise<{ gpus: GpuReport[]; warnings: string[]; busIds: Map<number, string> }> {
   let fields: readonly string[] = GPU_FIELDS;
   let result = await runSmi(binary, gpuQueryArgs(fields), env);
   if (result.failure?.kind === 'missing') {
-    return { gpus: [], warnings: [`no GPUs reported: ${binary} not found or not executable (${result.failure.detail})`] };
+    return { gpus: [], warnings: [`no GPUs reported: ${binary} not found or not executable (${result.failure.detail})`], busIds: new Map() };
   }
   if (result.failure?.kind === 'exit' && /not a valid field/i.test(result.stdout + result.stderr)) {
     fields = GPU_FALLBACK_FIELDS;
@@ -57,7 +59,7 @@ async function readGpuRows(binary: string, env: AgentEnv): Promise<{ gpus: GpuRe
   if (result.failure) {
     // A non-zero exit with some GPU rows still reports those rows: one GPU in error must not hide its neighbours.
     const what = parsed.gpus.length === 0 ? 'no GPUs reported' : 'GPU list may be partial';
-    return { gpus: parsed.gpus, warnings: [`${what}: ${binary} failed (${result.failure.detail})`, ...parsed.warnings] };
+    return { gpus: parsed.gpus, warnings: [`${what}: ${binary} failed (${result.failure.detail})`, ...parsed.warnings], busIds: parsed.busIds };
   }
   return parsed;
 }
@@ -80,5 +82,5 @@ export async function readGpus(env: AgentEnv): Promise<GpuReading> {
   if ('apps' in apps) return { ...rows, apps: apps.apps };
   // No GPUs, no one to count foreign processes for: the GPU warning already says what is wrong.
   const warnings = rows.gpus.length === 0 ? rows.warnings : [...rows.warnings, `foreign GPU processes unknown: ${apps.error}`];
-  return { gpus: rows.gpus, warnings, apps: null };
+  return { gpus: rows.gpus, warnings, busIds: rows.busIds, apps: null };
 }

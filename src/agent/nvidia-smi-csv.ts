@@ -18,10 +18,13 @@ export const GPU_FIELDS = [
   'ecc.errors.uncorrected.volatile.total',
   'retired_pages.pending',
   'remapped_rows.failure',
+  // Last, so a fixture or wrapper printing the seven fields before it still parses.
+  // Not reported: it is how Xid lines of the kernel log find their GPU (kernel-log.ts).
+  'pci.bus_id',
 ] as const;
 
-/** Drivers older than row remapping (pre-Ampere era) reject the last field: ask without it. */
-export const GPU_FALLBACK_FIELDS = GPU_FIELDS.slice(0, 6);
+/** Drivers older than row remapping (pre-Ampere era) reject that field: ask without it. */
+export const GPU_FALLBACK_FIELDS = GPU_FIELDS.filter((f) => f !== 'remapped_rows.failure');
 
 export function gpuQueryArgs(fields: readonly string[]): string[] {
   return [`--query-gpu=${fields.join(',')}`, '--format=csv,noheader,nounits'];
@@ -71,9 +74,10 @@ function shorten(line: string): string {
  * prints "Unable to determine the device handle for GPU…" for a GPU that fell
  * off the bus) becomes a warning, so the node's other GPUs are still reported.
  */
-export function parseGpuCsv(text: string, fields: readonly string[]): { gpus: GpuReport[]; warnings: string[] } {
+export function parseGpuCsv(text: string, fields: readonly string[]): { gpus: GpuReport[]; warnings: string[]; busIds: Map<number, string> } {
   const gpus: GpuReport[] = [];
   const warnings: string[] = [];
+  const busIds = new Map<number, string>();
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') continue;
     const raw = line.split(',');
@@ -89,6 +93,8 @@ export function parseGpuCsv(text: string, fields: readonly string[]): { gpus: Gp
     const uuid = valueOf(cells.get('uuid'));
     const memory = parseFloat(valueOf(cells.get('memory.total')) ?? ''); // "81559", or "81559 MiB" with units
     const problems = healthProblems(cells);
+    const busId = valueOf(cells.get('pci.bus_id'));
+    if (busId !== undefined) busIds.set(index, busId);
     gpus.push({
       index,
       ...(uuid === undefined ? {} : { uuid }),
@@ -99,7 +105,7 @@ export function parseGpuCsv(text: string, fields: readonly string[]): { gpus: Gp
     });
   }
   gpus.sort((a, b) => a.index - b.index);
-  return { gpus, warnings };
+  return { gpus, warnings, busIds };
 }
 
 function valueOf(cell: Cell | undefined): string | undefined {

@@ -3,6 +3,8 @@
 //   health/<id>.json    what report has seen of it (written by report only): health
 //                       and answer-check times, the last check; each report is a
 //                       new process, so this is its only memory
+//   load/<id>.json      its engine's last metrics sample and when progress last moved
+//                       (written by report only)
 // Both are written to a temporary file and renamed: a crash mid-write leaves the old file.
 // Keeping the two apart means a report racing a stop can at worst leave a
 // stray health file, never resurrect a stopped replica's record.
@@ -11,7 +13,8 @@ import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult, StartRequest } from '../types/snapshot.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { healthDir, replicasDir, type AgentEnv } from './env.js';
+import { healthDir, loadDir, replicasDir, type AgentEnv } from './env.js';
+import type { LoadRecord } from './engine-load.js';
 
 export type Supervisor = 'process' | 'systemd';
 
@@ -95,10 +98,24 @@ export async function writeRecord(env: AgentEnv, rec: ReplicaRecord): Promise<vo
   await writeFileAtomic(recordPath(env, rec.replica), JSON.stringify(rec, null, 2) + '\n');
 }
 
-/** Removes both files of a replica. */
+function loadPath(env: AgentEnv, id: string): string {
+  return join(loadDir(env), `${id}.json`);
+}
+
+/** Removes every file of a replica. */
 export async function removeRecord(env: AgentEnv, id: string): Promise<void> {
   await rm(recordPath(env, id), { force: true });
   await rm(healthPath(env, id), { force: true });
+  await rm(loadPath(env, id), { force: true });
+}
+
+/** The last sample of this replica's metrics; null when none (or unreadable: the stall clock then starts afresh). */
+export async function readLoad(env: AgentEnv, id: string): Promise<LoadRecord | null> {
+  return readJson<LoadRecord>(loadPath(env, id)).catch(() => null);
+}
+
+export async function writeLoad(env: AgentEnv, id: string, rec: LoadRecord): Promise<void> {
+  await writeFileAtomic(loadPath(env, id), JSON.stringify(rec) + '\n');
 }
 
 /** What report saw of this very process, or an empty record when it saw nothing (or saw an earlier process). */

@@ -7,7 +7,8 @@
 
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentReportRequest, StorageReport } from '../types/snapshot.js';
+import type { AgentReportRequest, StorageReport, WeightsSize } from '../types/snapshot.js';
+import { sizeOf, weightsBytes } from './weights-size.js';
 
 const WEIGHT_FILE = /\.(safetensors|bin|pt|pth|gguf)$/;
 const PARTIAL_MARKER = /\.(incomplete|part|tmp)$/;
@@ -18,7 +19,7 @@ const INDEX_FILE = /\.index\.json$/;
  */
 const HF_DOWNLOAD_DIR = join('.cache', 'huggingface', 'download');
 
-export type WeightsStatus = { status: 'complete' } | { status: 'absent' } | { status: 'incomplete'; why: string };
+export type WeightsStatus = { status: 'complete'; bytes: number } | { status: 'absent' } | { status: 'incomplete'; why: string };
 
 /** Why a requested weights path is refused, or null when it is a safe relative path. */
 export function unsafeWeightsPath(weights: string): string | null {
@@ -89,7 +90,7 @@ export async function weightsStatus(dir: string): Promise<WeightsStatus> {
   const empty = weightFiles.find(([, size]) => size === 0);
   if (empty) return { status: 'incomplete', why: `${empty[0]} is empty` };
   if (!weightFiles.some(([, size]) => (size ?? 0) > 0)) return { status: 'incomplete', why: 'no weights file' };
-  return { status: 'complete' };
+  return { status: 'complete', bytes: weightsBytes(sizes as Map<string, number | null>, shardLists) };
 }
 
 /**
@@ -124,10 +125,14 @@ export async function scanStorage(req: Pick<AgentReportRequest, 'storage' | 'wei
           async (w) => [w, await weightsStatus(join(entry.path, w)).catch((): WeightsStatus => ({ status: 'incomplete', why: 'unreadable' }))] as const,
         ),
       );
+      const sizes: Record<string, WeightsSize> = {};
       for (const [w, s] of found) {
         if (s.status === 'complete') report.weights.push(w);
         if (s.status === 'incomplete') report.incomplete.push(w);
       }
+      // Only complete directories have a size worth planning with; config.json is read once each.
+      for (const [w, s] of found) if (s.status === 'complete') sizes[w] = await sizeOf(join(entry.path, w), s.bytes);
+      if (report.weights.length > 0) report.sizes = sizes;
       return { report };
     }),
   );

@@ -120,6 +120,7 @@ export function startRequests(action: StartAction, config: Config, fleet: Fleet)
         // Rank 0 serves the endpoint, so only it is asked for an answer; the
         // other ranks are judged on health, and a replica is running only when all are.
         ...(rank === 0 && model.check ? { check: wireCheck(model.check) } : {}),
+        ...(rank === 0 && engine.metrics ? { metrics: { ...engine.metrics } } : {}),
       },
     };
   });

@@ -2,7 +2,7 @@
 // health and timeouts, and `allowArgs`, the globs a model's args must match
 // (docs/security.md: a models.yaml-only PR must not choose the engine's flags).
 
-import type { EngineConfig } from '../types/config.js';
+import type { EngineConfig, EngineMetrics } from '../types/config.js';
 import { compileGlob, type Glob } from './arg-glob.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, obj, str, type Raw } from './raw.js';
@@ -11,6 +11,32 @@ import { timeoutAt } from './resolve-ssh.js';
 import { problemAt } from './yaml-source.js';
 
 const DEFAULTS = { basePort: 8000, health: '/health', startTimeout: '20m' } as const;
+
+/** vLLM's own names (SGLang's differ, which is why they are settings). */
+export const METRICS_DEFAULTS: EngineMetrics = {
+  path: '/metrics',
+  running: 'vllm:num_requests_running',
+  waiting: 'vllm:num_requests_waiting',
+  progress: 'vllm:generation_tokens_total',
+};
+
+/**
+ * `metrics:` over vLLM's defaults; vLLM's whole entry when the engine writes
+ * none (a stall is then seen out of the box, and an engine without the page
+ * answers 404, which costs nothing); undefined for `metrics: false`. The schema
+ * has checked the shape.
+ */
+function metricsOf(raw: unknown): EngineMetrics | undefined {
+  if (raw === false) return undefined;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ...METRICS_DEFAULTS };
+  const m = obj(raw);
+  return {
+    path: str(m.path) ?? METRICS_DEFAULTS.path,
+    running: str(m.running) ?? METRICS_DEFAULTS.running,
+    waiting: str(m.waiting) ?? METRICS_DEFAULTS.waiting,
+    progress: str(m.progress) ?? METRICS_DEFAULTS.progress,
+  };
+}
 
 /** Engine name -> its compiled allowArgs; an engine absent here accepts any args. */
 export type ArgRules = Map<string, Glob[]>;
@@ -33,6 +59,8 @@ export function resolveEngines(ctx: ResolveContext, raw: Raw): { engines: Record
       health: str(e.health) ?? DEFAULTS.health,
       startTimeoutMs: timeoutAt(ctx, e.startTimeout, DEFAULTS.startTimeout, ['engines', name, 'startTimeout']),
     };
+    const metrics = metricsOf(e.metrics);
+    if (metrics !== undefined) engine.metrics = metrics;
     if (Array.isArray(e.allowArgs)) {
       const globs: Glob[] = [];
       engine.allowArgs = [];

@@ -4,6 +4,7 @@
 // the agent's, the planner's and the applier's business.
 
 import { MODEL_LIFECYCLE_DEFAULTS, type CheckConfig, type ConfigProblem, type RolloutConfig } from '../types/config.js';
+import { compileBounded } from '../util/bounded-pattern.js';
 import { durationAt, timeoutAt } from './resolve-ssh.js';
 import { int, num, obj, str, type Raw } from './raw.js';
 import { problemAt, type PathSegment, type YamlSource } from './yaml-source.js';
@@ -64,7 +65,11 @@ function expectOf(ctx: LifecycleContext, v: unknown, at: PathSegment[]): CheckCo
       // V8's message is "Invalid regular expression: /…/: why"; the why is what helps.
       const why = (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
       ctx.errors.push(problemAt(ctx.src, at, `is not a valid regular expression: ${why}`));
+      return { source, flags };
     }
+    // Nodes match it with RE2 (linear time): a pattern RE2 cannot compile would fail every start.
+    const bounded = compileBounded(source, flags);
+    if (!bounded.ok) ctx.errors.push(problemAt(ctx.src, at, bounded.error));
   }
   return { source, flags };
 }

@@ -5,7 +5,8 @@
 #                           (none when the fixture has no such line); a line
 #                           "# compute-apps: fail" makes this query fail instead
 #   anything else           the GPU rows before it: CSV in the order of the
-#                           agent's --query-gpu fields, whatever the arguments
+#                           agent's --query-gpu fields (the last, pci.bus_id,
+#                           is what kernel-log Xids are matched by), whatever the arguments
 # Without the variable it fails the way nvidia-smi does on a node whose driver
 # is not loaded.
 if [ -z "$LLMGW_FAKE_GPUS" ]; then

@@ -87,6 +87,11 @@ export class PrefixCache {
     }
   }
 
+  /** Prefills waiting for a slot now (the stub's vllm:num_requests_waiting). */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   private slot(): Promise<void> {
     if (this.busy < Math.max(1, this.model.slots)) {
       this.busy++;

@@ -1,6 +1,7 @@
 // A stub inference engine for the demo, end-to-end tests and benchmarks: a real
 // process the agent starts like vLLM, answering what llmgw and the router need:
 //   GET  /health               503 until --ready-after seconds have passed, then 200
+//   GET  /metrics              vLLM's Prometheus text: requests running and waiting, generation tokens, KV-cache use
 //   GET  /v1/models            the one model it serves
 //   POST /v1/chat/completions  an OpenAI-shaped answer ("stream": true gives SSE chunks)
 //   POST /v1/completions       likewise
@@ -9,11 +10,18 @@
 //
 //   node dist/src/sim/stub-engine.js --host H --port P [--model NAME] [--ready-after SECONDS]
 //     [--answer TEXT] [--wrong] [--token-delay-ms MS] [--fail-rate F]
+//     [--stall-after-tokens N] [--slow-prefill [--slow-interval-ms MS]]
 //     [--cache-chars N] [--cache-block-chars N] [--prefill-base-ms MS] [--prefill-ms-per-char MS] [--prefill-slots N]
 //
 // Time to first token comes from a SIMULATED prefix cache (stub-cache.ts), off
 // unless its costs are set. Unknown options (an engine template's
 // --tensor-parallel-size …) are ignored. SIGTERM and SIGINT close the server and exit 0.
+//
+// Two ways of being slow, for liveness (docs/simulation.md): --stall-after-tokens
+// is an engine that hangs while /health says 200 (after N tokens in all, no
+// request gets another token, and they stay running); --slow-prefill is one that
+// is slow but alive (the first token and every chunk after it come
+// --slow-interval-ms apart, just under the 60 s stallAfter by default).
 
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -22,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { answerFor, promptText, tokensOf } from './stub-answer.js';
 import { PrefixCache, type CacheModel } from './stub-cache.js';
+import { metricsText, type StubLoad } from './stub-metrics.js';
 
 /** What can be changed while it runs (PUT /stub/config). */
 export interface StubKnobs {
@@ -33,6 +42,10 @@ export interface StubKnobs {
   tokenDelayMs: number;
   /** Fraction of completions answered 500, spread evenly (0.2: the 5th, 10th, … request). */
   failRate: number;
+  /** After this many generation tokens in all, no request gets another (health stays 200); null: never. */
+  stallAfterTokens: number | null;
+  /** Slow but progressing: the first token and each chunk after it this far apart; null: off. */
+  slowPrefillMs: number | null;
   cache: CacheModel;
 }
 
@@ -58,6 +71,9 @@ export interface StubStats {
   failures: number;
   cache: { prompts: number; promptChars: number; cachedChars: number };
 }
+
+/** --slow-prefill's default interval: just under the 60 s stallAfter an engine is judged by. */
+export const SLOW_INTERVAL_MS = 54_000;
 
 export const DEFAULT_CACHE: CacheModel = { capacityChars: 0, blockChars: 64, baseMs: 0, msPerChar: 0, slots: 1 };
 
@@ -93,10 +109,41 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     wrong: opts.wrong ?? false,
     tokenDelayMs: opts.tokenDelayMs ?? 0,
     failRate: opts.failRate ?? 0,
+    stallAfterTokens: opts.stallAfterTokens ?? null,
+    slowPrefillMs: opts.slowPrefillMs ?? null,
     cache: { ...DEFAULT_CACHE, ...opts.cache },
   };
   const cache = new PrefixCache(knobs.cache);
   const counts = { requests: 0, failures: 0 };
+  const load = { inflight: 0, generationTokens: 0, createdSeconds: Date.now() / 1000 };
+  const loadNow = (): StubLoad => ({
+    running: load.inflight - cache.queued,
+    waiting: cache.queued,
+    generationTokens: load.generationTokens,
+    createdSeconds: load.createdSeconds,
+  });
+
+  /**
+   * The tokens of one answer, paced: the prefill, then one by one. `send` gets
+   * each as it is made; false when the client left first. A stalled engine
+   * never makes the next token: it holds the request until the client leaves.
+   */
+  async function generate(prompt: string, tokens: string[], res: ServerResponse, send: (t: string, i: number) => void): Promise<boolean> {
+    const left = new Promise<void>((r) => res.once('close', () => r()));
+    await cache.prefill(prompt);
+    for (const [i, t] of tokens.entries()) {
+      const pause = knobs.slowPrefillMs ?? (i > 0 ? knobs.tokenDelayMs : 0);
+      await sleep(pause);
+      if (res.destroyed) return false; // the client left: stop generating
+      if (knobs.stallAfterTokens !== null && load.generationTokens >= knobs.stallAfterTokens) {
+        await left;
+        return false;
+      }
+      load.generationTokens++;
+      send(t, i);
+    }
+    return true;
+  }
 
   async function complete(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req);
@@ -114,27 +161,34 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     const id = `stub-${Date.now().toString(36)}-${k}`;
     const created = Math.floor(Date.now() / 1000);
     const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: tokens.length, total_tokens: Math.ceil(prompt.length / 4) + tokens.length };
-    if (body['stream'] !== true) {
-      await cache.prefill(prompt);
-      await sleep(knobs.tokenDelayMs * (tokens.length - 1));
-      const text = tokens.join('');
-      const choice = chat ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' } : { index: 0, text, finish_reason: 'stop' };
-      return json(res, 200, { id, object: chat ? 'chat.completion' : 'text_completion', created, model: name, choices: [choice], usage });
+    load.inflight++;
+    let done = false;
+    const finish = (): void => {
+      if (!done) load.inflight--;
+      done = true;
+    };
+    res.once('close', finish);
+    try {
+      if (body['stream'] !== true) {
+        if (!(await generate(prompt, tokens, res, () => undefined))) return;
+        const text = tokens.join('');
+        const choice = chat ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' } : { index: 0, text, finish_reason: 'stop' };
+        return json(res, 200, { id, object: chat ? 'chat.completion' : 'text_completion', created, model: name, choices: [choice], usage });
+      }
+      // The head at once, as an engine's streaming response does; the first token after the prefill.
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+      const whole = await generate(prompt, tokens, res, (t, i) => {
+        const last = i === tokens.length - 1;
+        const choice = chat
+          ? { index: 0, delta: i === 0 ? { role: 'assistant', content: t } : { content: t }, finish_reason: last ? 'stop' : null }
+          : { index: 0, text: t, finish_reason: last ? 'stop' : null };
+        res.write(`data: ${JSON.stringify({ id, object: chat ? 'chat.completion.chunk' : 'text_completion', created, model: name, choices: [choice] })}\n\n`);
+      });
+      if (whole) res.end('data: [DONE]\n\n');
+    } finally {
+      finish();
     }
-    // The head at once, as an engine's streaming response does; the first token after the prefill.
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    res.flushHeaders();
-    await cache.prefill(prompt);
-    for (const [i, t] of tokens.entries()) {
-      if (i > 0) await sleep(knobs.tokenDelayMs);
-      if (res.destroyed) return; // the client left: stop generating
-      const last = i === tokens.length - 1;
-      const choice = chat
-        ? { index: 0, delta: i === 0 ? { role: 'assistant', content: t } : { content: t }, finish_reason: last ? 'stop' : null }
-        : { index: 0, text: t, finish_reason: last ? 'stop' : null };
-      res.write(`data: ${JSON.stringify({ id, object: chat ? 'chat.completion.chunk' : 'text_completion', created, model: name, choices: [choice] })}\n\n`);
-    }
-    res.end('data: [DONE]\n\n');
   }
 
   const server = createServer((req, res) => {
@@ -142,6 +196,11 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     if (req.method === 'GET' && path === '/health') {
       const ready = Date.now() >= readyAt;
       return json(res, ready ? 200 : 503, { status: ready ? 'ok' : 'loading' });
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      const text = metricsText(model, loadNow());
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      return void res.end(text);
     }
     if (req.method === 'GET' && path === '/v1/models') {
       return json(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'llmgw-stub' }] });
@@ -185,6 +244,11 @@ export function applyKnobs(knobs: StubKnobs, change: Record<string, unknown>): s
     [change['tokenDelayMs'] === undefined || num(change['tokenDelayMs']), 'tokenDelayMs: a number >= 0'],
     [change['failRate'] === undefined || (num(change['failRate']) && (change['failRate'] as number) <= 1), 'failRate: a number from 0 to 1'],
     [
+      change['stallAfterTokens'] === undefined || change['stallAfterTokens'] === null || num(change['stallAfterTokens']),
+      'stallAfterTokens: a number >= 0 or null',
+    ],
+    [change['slowPrefillMs'] === undefined || change['slowPrefillMs'] === null || num(change['slowPrefillMs']), 'slowPrefillMs: a number >= 0 or null'],
+    [
       typeof c === 'object' && c !== null && Object.keys(c).every((key) => key in DEFAULT_CACHE && num(c[key])),
       'cache: numbers >= 0 for capacityChars, blockChars, baseMs, msPerChar, slots',
     ],
@@ -195,6 +259,8 @@ export function applyKnobs(knobs: StubKnobs, change: Record<string, unknown>): s
   if (change['wrong'] !== undefined) knobs.wrong = change['wrong'] as boolean;
   if (change['tokenDelayMs'] !== undefined) knobs.tokenDelayMs = change['tokenDelayMs'] as number;
   if (change['failRate'] !== undefined) knobs.failRate = change['failRate'] as number;
+  if (change['stallAfterTokens'] !== undefined) knobs.stallAfterTokens = change['stallAfterTokens'] as number | null;
+  if (change['slowPrefillMs'] !== undefined) knobs.slowPrefillMs = change['slowPrefillMs'] as number | null;
   Object.assign(knobs.cache, c);
   return null;
 }
@@ -210,6 +276,9 @@ async function main(): Promise<void> {
       wrong: { type: 'boolean', default: false },
       'token-delay-ms': { type: 'string', default: '0' },
       'fail-rate': { type: 'string', default: '0' },
+      'stall-after-tokens': { type: 'string' },
+      'slow-prefill': { type: 'boolean', default: false },
+      'slow-interval-ms': { type: 'string' },
       'cache-chars': { type: 'string' },
       'cache-block-chars': { type: 'string' },
       'prefill-base-ms': { type: 'string' },
@@ -232,6 +301,8 @@ async function main(): Promise<void> {
     wrong: values.wrong === true,
     tokenDelayMs: n(values['token-delay-ms'], 0),
     failRate: Math.min(1, n(values['fail-rate'], 0)),
+    stallAfterTokens: values['stall-after-tokens'] === undefined ? null : n(values['stall-after-tokens'], 0),
+    slowPrefillMs: values['slow-prefill'] === true ? n(values['slow-interval-ms'], SLOW_INTERVAL_MS) : null,
     cache: {
       capacityChars: n(values['cache-chars'], DEFAULT_CACHE.capacityChars),
       blockChars: Math.max(1, n(values['cache-block-chars'], DEFAULT_CACHE.blockChars)),

@@ -62,6 +62,16 @@ export interface EngineConfig {
    * as models.yaml writes it (before placeholders); undefined: any args.
    */
   allowArgs?: string[];
+  /** Where the engine's Prometheus metrics are and what they are called (docs/config.md#engines); undefined: not read. */
+  metrics?: EngineMetrics;
+}
+
+/** An engine's metrics entry, resolved: vLLM's names where cluster.yaml writes none. */
+export interface EngineMetrics {
+  path: string;
+  running: string;
+  waiting: string;
+  progress: string;
 }
 
 export type EventName =

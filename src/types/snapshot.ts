@@ -16,6 +16,14 @@ export interface GpuReport {
    * Absent: unknown (nvidia-smi could not list them; the report's warnings say why).
    */
   foreign?: number;
+  /** Xids the kernel logged for this GPU since the agent's last report (docs/protocol.md#gpu-faults); absent: none, or unknown. */
+  xid?: XidReport[];
+}
+
+/** One Xid: the driver's code for a GPU fault, and when the kernel logged it. */
+export interface XidReport {
+  code: number;
+  at: string;
 }
 
 /** The outcome of the last answer check of a replica (docs/protocol.md#the-answer-check). */
@@ -42,6 +50,8 @@ export interface ReplicaReport {
   error?: string;
   /** Its answer check's last outcome, when it has a check and one was tried. */
   check?: CheckResult;
+  /** From the engine's metrics, when it was started with a metrics entry and they could be read. */
+  load?: ReplicaLoad;
 }
 
 export interface StorageReport {
@@ -56,7 +66,7 @@ export interface StorageReport {
   sizes?: Record<string, WeightsSize>;
 }
 
-/** What the plan's fit rule reads of one holding (docs/placement.md#will-it-fit). */
+/** What the plan's fit rule reads of one holding (docs/protocol.md#sizes-of-weights). */
 export interface WeightsSize {
   bytes: number;
   /** The config.json fields the fit rule reads (untrusted: read defensively), or null when the directory has none. */
@@ -95,12 +105,34 @@ export interface StartRequest {
   startTimeoutSeconds: number;
   /** Gate `running` on a real completion (docs/protocol.md#the-answer-check); absent: health alone decides. */
   check?: AnswerCheck;
+  /** The engine's Prometheus metrics, read at each report for `load` (docs/protocol.md#engine-progress); absent: none read. */
+  metrics?: EngineMetricsEntry;
+  /** Running requests and no progress for this long is stalled; absent: 60. */
+  stallAfterSeconds?: number;
+}
+
+/** Where an engine's metrics are and which series mean what (cluster.yaml `engines.<name>.metrics`, resolved). */
+export interface EngineMetricsEntry {
+  path: string;
+  running: string;
+  waiting: string;
+  progress: string;
+}
+
+/** What a replica's engine says it is doing, from its metrics (docs/protocol.md#engine-progress). */
+export interface ReplicaLoad {
+  running: number;
+  waiting: number;
+  /** The progress counter (vLLM: generation tokens since the engine started). */
+  progress: number;
+  /** Since when it has had running requests and made no progress for stallAfter; absent when progressing or idle. */
+  stalledSince?: string;
 }
 
 export interface AnswerCheck {
   /** The user message sent to /v1/chat/completions. */
   prompt: string;
-  /** A JavaScript RegExp source the answer's content must match. */
+  /** A JavaScript RegExp source the answer's content must match, in RE2's syntax too (matched in linear time). */
   expect: string;
   /** RegExp flags, e.g. "i"; stateful ones (g, y) are refused. */
   flags?: string;
@@ -111,9 +143,17 @@ export interface AnswerCheck {
 /** A replica id, or an id with the grace SIGTERM gets before SIGKILL. */
 export type StopEntry = string | { replica: string; graceSeconds?: number };
 
+/** The reconciler's lease as a request carries it (docs/protocol.md#fencing): a node refuses an epoch lower than one it has seen. */
+export interface Lease {
+  epoch: number;
+  holder: string;
+}
+
 export interface AgentApplyRequest {
   version: 1;
   node: string;
+  /** Absent: epoch 0 (a reconciler older than fencing). */
+  lease?: Lease;
   start: StartRequest[];
   stop: StopEntry[];
 }

@@ -30,7 +30,8 @@ test('an answer is choices[0].message.content, or the deltas of an SSE stream; a
 });
 
 test('expect compiles with its flags; stateful flags and bad sources are refused with the reason', () => {
-  assert.ok(compileExpect({ expect: 'ready', flags: 'i' }) instanceof RegExp);
+  const ready = compileExpect({ expect: 'ready', flags: 'i' });
+  assert.ok(typeof ready !== 'string' && ready.test('I am READY.') && !ready.test('not yet'));
   assert.is(compileExpect({ expect: 'ready', flags: 'g' }), 'check.flags "g" may only hold d, i, m, s, u, v');
   assert.is(
     compileExpect({ expect: '[', flags: '' }),
@@ -38,6 +39,23 @@ test('expect compiles with its flags; stateful flags and bad sources are refused
   );
   assert.is(describeExpect({ expect: 'ready', flags: 'i' }), '/ready/i');
   assert.is(describeExpect({ expect: 'a\u001bb' }), '/ab/');
+});
+
+test('expect is matched without backtracking: ^(a+)+$ against 20,000 a and a b answers false (a backtracking RegExp would never return)', () => {
+  const evil = compileExpect({ expect: '^(a+)+$' });
+  assert.ok(typeof evil !== 'string');
+  if (typeof evil !== 'string') {
+    assert.is(evil.test('a'.repeat(20_000) + 'b'), false);
+    assert.is(evil.test('a'.repeat(20_000)), true);
+  }
+});
+
+test('expect that RE2 cannot match in linear time is refused at the start, saying which construct', () => {
+  assert.is(compileExpect({ expect: '(re)ady\\1' }), 'check.expect /(re)ady\\1/: a backreference (\\1) cannot be matched in linear time');
+  assert.is(compileExpect({ expect: 'ready(?!\\.)' }), 'check.expect /ready(?!\\.)/: lookaround ((?=, (?!, (?<=, (?<!) cannot be matched in linear time');
+  assert.is(compileExpect({ expect: 'a{2000}' }), 'check.expect /a{2000}/: invalid repeat count: `{2000}` (at most 1000)');
+  const multi = compileExpect({ expect: '^ready$', flags: 'm' });
+  assert.ok(typeof multi !== 'string' && multi.test('ok\nready\n'), 'flags m (and i, s) reach RE2');
 });
 
 test('attempt bound and re-check interval: 10 s and 30 s, set by environment, the attempt never above 30 s', () => {

@@ -11,11 +11,28 @@ test('a healthy row becomes a GPU with index, uuid, name and memory', () => {
   assert.equal(warnings, []);
 });
 
-test('the query asks for every health field as bare CSV values', () => {
+test('the query asks for every health field, then the PCI bus id (for kernel-log Xids), as bare CSV values', () => {
   assert.equal(gpuQueryArgs(GPU_FIELDS), [
-    '--query-gpu=index,uuid,name,memory.total,ecc.errors.uncorrected.volatile.total,retired_pages.pending,remapped_rows.failure',
+    '--query-gpu=index,uuid,name,memory.total,ecc.errors.uncorrected.volatile.total,retired_pages.pending,remapped_rows.failure,pci.bus_id',
     '--format=csv,noheader,nounits',
   ]);
+  assert.equal(GPU_FALLBACK_FIELDS.at(-1), 'pci.bus_id', 'an old driver without row remapping still gives bus ids');
+});
+
+test("each row's bus id is kept by index, and a row of the seven health fields alone (an older fixture) still parses", () => {
+  const text = [
+    row(['0', 'GPU-a', 'NVIDIA H100', '81559', '0', 'No', 'No', '00000000:3B:00.0']),
+    row(['1', 'GPU-b', 'NVIDIA H100', '81559', '0', 'No', 'No']),
+  ].join('\n');
+  const { gpus, busIds } = parseGpuCsv(text, GPU_FIELDS);
+  assert.equal(
+    gpus.map((g) => [g.index, g.healthy]),
+    [
+      [0, true],
+      [1, true],
+    ],
+  );
+  assert.equal([...busIds], [[0, '00000000:3B:00.0']]);
 });
 
 test('uncorrectable ECC errors make a GPU unhealthy', () => {

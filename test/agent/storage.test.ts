@@ -80,11 +80,11 @@ test('a complete sharded directory is weights', async () => {
     'model-00001-of-00002.safetensors': 'w1',
     'model-00002-of-00002.safetensors': 'w2',
   });
-  assert.equal(await weightsStatus(dir), { status: 'complete' });
+  assert.equal(await weightsStatus(dir), { status: 'complete', bytes: 4 });
 });
 
 test('a single .gguf file is weights; a missing directory is absent', async () => {
-  assert.equal(await weightsStatus(await modelDir('gguf', { 'model-q4.gguf': 'gguf' })), { status: 'complete' });
+  assert.equal(await weightsStatus(await modelDir('gguf', { 'model-q4.gguf': 'gguf' })), { status: 'complete', bytes: 4 });
   assert.equal(await weightsStatus(join(root, 'nope')), { status: 'absent' });
 });
 
@@ -100,8 +100,8 @@ test('storage lists complete weights in weights, half-written in incomplete, abs
     weights: ['org/done', 'org/half', 'org/absent'],
   });
   assert.equal(r.storage, [
-    { path: store, kind: 'local', weights: ['org/done'], incomplete: ['org/half'] },
-    { path: store, kind: 'shared', filer: 'lustre-a', weights: ['org/done'], incomplete: ['org/half'] },
+    { path: store, kind: 'local', weights: ['org/done'], incomplete: ['org/half'], sizes: { 'org/done': { bytes: 1, config: null } } },
+    { path: store, kind: 'shared', filer: 'lustre-a', weights: ['org/done'], incomplete: ['org/half'], sizes: { 'org/done': { bytes: 1, config: null } } },
   ]);
   assert.equal(r.warnings, []);
 });
@@ -111,7 +111,7 @@ test('absolute and .. weights paths are ignored and named in warnings', async ()
   const store = join(root, 'store2');
   await modelDir('outside', { 'model.safetensors': 'w' });
   const r = await scanStorage({ storage: [{ path: store, kind: 'local' }], weights: ['/etc', '../outside', 'org/../../outside', 'org/done'] });
-  assert.equal(r.storage, [{ path: store, kind: 'local', weights: ['org/done'], incomplete: [] }]);
+  assert.equal(r.storage, [{ path: store, kind: 'local', weights: ['org/done'], incomplete: [], sizes: { 'org/done': { bytes: 1, config: null } } }]);
   assert.equal(r.warnings, [
     'ignored weights path "/etc": absolute',
     'ignored weights path "../outside": climbs out with ..',

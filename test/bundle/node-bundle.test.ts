@@ -63,7 +63,9 @@ test('agent report from the bundle: the fake nvidia-smi GPUs, their health and t
       [1, 'GPU-b-1', false],
     ],
   );
-  assert.equal(report.storage, [{ path: join(nodeEnv.HW!, 'models'), kind: 'local', weights: ['org/model'], incomplete: ['org/half'] }]);
+  assert.equal(report.storage, [
+    { path: join(nodeEnv.HW!, 'models'), kind: 'local', weights: ['org/model'], incomplete: ['org/half'], sizes: { 'org/model': { bytes: 7, config: null } } },
+  ]);
   assert.equal(report.replicas, []);
 });
 

@@ -32,7 +32,14 @@ test('every default of docs/config.md is filled in', () => {
   ]);
   assert.equal(c.routers, []);
   assert.equal(c.gpuClasses, []);
-  assert.equal(c.engines.vllm, { name: 'vllm', command: ['vllm', 'serve'], basePort: 8000, health: '/health', startTimeoutMs: 1_200_000 });
+  assert.equal(c.engines.vllm, {
+    name: 'vllm',
+    command: ['vllm', 'serve'],
+    basePort: 8000,
+    health: '/health',
+    startTimeoutMs: 1_200_000,
+    metrics: { path: '/metrics', running: 'vllm:num_requests_running', waiting: 'vllm:num_requests_waiting', progress: 'vllm:generation_tokens_total' },
+  });
   assert.equal(c.notify, { webhooks: [] });
   assert.is(c.idleAfterMs, 86_400_000);
   assert.is(c.lostAfterMs, 600_000);

@@ -117,6 +117,20 @@ test("a bad expect after (?i) says only why, not V8's prefix with the /source/i 
   ]);
 });
 
+test('check.expect that a node cannot match in linear time (backreference, lookaround) is one line naming file, path and cause', () => {
+  assert.equal(problemsOf(CLUSTER, MODELS + '    check: { prompt: hi, expect: "(re)ady\\\\1" }\n'), [
+    'models.yaml:8:34: models[0].check.expect: a backreference (\\1) cannot be matched in linear time',
+  ]);
+  assert.equal(problemsOf(CLUSTER, MODELS + '    check: { prompt: hi, expect: "(?i)ready(?=\\\\.)" }\n'), [
+    'models.yaml:8:34: models[0].check.expect: lookaround ((?=, (?!, (?<=, (?<!) cannot be matched in linear time',
+  ]);
+  assert.equal(problemsOf(CLUSTER + 'defaults:\n  check: { prompt: hi, expect: "(?<!un)ready" }\n', MODELS), [
+    'cluster.yaml:12:32: defaults.check.expect: lookaround ((?=, (?!, (?<=, (?<!) cannot be matched in linear time',
+  ]);
+  // Nested quantifiers are what backtracking engines choke on; RE2 matches them in linear time, so they are fine.
+  assert.equal(problemsOf(CLUSTER, MODELS + '    check: { prompt: hi, expect: "^(a+)+$" }\n'), []);
+});
+
 test('a stop grace or a rollout hold too long for a timer is reported at its own key, in defaults and in a model', () => {
   assert.equal(problemsOf(CLUSTER + 'defaults:\n  stopGrace: 30d\n', MODELS), ['cluster.yaml:12:14: defaults.stopGrace: must be at most 24d']);
   assert.equal(problemsOf(CLUSTER, MODELS + '    stopGrace: 30d\n'), ['models.yaml:8:16: models[0].stopGrace: must be at most 24d']);

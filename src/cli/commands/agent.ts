@@ -17,6 +17,7 @@ writes one JSON reply on stdout.
 Environment:
   LLMGW_STATE_DIR          replica records and logs (default /var/lib/llmgw)
   LLMGW_NVIDIA_SMI         the nvidia-smi binary (default: nvidia-smi on PATH)
+  LLMGW_KERNEL_LOG         Xids from this file or command (default: journalctl -k, else dmesg)
   LLMGW_AGENT_SUPERVISOR   process | systemd (default: systemd when booted with it and root)
   LLMGW_AGENT_STOP_TIMEOUT seconds between SIGTERM and SIGKILL on stop (default 10)
 `;
