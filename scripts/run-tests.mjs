@@ -23,7 +23,8 @@ import { availableParallelism } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
 const testDir = join(root, 'dist', 'test');
-const filters = process.argv.slice(2);
+// `test/plan/`, `dist/test/plan/` and `plan/` name the same files.
+const filters = process.argv.slice(2).map((x) => x.replace(/^(\.\/)?(dist\/)?test\//, ''));
 const timeoutMs = Number(process.env.LLMGW_TEST_TIMEOUT_MS ?? 180_000);
 const jobs = Number(process.env.LLMGW_TEST_JOBS ?? Math.min(2, availableParallelism()));
 const bail = process.env.LLMGW_TEST_BAIL === '1';
@@ -39,9 +40,12 @@ function walk(dir, suffix) {
   return out;
 }
 
-let files = walk(testDir, '.test.js').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+// Filters match the path under dist/test, never the checkout's own path (a worktree named
+// like a test folder would otherwise match every file).
+const under = (f) => relative(testDir, f);
+let files = walk(testDir, '.test.js').filter((f) => filters.length === 0 || filters.some((x) => under(f).includes(x)));
 // Bailing, the files of the first filter run first: name the closest tests first.
-if (bail) files = filters.flatMap((x, i) => files.filter((f) => f.includes(x) && filters.findIndex((y) => f.includes(y)) === i));
+if (bail) files = filters.flatMap((x, i) => files.filter((f) => under(f).includes(x) && filters.findIndex((y) => under(f).includes(y)) === i));
 // Under Stryker, the test files closest to the source file that holds the active
 // mutant go first: those named like it (src/config/duration.ts:
 // test/config/duration*.test.ts), then those that import it, then those that

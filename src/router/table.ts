@@ -57,10 +57,12 @@ export interface RouterState {
   readonly cells: Map<string, ReplicaCell>;
   /** Called with the upstreams a swap dropped, once per swap (the pools close when their requests finish). */
   onDropped: (gone: Upstream[]) => void;
+  /** The highest lease epoch a table came with (fence.ts); in memory only, like the table itself. */
+  highestEpoch: number;
 }
 
 export function createRouterState(nowMs: () => number): RouterState {
-  return { startedAtMs: nowMs(), nowMs, models: new Map(), cells: new Map(), onDropped: () => undefined };
+  return { startedAtMs: nowMs(), nowMs, models: new Map(), cells: new Map(), onDropped: () => undefined, highestEpoch: 0 };
 }
 
 /**
