@@ -114,6 +114,8 @@ export interface TestRouter extends RunningRouter {
   socket: string;
   /** Swap in a table; `routing` as the reconciler sends it (absent: every model by prefix). */
   setTable(models: Record<string, { replica: string; url: string }[]>, routing?: RouterEndpoints['routing']): Promise<void>;
+  /** Swap in a whole table (settings, lease and all). */
+  put(table: RouterEndpoints): Promise<void>;
   usage(): Promise<any>;
 }
 
@@ -135,6 +137,11 @@ export async function withRouter(opts: Omit<RouterOptions, 'listen' | 'adminSock
       const table: RouterEndpoints = routing ? { version: 1, models, routing } : { version: 1, models };
       const out = await runRouterClient('endpoints', JSON.stringify(table), env);
       if (out.code !== 0) throw new Error(out.stderr);
+    },
+    async put(table) {
+      const out = await runRouterClient('endpoints', JSON.stringify(table), env);
+      if (out.code !== 0) throw new Error(out.stderr);
+      if (!(JSON.parse(out.stdout) as { ok: boolean }).ok) throw new Error(out.stdout);
     },
     async usage() {
       const out = await runRouterClient('usage', '', env);
