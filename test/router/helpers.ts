@@ -163,3 +163,12 @@ export async function eventually(check: () => boolean, ms = 2000): Promise<void>
     await sleep(5);
   }
 }
+
+/** `eventually` for a check that asks the router (usage over the admin socket). */
+export async function eventuallyAsync(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await sleep(10);
+  }
+}
