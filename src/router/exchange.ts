@@ -311,8 +311,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     }
     this.responded = true;
     this.hasLength = head.hasLength;
-    const type = this.res.getHeader('content-type');
-    this.sse = typeof type === 'string' && type.startsWith('text/event-stream');
+    this.sse = head.eventStream;
     // A stream (SSE) has no length: show the client the status now, not with the first token.
     if (!head.hasLength) this.res.flushHeaders();
     return true;
