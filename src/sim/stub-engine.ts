@@ -4,6 +4,7 @@
 //   GET  /v1/models            the one model it serves
 //   POST /v1/chat/completions  an OpenAI-shaped answer ("stream": true gives SSE chunks)
 //   POST /v1/completions       likewise
+//   POST /v1/responses         the same answer in the Responses API's shapes (stub-responses.ts)
 //   GET  /stub/config, PUT /stub/config   the knobs below, read or changed at run time (JSON)
 //   GET  /stub/stats           requests, failures, and the simulated cache's totals
 //
@@ -15,6 +16,7 @@
 // unless its costs are set. Unknown options (an engine template's
 // --tensor-parallel-size …) are ignored. SIGTERM and SIGINT close the server and exit 0.
 
+import { answerResponses } from './stub-responses.js';
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -114,6 +116,13 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     const id = `stub-${Date.now().toString(36)}-${k}`;
     const created = Math.floor(Date.now() / 1000);
     const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: tokens.length, total_tokens: Math.ceil(prompt.length / 4) + tokens.length };
+    if (path === '/v1/responses')
+      return answerResponses(
+        res,
+        { id, model: name, createdAt: created, tokens, inputTokens: usage.prompt_tokens, tokenDelayMs: knobs.tokenDelayMs },
+        body['stream'] === true,
+        sleep,
+      );
     if (body['stream'] !== true) {
       await cache.prefill(prompt);
       await sleep(knobs.tokenDelayMs * (tokens.length - 1));
@@ -146,7 +155,7 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     if (req.method === 'GET' && path === '/v1/models') {
       return json(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'llmgw-stub' }] });
     }
-    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/completions')) {
+    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/completions' || path === '/v1/responses')) {
       return void complete(path, req, res).catch(() => res.destroy());
     }
     if (path === '/stub/config' && req.method === 'GET') return json(res, 200, knobs);
