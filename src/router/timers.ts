@@ -1,6 +1,6 @@
-// The router's clock and timers, passed in (docs/testing.md: no wall-clock
-// margins): ejection ends, the stall sweep, wait and write timeouts all run on
-// this, so a test drives them with a fake it advances by hand.
+// The router's clock and timers, passed in so tests need no wall-clock margins:
+// ejection ends, the stall sweep, wait and write timeouts all run on this, and
+// a test drives them with a fake it advances by hand.
 
 export interface Timers {
   /** Epoch milliseconds. */
