@@ -15,11 +15,11 @@ import type { BodyBudget, BodyHolder } from './budget.js';
 import type { Ejector } from './ejector.js';
 import type { EngineSlots } from './engine-slots.js';
 import { responseHeaders, type RequestHead } from './forward-headers.js';
-import { laneOf, type Lane } from './lane.js';
+import { laneOf, type Lane, type LaneUser } from './lane.js';
 import { errorJson, RETRY_AFTER_SECONDS, sendError } from './reply.js';
 import { routeKey } from './route-key.js';
 import { NO_MODEL, type ModelStats, type RouterStats } from './stats.js';
-import { acquire, pickUpstream, release, routeOf, type Attempt, type ModelRoute, type RouterState, type Upstream } from './table.js';
+import { acquire, pickUpstream, release, type Attempt, type ModelRoute, type RouterState, type Upstream } from './table.js';
 import type { TimerHandle, Timers } from './timers.js';
 import type { Upstreams } from './upstream.js';
 import type { WaitRoom, Waiter } from './waiting.js';
@@ -48,7 +48,7 @@ const EMPTY = new BodyBuffer();
 /** Past this, copying a reply into a string costs more than the second iovec it saves. */
 const ONE_WRITE_MAX = 16 * 1024;
 
-export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt, Waiter {
+export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt, Waiter, LaneUser {
   held = 0;
   private body = new BodyBuffer();
   private refused = false;
@@ -76,8 +76,9 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
   private pending: Buffer | null = null;
   private status = 0;
   private lane: Lane | null = null;
-  private turn: { cancelled: boolean } | null = null;
   private holdsLane = false;
+  /** LaneUser: its client left; a queued turn is skipped. */
+  leftLane = false;
   private counted = false;
   /** When it first waited for a replica (waiting keeps its place in time across wakes); 0 = never. */
   private waitedSinceMs = 0;
@@ -105,7 +106,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     this.ctx.stats.record(s, finished || this.res.headersSent ? this.res.statusCode : 499, this.startedMs);
     this.ctx.waiting.remove(this);
     this.stopWriteTimer();
-    if (this.turn) this.turn.cancelled = true;
+    this.leftLane = true;
     if (this.holdsLane) {
       this.holdsLane = false;
       this.lane!.leave();
@@ -155,26 +156,29 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     if (typeof model !== 'string' || model === '') {
       return sendError(res, 400, 'missing_model', 'The request body must name a model: {"model": "..."}', {}, 'model');
     }
-    const found = routeOf(this.ctx.state, model);
-    if (!found) return sendError(res, 404, 'model_not_found', `The model '${model}' does not exist`, {}, 'model');
-    this.stats = this.ctx.stats.forModel(found.name);
-    this.model = found.name;
-    this.route = found.route;
-    if (found.route.mode === 'prefix') this.key = routeKey(this.head.session, fields!);
+    const state = this.ctx.state;
+    // An adapter's name finds its base model (looked up only when the name is not a model's: no allocation on the common path).
+    const name = state.models.has(model) ? model : (state.adapters.get(model) ?? model);
+    const route = state.models.get(name);
+    if (!route) return sendError(res, 404, 'model_not_found', `The model '${model}' does not exist`, {}, 'model');
+    this.stats = this.ctx.stats.forModel(name);
+    this.model = name;
+    this.route = route;
+    if (route.mode === 'prefix') this.key = routeKey(this.head.session, fields!);
     this.streaming = fields!['stream'] === true;
     this.dispatchOptions = { origin: '', path: '', method: 'POST', headers: this.head.forward, body };
     this.lane = laneOf(this.req.socket);
-    const turn = this.lane.enter(() => {
-      this.turn = null;
-      this.holdsLane = true;
-      this.admit(null);
-    });
-    if (turn === null) {
+    if (!this.lane.enter(this)) {
       return sendError(res, 429, 'too_many_pipelined', 'Too many requests pipelined on one connection; wait for the answers first', {
         'retry-after': '1',
       });
     }
-    if (!this.holdsLane) this.turn = turn;
+  }
+
+  /** LaneUser: the requests before it on its connection have finished. */
+  startTurn(): void {
+    this.holdsLane = true;
+    this.admit(null);
   }
 
   /** Send to a replica of the model (not `exclude`), or wait for one. */
@@ -273,16 +277,16 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
   }
 
   /** The client's socket took the backlog: the engine may send again. */
-  private readonly onDrain = (): void => {
+  private onDrain(): void {
     this.stopWriteTimer();
     this.resumeUpstream?.();
-  };
+  }
 
   /** A client that stops reading holds its connection and an engine socket: past --write-timeout without progress it is cut. */
-  private readonly onWriteTimeout = (): void => {
+  private onWriteTimeout(): void {
     this.writeTimer = null;
     this.res.destroy();
-  };
+  }
 
   // ---- undici's handler (the engine side) ----
 
@@ -330,8 +334,9 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     }
     const ok = this.res.write(chunk);
     if (!ok) {
-      this.res.once('drain', this.onDrain);
-      if (this.writeTimer === null) this.writeTimer = this.ctx.timers.setTimeout(this.onWriteTimeout, this.ctx.writeTimeoutMs);
+      // Closures only under backpressure: a reply the client keeps up with makes none.
+      this.res.once('drain', () => this.onDrain());
+      if (this.writeTimer === null) this.writeTimer = this.ctx.timers.setTimeout(() => this.onWriteTimeout(), this.ctx.writeTimeoutMs);
     }
     return ok;
   }

@@ -10,33 +10,37 @@
 /** Requests of one connection queued behind the one being served. */
 export const PIPELINE_DEPTH = 16;
 
-interface Turn {
-  go: () => void;
-  cancelled: boolean;
+/** A request of the connection (exchange.ts): started when its turn comes, skipped when its client left first. */
+export interface LaneUser {
+  startTurn(): void;
+  readonly leftLane: boolean;
 }
 
 export class Lane {
   private busy = false;
-  private readonly queue: Turn[] = [];
+  private readonly queue: LaneUser[] = [];
 
-  /** Run `go` now or when the requests before it on this connection finish; null when the queue is full. */
-  enter(go: () => void): Turn | null {
-    const turn: Turn = { go, cancelled: false };
+  /**
+   * Start `user` now (true) or when the requests before it on this connection
+   * finish (true, queued); false when the queue is full. No allocation when
+   * the lane is free: the common case of one request at a time.
+   */
+  enter(user: LaneUser): boolean {
     if (!this.busy) {
       this.busy = true;
-      go();
-      return turn;
+      user.startTurn();
+      return true;
     }
-    if (this.queue.length >= PIPELINE_DEPTH) return null;
-    this.queue.push(turn);
-    return turn;
+    if (this.queue.length >= PIPELINE_DEPTH) return false;
+    this.queue.push(user);
+    return true;
   }
 
   /** The request holding the lane finished (answered, or its client left). */
   leave(): void {
     for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-      if (next.cancelled) continue;
-      next.go();
+      if (next.leftLane) continue;
+      next.startTurn();
       return;
     }
     this.busy = false;

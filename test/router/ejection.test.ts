@@ -4,6 +4,7 @@ import http, { type ServerResponse } from 'node:http';
 import { chat, clientAgent, engineTracker, eventually, eventuallyAsync, withRouter, type TestRouter } from './helpers.js';
 import { FakeTimers } from './fake-timers.js';
 import { maxOut, nextEjection } from '../../src/router/liveness.js';
+import { getValidator } from '../../src/util/schema.js';
 
 const test = suite('router ejection');
 
@@ -69,7 +70,9 @@ test('consecutiveErrors failures in a row eject a replica: usage lists it (error
   });
   const statuses: number[] = [];
   while (bad.received.length < 3) statuses.push((await chat(router.port, 'm')).status);
-  assert.equal((await router.usage()).ejected, { 'm-bad': { since: iso(T0), until: iso(T0 + 10_000), reason: 'errors', count: 1 } });
+  const usage = await router.usage();
+  assert.equal(usage.ejected, { 'm-bad': { since: iso(T0), until: iso(T0 + 10_000), reason: 'errors', count: 1 } });
+  assert.equal(getValidator('router-usage')(usage), { ok: true }, 'the reconciler takes the reply as it is');
   for (let i = 0; i < 5; i++) assert.is((await chat(router.port, 'm')).json.engine, 'good');
   assert.is(bad.received.length, 3, 'nothing more was sent to the ejected replica');
   timers.advance(10_000);

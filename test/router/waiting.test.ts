@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { chat, clientAgent, engineTracker, eventuallyAsync, request, withRouter, type TestRouter } from './helpers.js';
 import { FakeTimers } from './fake-timers.js';
 import { runRouterClient } from '../../src/router/client.js';
+import { getValidator } from '../../src/util/schema.js';
 
 const test = suite('router waiting and adapters');
 
@@ -27,7 +28,9 @@ test('a request for a model at 0 waits (usage: waiting count and oldest) and is 
   timers.advance(1_000);
   const second = chat(router.port, 'm', { seq: 2 });
   await eventuallyAsync(async () => (await router!.usage()).waiting['m']?.count === 2);
-  assert.equal((await router.usage()).waiting, { m: { count: 2, oldest: new Date(T0).toISOString() } });
+  const usage = await router.usage();
+  assert.equal(usage.waiting, { m: { count: 2, oldest: new Date(T0).toISOString() } });
+  assert.equal(getValidator('router-usage')(usage), { ok: true }, 'the reconciler takes the reply as it is');
   await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
   const [r1, r2] = await Promise.all([first, second]);
   assert.equal([r1.status, r1.json.seq, r2.status, r2.json.seq], [200, 1, 200, 2]);
