@@ -17,6 +17,8 @@ const ANSWER = Buffer.from(
   }),
 );
 
+const BIG_ANSWER = Buffer.alloc(4 * 1024 * 1024, 'x');
+
 export interface LoadJob {
   kind: 'rate' | 'saturate';
   ports: number[];
@@ -38,6 +40,11 @@ export async function engines(count: number): Promise<void> {
     const server = http.createServer((req, res) => {
       req.on('data', () => undefined);
       req.on('end', () => {
+        // A large answer (the abuse phase's slow readers ask for it and never read it).
+        if (req.url === '/v1/completions') {
+          res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(BIG_ANSWER.length)]);
+          return void res.end(BIG_ANSWER);
+        }
         res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(ANSWER.length)]);
         res.end(ANSWER);
       });
@@ -216,18 +223,68 @@ export function streams(): void {
  * time and never finishing; a client the router refuses connects again at once,
  * so the pressure stays on for the whole phase.
  */
+export interface AbuseJob {
+  port: number;
+  count: number;
+  piece: number;
+  everyMs: number;
+  /** Connections that each pipeline PIPELINED requests at once, read the answers, and do it again. */
+  pipeliners: number;
+  /** Connections that ask for a large answer and never read it. */
+  slowReaders: number;
+}
+
+const PIPELINED = 400;
+
 export function abuse(): void {
   let stop = false;
-  const stats = { refused: 0, connections: 0, bytes: 0 };
+  const stats = { refused: 0, connections: 0, bytes: 0, pipelined: 0, pipelinedRefused: 0, slowCut: 0 };
   const sockets = new Set<net.Socket>();
-  process.on('message', (m: { start?: { port: number; count: number; piece: number; everyMs: number }; stop?: true }) => {
+  process.on('message', (m: { start?: AbuseJob; stop?: true }) => {
     if (m.stop) {
       stop = true;
       for (const s of sockets) s.destroy();
       return void process.send!(stats);
     }
     if (!m.start) return;
-    const { port, count, piece, everyMs } = m.start;
+    const { port, count, piece, everyMs, pipeliners, slowReaders } = m.start;
+    const small = BODY.toString('latin1');
+    const one = `POST /v1/chat/completions HTTP/1.1\r\nHost: r\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n${small}`;
+    const burst = one.repeat(PIPELINED);
+    const pipeliner = (): void => {
+      if (stop) return;
+      const s = net.connect(port, '127.0.0.1', () => s.write(burst));
+      sockets.add(s);
+      let seen = 0;
+      s.on('data', (b: Buffer) => {
+        const text = b.toString('latin1');
+        for (let i = text.indexOf('HTTP/1.1 '); i >= 0; i = text.indexOf('HTTP/1.1 ', i + 1)) {
+          seen++;
+          stats.pipelined++;
+          if (text.startsWith('HTTP/1.1 429', i)) stats.pipelinedRefused++;
+        }
+        if (seen >= PIPELINED) s.destroy();
+      });
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        sockets.delete(s);
+        setTimeout(pipeliner, 50);
+      });
+    };
+    const slowReader = (): void => {
+      if (stop) return;
+      const s = net.connect(port, '127.0.0.1', () => s.write(one.replace('/v1/chat/completions', '/v1/completions')));
+      sockets.add(s);
+      s.pause(); // never reads its answer
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        stats.slowCut++;
+        sockets.delete(s);
+        setTimeout(slowReader, 100);
+      });
+    };
+    for (let i = 0; i < pipeliners; i++) setTimeout(pipeliner, i * 10);
+    for (let i = 0; i < slowReaders; i++) setTimeout(slowReader, i * 10);
     const head = `POST /v1/chat/completions HTTP/1.1\r\nHost: r\r\nContent-Type: application/json\r\nContent-Length: ${8 * 1024 * 1024}\r\n\r\n{"model":"bench","pad":"`;
     const chunk = Buffer.alloc(piece, 'x');
     const client = (): void => {

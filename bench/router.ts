@@ -10,9 +10,11 @@
 //                CPU per request of each proxy; the router also with --metrics on
 //   soak         the router at --rate for --duration s: RSS sampled each second
 //   streams      ~10,000 idle streaming connections held through a fresh router: RSS
-//   abuse        1,000 slow clients sending large bodies through a router with
-//                --max-buffered 96MiB (then the default 256MiB, for context), while a
-//                normal client sends 50 req/s: peak RSS and that client's p99
+//   abuse        1,000 slow clients sending large bodies, 20 connections pipelining 400
+//                requests each, and 100 clients that never read a large answer, through
+//                a router at its defaults (--max-buffered 64MiB; then 256MiB, for
+//                context), while a normal client sends 50 req/s: peak RSS and that
+//                client's p99
 //   profile      when the router is under 0.8x nginx: a CPU profile of it under wrk, summarised
 // Each comparison is cut into --rounds that rotate the targets, so a neighbour's
 // burst of CPU lands on all of them; ratios are given pooled and as the median
@@ -143,7 +145,9 @@ async function main(): Promise<void> {
       streams: { type: 'string' },
       'abuse-clients': { type: 'string', default: '1000' },
       'abuse-seconds': { type: 'string', default: '20' },
-      'abuse-max-buffered': { type: 'string', default: String(96 * 1024 * 1024) },
+      'abuse-max-buffered': { type: 'string' },
+      'abuse-pipeliners': { type: 'string', default: '20' },
+      'abuse-slow-readers': { type: 'string', default: '100' },
       skip: { type: 'string', default: '' },
     },
   });
@@ -257,19 +261,15 @@ async function main(): Promise<void> {
 
     if (!skip.has('streams')) await streamsPhase(dir, values.streams === undefined ? undefined : Number(values.streams), keep);
     if (!skip.has('abuse')) {
-      // The target (RSS <= 300 MB) at the stated --max-buffered; then the default 256 MiB, for what it costs.
-      await abusePhase(
-        dir,
-        Number(values['abuse-clients']),
-        Number(values['abuse-seconds']),
-        Number(values['abuse-max-buffered']),
-        enginePort,
-        loader,
-        keep,
-        true,
-      );
-      if (!skip.has('abuse-default'))
-        await abusePhase(dir, Number(values['abuse-clients']), Number(values['abuse-seconds']), 256 * 1024 * 1024, enginePort, loader, keep, false);
+      // The target (RSS <= 300 MB) at the router's defaults (or the stated --max-buffered); then 256 MiB, the old default, for what it costs.
+      const flood = {
+        clients: Number(values['abuse-clients']),
+        pipeliners: Number(values['abuse-pipeliners']),
+        slowReaders: Number(values['abuse-slow-readers']),
+      };
+      const stated = values['abuse-max-buffered'] === undefined ? null : Number(values['abuse-max-buffered']);
+      await abusePhase(dir, flood, Number(values['abuse-seconds']), stated, enginePort, loader, keep, true);
+      if (!skip.has('abuse-default')) await abusePhase(dir, flood, Number(values['abuse-seconds']), 256 * 1024 * 1024, enginePort, loader, keep, false);
     }
 
     const wr = wrkSat.find((s) => s.label === 'llmgw router')!;
@@ -318,34 +318,44 @@ const EVERY_MS = 1000;
 
 async function abusePhase(
   dir: string,
-  clients: number,
+  flood: { clients: number; pipeliners: number; slowReaders: number },
   seconds: number,
-  maxBuffered: number,
+  stated: number | null,
   enginePort: number,
   loader: ChildProcess,
   keep: (c: Child) => Child,
   target: boolean,
 ): Promise<void> {
+  const { DEFAULT_MAX_BUFFERED_BYTES } = await import('../src/router/server.js');
+  const maxBuffered = stated ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const clients = flood.clients;
   const sock = join(dir, `abuse-${maxBuffered}.sock`);
-  const rt = keep(await start('router', [sock, JSON.stringify({ maxBufferedBytes: maxBuffered })]));
+  const rt = keep(await start('router', [sock, JSON.stringify(stated === null ? {} : { maxBufferedBytes: maxBuffered })]));
   await setTable(sock, { bench: [enginePort] });
   const attacker = keep(await start('abuse')).child;
   const pid = rt.child.pid!;
   const before = rssMiB(pid);
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(rssMiB(pid)), 250);
-  await ask(attacker, { start: { port: rt.hello.port, count: clients, piece: PIECE, everyMs: EVERY_MS } });
+  await ask(attacker, {
+    start: { port: rt.hello.port, count: clients, piece: PIECE, everyMs: EVERY_MS, pipeliners: flood.pipeliners, slowReaders: flood.slowReaders },
+  });
   // Let the flood fill the router's buffers before the normal client is measured.
   await sleep(Math.min(10, seconds / 2) * 1000);
   const normal = await ask<LoadResult>(loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [rt.hello.port] });
-  const stats = await ask<{ refused: number; connections: number; bytes: number }>(attacker, { stop: true });
+  const stats = await ask<{ refused: number; connections: number; bytes: number; pipelined: number; pipelinedRefused: number; slowCut: number }>(attacker, {
+    stop: true,
+  });
   clearInterval(sampler);
   const sorted = Float64Array.from(normal.latencies).sort();
   const peak = Math.max(...samples);
   console.log(
-    `\n== abuse: ${clients} slow clients each sending an 8 MiB body ${PIECE / 1024} KiB every ${EVERY_MS} ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB`,
+    `\n== abuse: ${clients} slow clients each sending an 8 MiB body ${PIECE / 1024} KiB every ${EVERY_MS} ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB${stated === null ? ' (its default)' : ''}`,
   );
   console.log(`flood: ${fmt(stats.bytes / 1048576, 0)} MiB sent over ${stats.connections} connections, ${stats.refused} refused with 503`);
+  console.log(
+    `beside it: ${flood.pipeliners} connections pipelining 400 requests each (${stats.pipelined} answers, ${stats.pipelinedRefused} of them 429), ${flood.slowReaders} clients never reading a 4 MiB answer (${stats.slowCut} cut)`,
+  );
   const verdict = target ? ` (target <= 300 MB) ${peak * 1.048576 <= 300 ? 'PASS' : 'MISS'}` : ' (no target: for sizing --max-buffered)';
   console.log(`router RSS: ${fmt(before, 1)} MiB before, peak ${fmt(peak, 1)} MiB (${fmt(peak * 1.048576, 0)} MB)${verdict}`);
   console.log(

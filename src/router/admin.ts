@@ -1,13 +1,15 @@
 // The admin side of the router: a tiny HTTP protocol on a Unix socket (mode 0600,
 // so only the router's own user can read usage or repoint traffic).
 //   GET /usage      -> 200 {"version":1,"startedAt":…,"lastUsed":{…},"inflight":{…},"served":{…},"table":{…}}
-//   PUT /endpoints  -> 200 {"version":1,"ok":true}, or 400 {"version":1,"ok":false,"errors":[…]}
+//   PUT /endpoints  -> 200 {"version":1,"ok":true}, 400 {"version":1,"ok":false,"errors":[…]},
+//                      or 409 {"version":1,"ok":false,"error":"fenced: epoch N < M"} (fence.ts)
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseEndpoints } from './endpoints.js';
+import { fence } from './fence.js';
 import { swapTable, tableOf, usageOf, type RouterState } from './table.js';
 import { sendJson } from './reply.js';
 import { RouterError } from './router-error.js';
@@ -36,6 +38,12 @@ async function putEndpoints(state: RouterState, req: IncomingMessage, res: Serve
   }
   const parsed = parseEndpoints(Buffer.concat(chunks).toString('utf8'));
   if (!parsed.ok) return sendJson(res, 400, { version: 1, ok: false, errors: parsed.errors });
+  const fenced = fence(state.highestEpoch, parsed.value);
+  if (!fenced.ok) {
+    log.log('warn', `table refused: ${fenced.error} (holder ${JSON.stringify(parsed.value.lease?.holder ?? null)})`);
+    return sendJson(res, 409, { version: 1, ok: false, error: fenced.error });
+  }
+  state.highestEpoch = fenced.highest;
   swapTable(state, parsed.value);
   const replicas = Object.values(parsed.value.models).reduce((n, list) => n + list.length, 0);
   log.log('info', `table replaced: ${Object.keys(parsed.value.models).length} models, ${replicas} replicas`);

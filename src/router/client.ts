@@ -44,6 +44,12 @@ export async function runRouterClient(subcommand: string, input: string, env: Re
     }
     return fail(`cannot reach the router at ${socket}: ${(err as Error).message}`);
   }
+  const fenced = reply.status === 409 ? fencedReply(reply.body) : null;
+  if (fenced) {
+    // A fenced table is an answer, not a failure to answer: the reply says so
+    // (ok:false) for the reconciler to read, as the agent's results do.
+    return { stdout: JSON.stringify(fenced) + '\n', stderr: `llmgw router ${subcommand}: the router refused the table: ${fenced.error}\n`, code: 0 };
+  }
   if (reply.status !== 200) {
     const errors = tryErrors(reply.body);
     return fail(`the router refused the request (HTTP ${reply.status})${errors ? `: ${errors}` : ''}`);
@@ -66,6 +72,15 @@ function usageProblem(body: string): string | null {
   }
   const checked = getValidator('router-usage')(value);
   return checked.ok ? null : formatSchemaIssues(checked.errors, 3);
+}
+
+function fencedReply(body: string): { version: 1; ok: false; error: string } | null {
+  try {
+    const v = JSON.parse(body) as { ok?: unknown; error?: unknown };
+    return v.ok === false && typeof v.error === 'string' ? { version: 1, ok: false, error: v.error } : null;
+  } catch {
+    return null;
+  }
 }
 
 function tryErrors(body: string): string | null {

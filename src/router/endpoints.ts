@@ -21,7 +21,8 @@ export function parseEndpoints(text: string): EndpointsResult {
 
 /**
  * The schema (schemas/router-endpoints.schema.json), then what a schema cannot
- * say: every url is an http(s) URL this router can connect to.
+ * say: every url is an http(s) URL this router can connect to, and an adapter
+ * name means one thing (neither a model's name nor another model's adapter).
  */
 export function checkEndpoints(value: unknown): EndpointsResult {
   const schema = getValidator('router-endpoints')(value);
@@ -33,6 +34,14 @@ export function checkEndpoints(value: unknown): EndpointsResult {
       if (!isHttpUrl(e.url)) errors.push(`/models/${model}/${i}/url: must be an http:// or https:// URL, got '${e.url}'`);
       if (e.replica === '') errors.push(`/models/${model}/${i}/replica: must not be empty`);
     });
+  }
+  const owner = new Map<string, string>();
+  for (const [model, settings] of Object.entries(table.settings ?? {})) {
+    for (const name of settings.adapters ?? []) {
+      if (Object.hasOwn(table.models, name)) errors.push(`/settings/${model}/adapters: '${name}' is also a model's name`);
+      else if (owner.has(name)) errors.push(`/settings/${model}/adapters: '${name}' is also an adapter of '${owner.get(name)}'`);
+      else owner.set(name, model);
+    }
   }
   return errors.length ? { ok: false, errors } : { ok: true, value: table };
 }

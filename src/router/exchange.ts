@@ -1,17 +1,28 @@
 // One client request on its way through the router, and undici's handler of its
 // upstream reply. The hot path allocates little on purpose: one Exchange per
 // request (methods, not closures), the engine's reply passed on chunk by chunk.
+//
+// Its life: body received -> model resolved (an adapter name goes to its base
+// model) -> its turn on the client connection (lane.ts) -> a replica picked,
+// or a wait for one (waiting.ts) -> an engine slot (engine-slots.ts) -> the
+// attempt; one retry elsewhere while nothing has reached the client, whether
+// the replica failed or was ejected meanwhile (ejector.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { BodyBuffer } from './body-buffer.js';
 import type { BodyBudget, BodyHolder } from './budget.js';
+import type { Ejector } from './ejector.js';
+import type { EngineSlots } from './engine-slots.js';
 import { responseHeaders, type RequestHead } from './forward-headers.js';
-import { RETRY_AFTER_SECONDS, sendError } from './reply.js';
+import { laneOf, type Lane, type LaneUser } from './lane.js';
+import { errorJson, RETRY_AFTER_SECONDS, sendError } from './reply.js';
 import { routeKey } from './route-key.js';
 import { NO_MODEL, type ModelStats, type RouterStats } from './stats.js';
-import { acquire, pickUpstream, release, type ModelRoute, type RouterState, type Upstream } from './table.js';
+import { acquire, pickUpstream, release, type Attempt, type ModelRoute, type RouterState, type Upstream } from './table.js';
+import type { TimerHandle, Timers } from './timers.js';
 import type { Upstreams } from './upstream.js';
+import type { WaitRoom, Waiter } from './waiting.js';
 
 export interface ProxyContext {
   readonly state: RouterState;
@@ -21,23 +32,33 @@ export interface ProxyContext {
   readonly maxBodyBytes: number;
   /** A failed attempt on a replica, for the log (rate-limited there). */
   readonly onUpstreamError: (replica: string, err: Error) => void;
+  readonly timers: Timers;
+  readonly ejector: Ejector;
+  readonly waiting: WaitRoom;
+  readonly slots: EngineSlots;
+  /** No progress writing to the client for this long cuts the connection (--write-timeout). */
+  readonly writeTimeoutMs: number;
 }
 
 const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+/** The router's own want of descriptors or memory: never the replica's fault. */
+const ROUTER_ERRORS = new Set(['EMFILE', 'ENFILE', 'ENOBUFS', 'ENOMEM']);
 /** What a refused or finished exchange holds: nothing (its bytes go to the garbage collector). */
 const EMPTY = new BodyBuffer();
 /** Past this, copying a reply into a string costs more than the second iovec it saves. */
 const ONE_WRITE_MAX = 16 * 1024;
 
-export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
+export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt, Waiter, LaneUser {
   held = 0;
   private body = new BodyBuffer();
   private refused = false;
   private clientGone = false;
   private stats: ModelStats | null = null;
+  /** The model whose replicas serve it (the base model of an adapter). */
   private model = '';
   private route: ModelRoute | null = null;
   private key: number | null = null;
+  private streaming = false;
   private dispatchOptions: Dispatcher.DispatchOptions | null = null;
   private upstream: Upstream | null = null;
   private abort: ((err?: Error) => void) | null = null;
@@ -46,11 +67,22 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
   private heard = false;
   /** The head went to the client: too late for another status. */
   private responded = false;
+  private sse = false;
   private retried = false;
+  /** The router cut the attempt (its replica was ejected): not the replica's error, and the retry is ours to make. */
+  private cut = false;
   private hasLength = false;
   /** A Content-Length reply's first chunk, held back so a small reply leaves in one write with its head and end. */
   private pending: Buffer | null = null;
   private status = 0;
+  private lane: Lane | null = null;
+  private holdsLane = false;
+  /** LaneUser: its client left; a queued turn is skipped. */
+  leftLane = false;
+  private counted = false;
+  /** When it first waited for a replica (waiting keeps its place in time across wakes); 0 = never. */
+  private waitedSinceMs = 0;
+  private writeTimer: TimerHandle | null = null;
 
   constructor(
     private readonly ctx: ProxyContext,
@@ -70,10 +102,17 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     const finished = this.res.writableFinished;
     this.ctx.budget.release(this);
     const s = this.stats ?? this.ctx.stats.forModel(NO_MODEL);
-    if (this.dispatchOptions) s.inflight--;
+    if (this.counted) s.inflight--;
     this.ctx.stats.record(s, finished || this.res.headersSent ? this.res.statusCode : 499, this.startedMs);
+    this.ctx.waiting.remove(this);
+    this.stopWriteTimer();
+    this.leftLane = true;
+    if (this.holdsLane) {
+      this.holdsLane = false;
+      this.lane!.leave();
+    }
     if (finished) return;
-    // The client left: stop the engine generating tokens for nobody.
+    // The client left (or was cut for not reading): stop the engine generating tokens for nobody.
     this.clientGone = true;
     this.body = EMPTY;
     if (this.abort) this.abort();
@@ -117,29 +156,77 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     if (typeof model !== 'string' || model === '') {
       return sendError(res, 400, 'missing_model', 'The request body must name a model: {"model": "..."}', {}, 'model');
     }
-    const route = this.ctx.state.models.get(model);
+    const state = this.ctx.state;
+    // An adapter's name finds its base model (looked up only when the name is not a model's: no allocation on the common path).
+    const name = state.models.has(model) ? model : (state.adapters.get(model) ?? model);
+    const route = state.models.get(name);
     if (!route) return sendError(res, 404, 'model_not_found', `The model '${model}' does not exist`, {}, 'model');
-    this.stats = this.ctx.stats.forModel(model);
-    if (route.upstreams.length === 0) return noReplica(res, model);
-    this.model = model;
+    this.stats = this.ctx.stats.forModel(name);
+    this.model = name;
     this.route = route;
     if (route.mode === 'prefix') this.key = routeKey(this.head.session, fields!);
-    const u = pickUpstream(route, this.key, null)!;
-    this.dispatchOptions = {
-      origin: u.origin,
-      path: '',
-      method: 'POST',
-      headers: this.head.forward,
-      body,
-    };
-    this.stats.inflight++;
+    this.streaming = fields!['stream'] === true;
+    this.dispatchOptions = { origin: '', path: '', method: 'POST', headers: this.head.forward, body };
+    this.lane = laneOf(this.req.socket);
+    if (!this.lane.enter(this)) {
+      return sendError(res, 429, 'too_many_pipelined', 'Too many requests pipelined on one connection; wait for the answers first', {
+        'retry-after': '1',
+      });
+    }
+  }
+
+  /** LaneUser: the requests before it on its connection have finished. */
+  startTurn(): void {
+    this.holdsLane = true;
+    this.admit(null);
+  }
+
+  /** Send to a replica of the model (not `exclude`), or wait for one. */
+  private admit(exclude: Upstream | null): void {
+    if (this.clientGone || this.res.headersSent) return;
+    const route = this.ctx.state.models.get(this.model);
+    if (!route) return sendError(this.res, 404, 'model_not_found', `The model '${this.model}' does not exist`, {}, 'model');
+    this.route = route;
+    const u = pickUpstream(route, this.key, exclude);
+    if (u === null) return this.waitForReplica(route);
+    if (!this.counted) {
+      this.counted = true;
+      this.stats!.inflight++;
+    }
     this.forward(u);
   }
 
+  private waitForReplica(route: ModelRoute): void {
+    const now = this.ctx.timers.now();
+    if (this.waitedSinceMs === 0) this.waitedSinceMs = now;
+    if (!this.ctx.waiting.add(this.model, this, route.settings.waitTimeoutMs, this.waitedSinceMs)) this.modelStarting();
+  }
+
+  /** Waiter: the model may have a replica now. */
+  wake(): void {
+    this.admit(null);
+  }
+
+  /** Waiter: waited its whole waitTimeout (or the room was full). */
+  expire(): void {
+    this.modelStarting();
+  }
+
+  private modelStarting(): void {
+    if (this.clientGone) return;
+    sendError(this.res, 503, 'model_starting', `The model '${this.model}' has no replica ready yet; try again shortly`, {
+      'retry-after': String(RETRY_AFTER_SECONDS),
+    });
+  }
+
   private forward(u: Upstream): void {
-    acquire(this.ctx.state, u);
+    if (!this.ctx.slots.take(this.model)) {
+      return sendError(this.res, 503, 'overloaded', 'The router has too many requests open to engines; try again shortly', { 'retry-after': '1' });
+    }
+    acquire(this.ctx.state, u, this, this.streaming);
     this.upstream = u;
     this.heard = false;
+    this.cut = false;
     this.abort = null;
     const opts = this.dispatchOptions!;
     (opts as { origin: string }).origin = u.origin;
@@ -147,20 +234,64 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     this.ctx.upstreams.poolFor(u).dispatch(opts, this);
   }
 
-  /** Release the replica once, whatever ended the attempt. */
-  private releaseUpstream(failed: boolean): Upstream | null {
+  /** Release the replica once, whatever ended the attempt (table.ts release says what `failed` means). */
+  private releaseUpstream(failed: boolean | null): Upstream | null {
     const u = this.upstream;
     if (u) {
       this.upstream = null;
-      release(u, failed);
+      this.ctx.slots.give(this.model);
+      release(u, failed, this, this.streaming);
+      this.ctx.ejector.ended(u, failed);
     }
     return u;
+  }
+
+  /** Attempt: its replica was ejected. Nothing sent to the client yet: cut and retry elsewhere; a started reply: end it. */
+  onEjected(): void {
+    if (this.clientGone || !this.upstream) return;
+    this.cut = true;
+    if (this.responded) {
+      this.releaseUpstream(null);
+      const abort = this.abort;
+      this.abort = null;
+      abort?.();
+      return this.endStarted('The replica serving this stream stopped responding and was taken out of rotation');
+    }
+    // onError follows the abort (at once, or when undici connects), and retries.
+    this.abort?.();
+  }
+
+  /** A reply already under way cannot change its status: an SSE stream ends with an error event, anything else is cut. */
+  private endStarted(message: string): void {
+    this.stopWriteTimer();
+    if (!this.sse) return void this.res.destroy();
+    this.pending = null;
+    this.res.end(`event: error\ndata: ${errorJson(502, 'upstream_unavailable', message)}\n\n`);
+  }
+
+  private stopWriteTimer(): void {
+    if (this.writeTimer !== null) {
+      this.ctx.timers.clearTimeout(this.writeTimer);
+      this.writeTimer = null;
+    }
+  }
+
+  /** The client's socket took the backlog: the engine may send again. */
+  private onDrain(): void {
+    this.stopWriteTimer();
+    this.resumeUpstream?.();
+  }
+
+  /** A client that stops reading holds its connection and an engine socket: past --write-timeout without progress it is cut. */
+  private onWriteTimeout(): void {
+    this.writeTimer = null;
+    this.res.destroy();
   }
 
   // ---- undici's handler (the engine side) ----
 
   onConnect(abort: (err?: Error) => void): void {
-    if (this.clientGone) return abort();
+    if (this.clientGone || this.cut) return abort();
     this.abort = abort;
   }
 
@@ -169,6 +300,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (this.upstream) this.upstream.cell.bytes++;
     if (statusCode < 200) return true; // 100 Continue, 103 Early Hints: the real head follows
     if (this.clientGone) return false;
     this.resumeUpstream = resume;
@@ -183,6 +315,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     }
     this.responded = true;
     this.hasLength = head.hasLength;
+    this.sse = head.eventStream;
     // A stream (SSE) has no length: show the client the status now, not with the first token.
     if (!head.hasLength) this.res.flushHeaders();
     return true;
@@ -190,21 +323,26 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
 
   onData(chunk: Buffer): boolean {
     if (this.clientGone) return false;
+    if (this.upstream) this.upstream.cell.bytes++;
     if (this.hasLength && this.pending === null && !this.res.headersSent) {
       this.pending = chunk;
       return true;
     }
-    let ok = true;
     if (this.pending) {
       this.res.write(this.pending);
       this.pending = null;
     }
-    ok = this.res.write(chunk);
-    if (!ok) this.res.once('drain', this.resumeUpstream!);
+    const ok = this.res.write(chunk);
+    if (!ok) {
+      // Closures only under backpressure: a reply the client keeps up with makes none.
+      this.res.once('drain', () => this.onDrain());
+      if (this.writeTimer === null) this.writeTimer = this.ctx.timers.setTimeout(() => this.onWriteTimeout(), this.ctx.writeTimeoutMs);
+    }
     return ok;
   }
 
   onComplete(): void {
+    if (this.cut) return;
     this.releaseUpstream(this.status >= 500);
     if (this.clientGone) return;
     const last = this.pending;
@@ -215,12 +353,27 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
   }
 
   onError(err: Error): void {
-    const failed = this.releaseUpstream(!this.clientGone);
+    const code = (err as { code?: string }).code;
+    const ours = this.clientGone || this.cut || (code !== undefined && ROUTER_ERRORS.has(code));
+    const failed = this.releaseUpstream(ours ? null : true);
     this.abort = null;
-    if (this.clientGone) return;
-    if (failed) this.ctx.onUpstreamError(failed.replica, err);
+    if (this.clientGone || this.res.writableEnded) return;
+    if (this.cut) {
+      // Its replica was ejected before anything reached the client: this is its one retry, elsewhere.
+      this.cut = false;
+      if (this.responded) return;
+      if (!this.retried && failed) {
+        this.retried = true;
+        return this.admit(failed);
+      }
+      return sendError(this.res, 502, 'upstream_unavailable', `No replica of '${this.model}' answered`);
+    }
+    if (failed && !ours) this.ctx.onUpstreamError(failed.replica, err);
     if (this.responded) return void this.res.destroy(); // too late for a status: cut the stream
-    const timedOut = (err as { code?: string }).code === HEADERS_TIMEOUT;
+    if (code !== undefined && ROUTER_ERRORS.has(code)) {
+      return sendError(this.res, 503, 'overloaded', 'The router is short of resources; try again shortly', { 'retry-after': '1' });
+    }
+    const timedOut = code === HEADERS_TIMEOUT;
     if (!this.retried && failed && this.route) {
       // Nothing has reached the client, so one more try is safe for it. An engine
       // that sent even part of a head had taken the request: it is not sent twice,
@@ -230,7 +383,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
       this.retried = true;
       const route = this.ctx.state.models.get(this.model) ?? this.route;
       if (!this.heard || timedOut) {
-        const next = pickUpstream(route, this.key, failed) ?? (!timedOut && route.upstreams.includes(failed) ? failed : null);
+        const next = pickUpstream(route, this.key, failed) ?? (!timedOut && route.upstreams.includes(failed) && !failed.cell.run?.out ? failed : null);
         if (next) return this.forward(next);
       }
     }
@@ -242,10 +395,4 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
 export function tooLarge(res: ServerResponse, maxBodyBytes: number): void {
   // Closing the connection spares reading the rest of a body we refuse.
   sendError(res, 413, 'request_too_large', `Request body is larger than ${maxBodyBytes} bytes`, { connection: 'close' });
-}
-
-function noReplica(res: ServerResponse, model: string): void {
-  sendError(res, 503, 'no_replica', `The model '${model}' has no running replica yet`, {
-    'retry-after': String(RETRY_AFTER_SECONDS),
-  });
 }

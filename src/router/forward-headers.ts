@@ -63,12 +63,15 @@ export interface ResponseHead {
   headers: string[];
   /** The head says where the body ends (Content-Length), so the reply is not a stream. */
   hasLength: boolean;
+  /** Content-Type text/event-stream: a stream the router may end with an error event (exchange.ts). */
+  eventStream: boolean;
 }
 
 /** The engine's headers (undici's raw Buffers) for the client, hop-by-hop ones dropped. */
 export function responseHeaders(raw: Buffer[]): ResponseHead {
   const headers: string[] = [];
   let hasLength = false;
+  let eventStream = false;
   let named: Set<string> | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toString('latin1');
@@ -81,9 +84,10 @@ export function responseHeaders(raw: Buffer[]): ResponseHead {
       }
     }
     if (name.length === 14 && name.toLowerCase() === 'content-length') hasLength = true;
+    else if (name.length === 12 && name.toLowerCase() === 'content-type') eventStream = value.toLowerCase().startsWith('text/event-stream');
     headers.push(name, value);
   }
-  return { headers: named ? withoutNamed(headers, named) : headers, hasLength };
+  return { headers: named ? withoutNamed(headers, named) : headers, hasLength, eventStream };
 }
 
 /** Headers a `Connection:` names are for this hop only. */

@@ -8,9 +8,28 @@ import { readRequestHead } from './forward-headers.js';
 import { isRefusedSocket } from './front-door.js';
 import { hangUpIfBody, sendError, sendJson } from './reply.js';
 import { NO_MODEL } from './stats.js';
-import { servableModels, type RouterState } from './table.js';
+import { routeOf, servableModels, type RouterState } from './table.js';
 
-const PROXIED_PATHS = new Set(['/v1/chat/completions', '/v1/completions', '/v1/embeddings']);
+/**
+ * The OpenAI routes whose JSON body names the model (vLLM serves them all):
+ * routed by that name like chat. Stateful routes that name a stored object
+ * instead (GET /v1/responses/{id}) cannot be routed by model and are not here.
+ */
+export const PROXIED_PATHS = new Set([
+  '/v1/chat/completions',
+  '/v1/completions',
+  '/v1/embeddings',
+  '/v1/responses',
+  '/v1/moderations',
+  '/v1/rerank',
+  '/v1/score',
+  '/v1/classify',
+  '/v1/pooling',
+  '/v1/tokenize',
+  '/v1/detokenize',
+  '/v1/audio/speech',
+  '/v1/images/generations',
+]);
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -80,12 +99,27 @@ function notAllowed(req: IncomingMessage, res: ServerResponse, path: string, all
   sendError(res, 405, 'method_not_allowed', `Use ${allow.split(',')[0]} for ${path}`, { allow, ...hangUpIfBody(req) });
 }
 
-function modelObject(state: RouterState, id: string): { id: string; object: 'model'; created: number; owned_by: string } {
-  return { id, object: 'model', created: Math.floor(state.startedAtMs / 1000), owned_by: 'llmgw' };
+interface ModelObject {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+  /** An adapter's base model (vLLM lists LoRA adapters the same way). */
+  parent?: string;
 }
 
+function modelObject(state: RouterState, id: string): ModelObject {
+  const base: ModelObject = { id, object: 'model', created: Math.floor(state.startedAtMs / 1000), owned_by: 'llmgw' };
+  const parent = state.adapters.get(id);
+  return parent === undefined ? base : { ...base, parent };
+}
+
+/** Models with a replica, and their adapters, sorted by id. */
 function listModels(state: RouterState, res: ServerResponse): void {
-  sendJson(res, 200, { object: 'list', data: servableModels(state).map((id) => modelObject(state, id)) });
+  const servable = servableModels(state);
+  const listed = new Set(servable);
+  const ids = [...servable, ...[...state.adapters].filter(([, base]) => listed.has(base)).map(([name]) => name)].sort();
+  sendJson(res, 200, { object: 'list', data: ids.map((id) => modelObject(state, id)) });
 }
 
 /** OpenAI's `GET /v1/models/{model}`: the model object while it can be served, else 404 as for a request. */
@@ -96,7 +130,7 @@ function oneModel(state: RouterState, res: ServerResponse, encoded: string): voi
   } catch {
     id = encoded;
   }
-  if ((state.models.get(id)?.upstreams.length ?? 0) === 0) {
+  if ((routeOf(state, id)?.route.upstreams.length ?? 0) === 0) {
     return sendError(res, 404, 'model_not_found', `The model '${id}' does not exist`, {}, 'model');
   }
   sendJson(res, 200, modelObject(state, id));

@@ -7,7 +7,8 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 
 export type ErrorCode =
   | 'model_not_found'
-  | 'no_replica'
+  | 'model_starting'
+  | 'too_many_pipelined'
   | 'request_too_large'
   | 'invalid_json'
   | 'missing_model'
@@ -30,13 +31,14 @@ const TYPE_BY_STATUS: Record<number, string> = {
   408: 'invalid_request_error',
   413: 'invalid_request_error',
   417: 'invalid_request_error',
+  429: 'rate_limit_error',
   431: 'invalid_request_error',
   502: 'server_error',
   503: 'server_error',
   504: 'server_error',
 };
 
-/** How long a client should wait before asking again for a model with no replica yet. */
+/** How long a client should wait before asking again for a model with no replica ready (it waited its waitTimeout, or the router holds too many waiting). */
 export const RETRY_AFTER_SECONDS = 5;
 
 export function errorJson(status: number, code: ErrorCode, message: string, param: string | null = null): string {

@@ -55,10 +55,11 @@ export function firstPoint(ring: Ring, key: number): number {
 
 /**
  * The replica (index) that takes `key`: walking clockwise, the first one not
- * `excluded` whose load + 1 stays within the bound; -1 when every replica is excluded.
+ * `excluded` nor `out` (ejected) whose load + 1 stays within the bound; -1 when
+ * every replica is excluded or out.
  * `loads[i]` is replica i's requests in flight.
  */
-export function pickOnRing(ring: Ring, key: number, loads: ArrayLike<number>, excluded = -1): number {
+export function pickOnRing(ring: Ring, key: number, loads: ArrayLike<number>, excluded = -1, out: ArrayLike<number> | null = null): number {
   const n = ring.size;
   if (n === 0) return -1;
   let total = 0;
@@ -74,12 +75,12 @@ export function pickOnRing(ring: Ring, key: number, loads: ArrayLike<number>, ex
     if (visited ? visited[owner] : mask & (1 << owner)) continue;
     if (visited) visited[owner] = 1;
     else mask |= 1 << owner;
-    if (owner !== excluded && loads[owner]! + 1 <= cap) return owner;
+    if (owner !== excluded && !(out && out[owner]) && loads[owner]! + 1 <= cap) return owner;
     if (++seen === n) break;
   }
   // Only the excluded replica was under the bound (the least loaded replica always
   // is: its load + 1 <= floor(total / n) + 1 <= the bound): the least loaded other one.
   let best = -1;
-  for (let i = 0; i < n; i++) if (i !== excluded && (best < 0 || loads[i]! < loads[best]!)) best = i;
+  for (let i = 0; i < n; i++) if (i !== excluded && !(out && out[i]) && (best < 0 || loads[i]! < loads[best]!)) best = i;
   return best;
 }

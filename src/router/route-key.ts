@@ -28,7 +28,7 @@ export function routeKey(sessionHeader: string | string[] | undefined, body: Rec
 export function promptPrefix(body: Record<string, unknown>): string {
   let out = 'p\u0000';
   const limit = PROMPT_KEY_CHARS + 2;
-  const messages = body['messages'];
+  const messages = body['messages'] ?? responsesItems(body['input']);
   if (Array.isArray(messages)) {
     for (const m of messages) {
       if (out.length >= limit) break;
@@ -49,6 +49,11 @@ export function promptPrefix(body: Record<string, unknown>): string {
     }
   }
   return out.length === 2 ? '' : out.slice(0, limit);
+}
+
+/** A Responses API `input` given as items ({role, content}) keys like chat messages; a string or a list of strings stays a prompt. */
+function responsesItems(input: unknown): unknown[] | undefined {
+  return Array.isArray(input) && typeof input[0] === 'object' && input[0] !== null && !Array.isArray(input[0]) ? input : undefined;
 }
 
 function contentText(content: unknown, room: number): string {

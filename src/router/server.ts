@@ -15,10 +15,19 @@ import { RouterStats } from './stats.js';
 import { createRouterState } from './table.js';
 import { createUpstreams } from './upstream.js';
 import { RouterError } from './router-error.js';
+import { Ejector } from './ejector.js';
+import { defaultEngineConnections, EngineSlots } from './engine-slots.js';
+import { DEFAULT_LIVENESS, type LivenessSettings } from './liveness.js';
+import { openFileLimit } from './open-files.js';
+import { realTimers, type Timers } from './timers.js';
+import { WaitRoom } from './waiting.js';
 
-export const DEFAULT_MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
+/** 64 MiB keeps a router under slow large uploads below 300 MB RSS at its defaults (docs/operations.md#limits). */
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_CONNECTIONS = 10_000;
 export const DEFAULT_UPSTREAM_HEADER_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_WRITE_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_WAITING = 1000;
 
 export interface RouterOptions {
   listen: { host: string; port: number };
@@ -37,6 +46,18 @@ export interface RouterOptions {
   clientTimeouts?: { headersMs?: number; requestMs?: number; checkEveryMs?: number };
   /** The clock, for tests; read once per request that acquires a replica. */
   now?: () => Date;
+  /** The clock and timers of ejection, waiting and write timeouts, for tests (overrides `now`). */
+  timers?: Timers;
+  /** No progress writing an answer to a client for this long cuts its connection (--write-timeout). */
+  writeTimeoutMs?: number;
+  /** Requests waiting for a replica, across all models (--max-waiting). */
+  maxWaiting?: number;
+  /** Engine connections in total (--max-engine-connections); default 10,000 or what the open-file limit allows. */
+  maxEngineConnections?: number;
+  /** Engine connections per model (--max-model-connections); default the total. */
+  maxModelConnections?: number;
+  /** Liveness and waiting defaults for models the table gives no settings (--consecutive-errors, --stall-after, --eject-for, --wait-timeout). */
+  liveness?: Partial<LivenessSettings>;
 }
 
 export interface RunningRouter {
@@ -53,12 +74,29 @@ export interface RunningRouter {
 
 export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   const now = opts.now;
+  const timers: Timers = opts.timers ?? (now ? { ...realTimers, now: () => now().getTime() } : realTimers);
   const log = opts.log ?? silentLogger;
-  const state = createRouterState(now ? () => now().getTime() : Date.now);
-  const upstreams = createUpstreams({ headerTimeoutMs: opts.upstreamHeaderTimeoutMs ?? DEFAULT_UPSTREAM_HEADER_TIMEOUT_MS });
+  const state = createRouterState(timers.now);
+  state.defaults = { ...DEFAULT_LIVENESS, ...opts.liveness };
+  const maxEngine = opts.maxEngineConnections ?? defaultEngineConnections(openFileLimit());
+  const maxPerModel = Math.min(opts.maxModelConnections ?? maxEngine, maxEngine);
+  const upstreams = createUpstreams({ headerTimeoutMs: opts.upstreamHeaderTimeoutMs ?? DEFAULT_UPSTREAM_HEADER_TIMEOUT_MS, maxConnections: maxPerModel });
   state.onDropped = (gone) => upstreams.drop(gone);
   const metrics = opts.metrics ? createRouterMetrics() : null;
   const upstreamWarning = throttled(log, 10_000);
+  const waiting = new WaitRoom(opts.maxWaiting ?? DEFAULT_MAX_WAITING, timers);
+  state.waitingOf = () => waiting.usage();
+  // A new table may give waiting requests a replica (or take their model away: they get 404).
+  state.onSwapped = () => waiting.wakeAll();
+  const ejector = new Ejector(state, timers, {
+    onReturn: (model) => {
+      log.log('info', `model ${model}: a replica is back in rotation`, { model });
+      waiting.wake(model);
+    },
+    onEject: (u, reason, untilMs) =>
+      log.log('warn', `replica ${u.replica} ejected (${reason}) until ${new Date(untilMs).toISOString()}`, { replica: u.replica, reason }),
+  });
+  ejector.start();
   const proxy = createProxy({
     state,
     upstreams,
@@ -66,6 +104,11 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
     stats: metrics?.stats ?? new RouterStats(),
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     onUpstreamError: (replica, err) => upstreamWarning(replica, 'warn', `replica ${replica} failed a request: ${err.message}`, { replica }),
+    timers,
+    ejector,
+    waiting,
+    slots: new EngineSlots(maxEngine, maxPerModel),
+    writeTimeoutMs: opts.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
   });
   const t = opts.clientTimeouts ?? {};
   const server = http.createServer(
@@ -96,6 +139,7 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
     });
     if (metrics && opts.metrics) metricsServer = await serveMetrics(metrics, opts.metrics);
   } catch (err) {
+    ejector.stop();
     await Promise.all([closeServer(admin), server.listening ? closeServer(server) : undefined]);
     await unlink(opts.adminSocket).catch(() => undefined);
     if (err instanceof RouterError) throw err;
@@ -112,6 +156,7 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
     metricsPort,
     close(graceMs = 0) {
       closing ??= (async () => {
+        ejector.stop();
         const closed = Promise.all([closeServer(server), closeServer(admin), metricsServer ? closeServer(metricsServer) : undefined]);
         admin.closeAllConnections();
         metricsServer?.closeAllConnections();

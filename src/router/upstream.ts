@@ -9,6 +9,8 @@ import type { Upstream } from './table.js';
 export interface UpstreamOptions {
   /** How long an engine may take to send a reply's whole head (time to first byte of the answer). */
   headerTimeoutMs: number;
+  /** Connections to one replica at most: the model's bound (engine-slots.ts counts across replicas). */
+  maxConnections: number;
 }
 
 /** Under the 5 s keep-alive of common engine servers (uvicorn, Node), so the router is not the one surprised by a close. */
@@ -32,8 +34,8 @@ export function createUpstreams(opts: UpstreamOptions): Upstreams {
     poolFor(u) {
       if (u.pool) return u.pool as Pool;
       const pool = new Pool(u.origin, {
-        // As many connections as requests in flight: the client side is what is capped (--max-connections).
-        connections: null,
+        // As many connections as requests in flight, up to the model's bound (engine-slots.ts refuses beyond it first).
+        connections: opts.maxConnections,
         pipelining: 1,
         keepAliveTimeout: KEEP_ALIVE_MS,
         keepAliveMaxTimeout: KEEP_ALIVE_MS,

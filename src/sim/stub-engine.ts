@@ -5,6 +5,7 @@
 //   GET  /v1/models            the one model it serves
 //   POST /v1/chat/completions  an OpenAI-shaped answer ("stream": true gives SSE chunks)
 //   POST /v1/completions       likewise
+//   POST /v1/responses         the same answer in the Responses API's shapes (stub-responses.ts)
 //   GET  /stub/config, PUT /stub/config   the knobs below, read or changed at run time (JSON)
 //   GET  /stub/stats           requests, failures, and the simulated cache's totals
 //
@@ -23,6 +24,7 @@
 // is slow but alive (the first token and every chunk after it come
 // --slow-interval-ms apart, just under the 60 s stallAfter by default).
 
+import { answerResponses } from './stub-responses.js';
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -169,6 +171,13 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     };
     res.once('close', finish);
     try {
+      if (path === '/v1/responses')
+        return await answerResponses(
+          res,
+          { id, model: name, createdAt: created, tokens, inputTokens: usage.prompt_tokens, tokenDelayMs: knobs.tokenDelayMs },
+          body['stream'] === true,
+          sleep,
+        );
       if (body['stream'] !== true) {
         if (!(await generate(prompt, tokens, res, () => undefined))) return;
         const text = tokens.join('');
@@ -205,7 +214,7 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     if (req.method === 'GET' && path === '/v1/models') {
       return json(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'llmgw-stub' }] });
     }
-    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/completions')) {
+    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/completions' || path === '/v1/responses')) {
       return void complete(path, req, res).catch(() => res.destroy());
     }
     if (path === '/stub/config' && req.method === 'GET') return json(res, 200, knobs);

@@ -181,6 +181,29 @@ export interface RouterUsage {
   served?: Record<string, { requests: number; errors: number }>;
   /** The table the router routes by now (the last `router endpoints` it took); optional (docs/security.md). */
   table?: RouterEndpoints['models'];
+  /** replica id -> its ejection from this router's rotation, only while it is out (docs/protocol.md). */
+  ejected?: Record<string, RouterEjection>;
+  /** model -> requests held at the router for want of a replica (docs/protocol.md). */
+  waiting?: Record<string, { count: number; oldest: string }>;
+}
+
+/** A replica out of one router's rotation: `since` is the start of the current run of ejections. */
+export interface RouterEjection {
+  since: string;
+  until: string;
+  reason: 'errors' | 'stalled';
+  /** Ejections in the current run. */
+  count: number;
+}
+
+/** Per-model router settings sent with the table (docs/protocol.md `router endpoints`). */
+export interface RouterModelSettings {
+  consecutiveErrors?: number;
+  stallAfterMs?: number;
+  ejectForMs?: number;
+  waitTimeoutMs?: number;
+  /** LoRA adapter names served by the model's replicas. */
+  adapters?: string[];
 }
 
 /** How a router picks among a model's replicas (models.yaml `routing`). */
@@ -191,6 +214,10 @@ export interface RouterEndpoints {
   models: Record<string, { replica: string; url: string }[]>;
   /** model -> routing mode; a model not listed routes by `prefix`. */
   routing?: Record<string, RoutingMode>;
+  /** The sender's lease (fencing): a router refuses a table whose epoch is below the highest it has seen. */
+  lease?: { epoch: number; holder: string };
+  /** model -> liveness, waiting and adapter settings; absent: the router's defaults. */
+  settings?: Record<string, RouterModelSettings>;
 }
 
 /**

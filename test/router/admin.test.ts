@@ -131,6 +131,8 @@ test('usage after traffic: newest use wins, replicas never served are absent, st
     lastUsed: { 'm-0': '2026-11-29T08:03:00.000Z', 'n-0': '2026-11-29T08:02:00.000Z' },
     inflight: { 'idle-0': 0, 'm-0': 0, 'n-0': 0 },
     served: { 'm-0': { requests: 2, errors: 0 }, 'n-0': { requests: 1, errors: 0 } },
+    ejected: {},
+    waiting: {},
     table: { m: [{ replica: 'm-0', url: a.url }], n: [{ replica: 'n-0', url: b.url }], idle: [{ replica: 'idle-0', url: b.url }] },
   });
   // A replica dropped from the table keeps its last use: it was used then, and that stays true.
@@ -152,7 +154,16 @@ test('a restarted router reports nothing as used and a fresh startedAt', async (
   clock = Date.parse('2026-11-29T09:00:00Z');
   const second = await withRouter({ socket: tmp.path, now: () => new Date(clock) });
   cleanups.push(() => second.close());
-  assert.equal(await second.usage(), { version: 1, startedAt: '2026-11-29T09:00:00.000Z', lastUsed: {}, inflight: {}, served: {}, table: {} });
+  assert.equal(await second.usage(), {
+    version: 1,
+    startedAt: '2026-11-29T09:00:00.000Z',
+    lastUsed: {},
+    inflight: {},
+    served: {},
+    ejected: {},
+    waiting: {},
+    table: {},
+  });
 });
 
 test('runRouterClient: endpoints then usage round trip; a bad table is refused with one line', async () => {
@@ -215,9 +226,10 @@ test('the CLI finds the socket through --admin and reads the table from stdin', 
     });
     return { code, out, err };
   };
-  const put = await run(['router', 'endpoints', '--admin', tmp.path], '{"version":1,"models":{"m":[]}}');
+  const put = await run(['router', 'endpoints', '--admin', tmp.path], '{"version":1,"models":{"m":[]},"settings":{"m":{"waitTimeoutMs":50}}}');
   assert.equal(put, { code: 0, out: '{"version":1,"ok":true}\n', err: '' });
-  assert.is((await chat(r.port, 'm')).status, 503);
+  const waited = await chat(r.port, 'm');
+  assert.equal([waited.status, waited.json.error.code], [503, 'model_starting'], "the table's settings reached the router: the wait ended at its 50 ms");
   const usage = await run(['router', 'usage', '--admin', tmp.path], '');
   assert.is(usage.code, 0);
   assert.is(JSON.parse(usage.out).version, 1);

@@ -114,6 +114,8 @@ export interface TestRouter extends RunningRouter {
   socket: string;
   /** Swap in a table; `routing` as the reconciler sends it (absent: every model by prefix). */
   setTable(models: Record<string, { replica: string; url: string }[]>, routing?: RouterEndpoints['routing']): Promise<void>;
+  /** Swap in a whole table (settings, lease and all). */
+  put(table: RouterEndpoints): Promise<void>;
   usage(): Promise<any>;
 }
 
@@ -136,6 +138,11 @@ export async function withRouter(opts: Omit<RouterOptions, 'listen' | 'adminSock
       const out = await runRouterClient('endpoints', JSON.stringify(table), env);
       if (out.code !== 0) throw new Error(out.stderr);
     },
+    async put(table) {
+      const out = await runRouterClient('endpoints', JSON.stringify(table), env);
+      if (out.code !== 0) throw new Error(out.stderr);
+      if (!(JSON.parse(out.stdout) as { ok: boolean }).ok) throw new Error(out.stdout);
+    },
     async usage() {
       const out = await runRouterClient('usage', '', env);
       if (out.code !== 0) throw new Error(out.stderr);
@@ -154,5 +161,14 @@ export async function eventually(check: () => boolean, ms = 2000): Promise<void>
   while (!check()) {
     if (Date.now() > until) throw new Error('condition not reached in time');
     await sleep(5);
+  }
+}
+
+/** `eventually` for a check that asks the router (usage over the admin socket). */
+export async function eventuallyAsync(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await sleep(10);
   }
 }

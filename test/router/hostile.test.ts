@@ -14,7 +14,13 @@ let router: TestRouter;
 const { engine, closeAll } = engineTracker();
 
 test.before(async () => {
-  router = await withRouter({ maxBodyBytes: 64 * 1024, maxBufferedBytes: 512 * 1024, clientTimeouts: { headersMs: 500, requestMs: 1000, checkEveryMs: 100 } });
+  router = await withRouter({
+    maxBodyBytes: 64 * 1024,
+    maxBufferedBytes: 512 * 1024,
+    clientTimeouts: { headersMs: 500, requestMs: 1000, checkEveryMs: 100 },
+    // Requests for the model with no replica wait briefly, then get 503.
+    liveness: { waitTimeoutMs: 20 },
+  });
   const e = await engine('a');
   await router.setTable({
     m: [

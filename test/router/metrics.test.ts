@@ -12,7 +12,8 @@ let router: TestRouter;
 const { engine, closeAll } = engineTracker();
 
 test.before(async () => {
-  router = await withRouter({ metrics: { host: '127.0.0.1', port: 0 } });
+  // A model with no replica answers 503 once its (short) wait is over.
+  router = await withRouter({ metrics: { host: '127.0.0.1', port: 0 }, liveness: { waitTimeoutMs: 20 } });
 });
 test.after(async () => {
   await router.close();

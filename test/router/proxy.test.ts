@@ -150,12 +150,12 @@ test('an unknown model is 404 in the OpenAI error shape', async () => {
   assert.equal(r.json, { error: { message: "The model 'nope' does not exist", type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
 });
 
-test('a known model with no replica is 503 with Retry-After', async () => {
-  await router.setTable({ known: [] });
+test('a known model with no replica past its waitTimeout is 503 with Retry-After and code model_starting', async () => {
+  await router.put({ version: 1, models: { known: [] }, settings: { known: { waitTimeoutMs: 20 } } });
   const r = await chat(router.port, 'known');
   assert.is(r.status, 503);
   assert.is(r.headers['retry-after'], '5');
-  assert.is(r.json.error.code, 'no_replica');
+  assert.is(r.json.error.code, 'model_starting');
   assert.is(r.json.error.type, 'server_error');
 });
 

@@ -102,4 +102,11 @@ test('a request with nothing to key on (or hostile shapes) has no key, never a t
   assert.is(routeKey('', { model: 'm' }), null, 'an empty x-session-id is no session');
 });
 
+test('a Responses API input given as items keys like the same chat; a string input keys like a prompt', () => {
+  const items = { model: 'm', input: chat('hi').messages };
+  assert.is(promptPrefix(items), promptPrefix(chat('hi')));
+  assert.is(promptPrefix({ model: 'm', input: 'hello' }), 'p\u0000hello');
+  assert.is(promptPrefix({ model: 'm', input: ['a', 'b'] }), 'p\u0000a\u0000b\u0000', 'embeddings: a list of texts stays a prompt');
+});
+
 test.run();

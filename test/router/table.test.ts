@@ -96,6 +96,8 @@ test('usage: newest use wins, never-used replicas are absent from lastUsed and s
     lastUsed: { y: '2026-11-29T08:00:10.000Z', z: '2026-11-29T08:00:15.000Z' },
     inflight: { x: 0, y: 0, z: 1 },
     served: { y: { requests: 1, errors: 1 }, z: { requests: 1, errors: 0 } },
+    ejected: {},
+    waiting: {},
   });
   assert.equal(Object.keys(usageOf(s).lastUsed), ['y', 'z']);
 });

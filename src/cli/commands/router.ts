@@ -21,20 +21,31 @@ table the reconciler keeps current over the admin socket.
   --listen HOST:PORT              where clients connect (default 127.0.0.1:8080)
   --admin SOCKET                  the admin socket (default $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock)
   --max-body BYTES                largest request body (default 10MiB; 413 over it)
-  --max-buffered BYTES            request bytes held across all requests (default 256MiB; 503 over it)
+  --max-buffered BYTES            request bytes held across all requests (default 64MiB; 503 over it)
   --max-connections N             open client connections (default 10000; 503 and close over it)
+  --max-engine-connections N      connections to engines in total (default 10000, or half of what the
+                                  open-file limit leaves; 503 over it)
+  --max-model-connections N       connections to one model's engines (default: the total)
   --upstream-header-timeout DUR   an engine's time to send its reply head (default 10m); past it the
                                   request is retried once on another replica, else 504
+  --write-timeout DUR             no progress writing an answer to a client for this long cuts its
+                                  connection (default 60s)
+  --consecutive-errors N          failed requests in a row that eject a replica (default 5)
+  --stall-after DUR               no response byte while streaming for this long ejects (default 60s)
+  --eject-for DUR                 first ejection's length, doubling on repeats up to 5m (default 30s)
+  --wait-timeout DUR              how long a request waits for a replica of its model (default 5m)
+  --max-waiting N                 requests waiting for a replica, all models together (default 1000)
   --metrics HOST:PORT             serve Prometheus text at http://HOST:PORT/metrics
   --log-format text|json          log lines on stderr (default text; json: one object a line)
 
-BYTES is a number with an optional KiB, MiB or GiB; DUR is 90s, 10m, 1h30m.
+BYTES is a number with an optional KiB, MiB or GiB; DUR is 90s, 10m, 1h30m. The table's
+per-model settings (docs/protocol.md) override the ejection and waiting defaults.
 `;
 
 const USAGE_HELP = `Usage: llmgw router usage [--admin SOCKET]
 
 Print the running router's usage report (docs/protocol.md):
-{"version":1,"startedAt":…,"lastUsed":{…},"inflight":{…},"served":{…}}
+{"version":1,"startedAt":…,"lastUsed":{…},"inflight":{…},"served":{…},"ejected":{…},"waiting":{…}}
 The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock.
 `;
 
@@ -42,7 +53,10 @@ const ENDPOINTS_HELP = `Usage: llmgw router endpoints [--admin SOCKET] < table.j
 
 Read a routing table on stdin and swap it in whole (docs/protocol.md):
 {"version":1,"models":{"<model>":[{"replica":"<id>","url":"http://host:port"}]},
- "routing":{"<model>":"prefix"|"least-inflight"}}      (routing optional; default prefix)
+ "routing":{"<model>":"prefix"|"least-inflight"},      (optional; default prefix)
+ "lease":{"epoch":N,"holder":"…"},                     (optional; a lower epoch than seen is refused)
+ "settings":{"<model>":{"consecutiveErrors":5,"stallAfterMs":60000,"ejectForMs":30000,
+                        "waitTimeoutMs":300000,"adapters":["<name>"]}}}   (optional)
 The admin socket is --admin, else $LLMGW_ROUTER_SOCKET, else /run/llmgw/router.sock.
 `;
 
@@ -100,6 +114,14 @@ async function serve(argv: string[], io: Io): Promise<number> {
     'max-buffered': { type: 'string' },
     'max-connections': { type: 'string' },
     'upstream-header-timeout': { type: 'string' },
+    'max-engine-connections': { type: 'string' },
+    'max-model-connections': { type: 'string' },
+    'write-timeout': { type: 'string' },
+    'consecutive-errors': { type: 'string' },
+    'stall-after': { type: 'string' },
+    'eject-for': { type: 'string' },
+    'wait-timeout': { type: 'string' },
+    'max-waiting': { type: 'string' },
     metrics: { type: 'string' },
     'log-format': { type: 'string', default: 'text' },
   });
@@ -109,14 +131,35 @@ async function serve(argv: string[], io: Io): Promise<number> {
   const maxBodyBytes = optional(values['max-body'], '--max-body', parseBytes) ?? DEFAULT_MAX_BODY_BYTES;
   const maxBufferedBytes = optional(values['max-buffered'], '--max-buffered', parseBytes) ?? DEFAULT_MAX_BUFFERED_BYTES;
   const maxConnections = optional(values['max-connections'], '--max-connections', parseCount) ?? DEFAULT_MAX_CONNECTIONS;
-  const upstreamHeaderTimeoutMs = optional(values['upstream-header-timeout'], '--upstream-header-timeout', (t) => {
-    const ms = parseDuration(t);
-    return ms !== null && ms > 0 ? ms : null;
-  });
+  const upstreamHeaderTimeoutMs = optional(values['upstream-header-timeout'], '--upstream-header-timeout', positiveDuration);
+  const writeTimeoutMs = optional(values['write-timeout'], '--write-timeout', positiveDuration);
+  const maxEngineConnections = optional(values['max-engine-connections'], '--max-engine-connections', parseCount);
+  const maxModelConnections = optional(values['max-model-connections'], '--max-model-connections', parseCount);
+  const maxWaiting = optional(values['max-waiting'], '--max-waiting', parseCount);
+  const liveness = {
+    ...defined('consecutiveErrors', optional(values['consecutive-errors'], '--consecutive-errors', parseCount)),
+    ...defined('stallAfterMs', optional(values['stall-after'], '--stall-after', positiveDuration)),
+    ...defined('ejectForMs', optional(values['eject-for'], '--eject-for', positiveDuration)),
+    ...defined('waitTimeoutMs', optional(values['wait-timeout'], '--wait-timeout', positiveDuration)),
+  };
   const metrics = values.metrics === undefined ? undefined : parseListen(values.metrics as string, '--metrics');
   const adminSocket = resolveAdminSocket(values.admin as string | undefined, io.env);
   const log = createLogger(format as LogFormat, (line) => io.stderr.write(line));
-  const router = await startRouter({ listen, adminSocket, maxBodyBytes, maxBufferedBytes, maxConnections, upstreamHeaderTimeoutMs, metrics, log });
+  const router = await startRouter({
+    listen,
+    adminSocket,
+    maxBodyBytes,
+    maxBufferedBytes,
+    maxConnections,
+    upstreamHeaderTimeoutMs,
+    metrics,
+    log,
+    liveness,
+    ...defined('writeTimeoutMs', writeTimeoutMs),
+    ...defined('maxEngineConnections', maxEngineConnections),
+    ...defined('maxModelConnections', maxModelConnections),
+    ...defined('maxWaiting', maxWaiting),
+  });
   const where = `http://${hostForUrl(listen.host)}:${router.port}`;
   const metricsAt = metrics ? `, metrics at http://${hostForUrl(metrics.host)}:${router.metricsPort}/metrics` : '';
   log.log('info', `serving on ${where}, admin socket ${adminSocket}${metricsAt}`, { listen: where, admin: adminSocket });
@@ -128,6 +171,16 @@ async function serve(argv: string[], io: Io): Promise<number> {
   await router.close(SHUTDOWN_GRACE_MS);
   log.log('info', 'stopped');
   return 0;
+}
+
+function positiveDuration(text: string): number | null {
+  const ms = parseDuration(text);
+  return ms !== null && ms > 0 ? ms : null;
+}
+
+/** `{key: value}` when the value is given, else nothing (exactOptionalPropertyTypes keeps absent and undefined apart). */
+function defined<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 function hostForUrl(host: string): string {
