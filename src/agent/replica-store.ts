@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { CheckResult, StartRequest } from '../types/snapshot.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { healthDir, replicasDir, type AgentEnv } from './env.js';
+import { errnoCode } from '../util/errno.js';
 
 export type Supervisor = 'process' | 'systemd';
 
@@ -58,7 +59,7 @@ async function readJson<T>(path: string): Promise<T | null> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errnoCode(err) === 'ENOENT') return null;
     throw err;
   }
 }
@@ -73,7 +74,7 @@ export async function listRecords(env: AgentEnv): Promise<{ records: ReplicaReco
   try {
     names = await readdir(replicasDir(env));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], warnings: [] };
+    if (errnoCode(err) === 'ENOENT') return { records: [], warnings: [] };
     throw err;
   }
   const ids = names

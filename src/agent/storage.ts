@@ -8,6 +8,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentReportRequest, StorageReport } from '../types/snapshot.js';
+import { errnoCode } from '../util/errno.js';
 
 const WEIGHT_FILE = /\.(safetensors|bin|pt|pth|gguf)$/;
 const PARTIAL_MARKER = /\.(incomplete|part|tmp)$/;
@@ -35,7 +36,7 @@ async function listNames(dir: string): Promise<string[] | null> {
   try {
     return await readdir(dir);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw err;
   }

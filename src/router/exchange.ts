@@ -12,6 +12,7 @@ import { routeKey } from './route-key.js';
 import { NO_MODEL, type ModelStats, type RouterStats } from './stats.js';
 import { acquire, pickUpstream, release, type ModelRoute, type RouterState, type Upstream } from './table.js';
 import type { Upstreams } from './upstream.js';
+import { errnoCode } from '../util/errno.js';
 
 export interface ProxyContext {
   readonly state: RouterState;
@@ -220,7 +221,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder {
     if (this.clientGone) return;
     if (failed) this.ctx.onUpstreamError(failed.replica, err);
     if (this.responded) return void this.res.destroy(); // too late for a status: cut the stream
-    const timedOut = (err as { code?: string }).code === HEADERS_TIMEOUT;
+    const timedOut = errnoCode(err) === HEADERS_TIMEOUT;
     if (!this.retried && failed && this.route) {
       // Nothing has reached the client, so one more try is safe for it. An engine
       // that sent even part of a head had taken the request: it is not sent twice,

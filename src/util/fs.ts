@@ -2,6 +2,7 @@ import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/pro
 import { basename, dirname, join } from 'node:path';
 import { crashPoint } from './crash-point.js';
 import { escapeJsonText } from './terminal-text.js';
+import { errnoCode } from './errno.js';
 
 /** `<file>.<pid>.<ms>.tmp`: the writer's pid in the name is what tells a dead writer's leftover from a live write. */
 const TEMP = /^(.+)\.(\d+)\.(\d+)\.tmp$/;
@@ -32,7 +33,7 @@ function alive(pid: number): boolean {
     return true;
   } catch (err) {
     // EPERM: it exists, it is just not ours to signal.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(err) === 'EPERM';
   }
 }
 
@@ -68,8 +69,8 @@ const ERRNO_TEXT: Record<string, string> = {
 
 /** What a file system error means, in a few words with its code (`no space left on device (ENOSPC)`); null for anything else. */
 export function fsErrorText(err: unknown): string | null {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return null;
+  const code = errnoCode(err);
+  if (code === undefined || !/^E[A-Z]+$/.test(code)) return null;
   return `${ERRNO_TEXT[code] ?? code.toLowerCase()} (${code})`;
 }
 
@@ -78,7 +79,7 @@ export async function readTextIfExists(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errnoCode(err) === 'ENOENT') return null;
     throw err;
   }
 }
