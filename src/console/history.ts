@@ -58,9 +58,9 @@ function parseLog(out: string): Commit[] {
     .map((rec) => rec.replace(/^\n+/, ''))
     .filter((rec) => rec.trim() !== '')
     .map((rec) => {
-      const [head, ...files] = rec.split('\n');
-      const [sha, time, author, subject] = head!.split(SEP);
-      return { sha: sha!, time: time!, author: author!, subject: subject ?? '', tick: author === LLMGW_NAME, files: files.filter((f) => f !== '') };
+      const [head = '', ...files] = rec.split('\n');
+      const [sha = '', time = '', author = '', subject = ''] = head.split(SEP);
+      return { sha, time, author, subject, tick: author === LLMGW_NAME, files: files.filter((f) => f !== '') };
     });
 }
 
@@ -86,8 +86,9 @@ export function replicaChanges(before: Snapshot | null, after: Snapshot | null):
   for (const id of ids) {
     const x = a.get(id);
     const y = b.get(id);
-    if (x && y && x.state === y.state) continue;
-    out.push({ id, model: (y ?? x)!.model, nodes: (y ?? x)!.nodes, from: x?.state ?? null, to: y?.state ?? null });
+    const now = y ?? x;
+    if (!now || (x && y && x.state === y.state)) continue;
+    out.push({ id, model: now.model, nodes: now.nodes, from: x?.state ?? null, to: y?.state ?? null });
   }
   return out;
 }
@@ -150,7 +151,8 @@ export async function openHistory(dir: string): Promise<History> {
       replicas: after === null && before === null ? null : replicaChanges(before, after),
       statusDiff: diff.ok && diff.out.trim() !== '' ? diff.out : null,
     };
-    if (details.size >= CACHE) details.delete(details.keys().next().value!);
+    const oldest = details.keys().next();
+    if (details.size >= CACHE && !oldest.done) details.delete(oldest.value);
     details.set(sha, result);
     return result;
   }

@@ -71,7 +71,7 @@ function hostOf(header: string | undefined): string {
 
 /** `/nodes/gpu-a01` → ['nodes', 'gpu-a01']; null for a path that does not decode. */
 function segments(url: string): string[] | null {
-  const path = url.split(/[?#]/, 1)[0]!;
+  const path = url.split(/[?#]/, 1)[0] ?? '';
   try {
     return path
       .split('/')
@@ -105,7 +105,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ConsoleOp
     return;
   }
   const url = req.url ?? '/';
-  const asset = ASSETS[url.split('?', 1)[0]!];
+  const asset = ASSETS[url.split('?', 1)[0] ?? ''];
   if (asset) {
     if (req.headers['if-none-match'] === asset.etag) return void send(req, res, 304, asset.type, '', { etag: asset.etag, 'cache-control': 'no-cache' });
     return void send(req, res, 200, asset.type, asset.body, { etag: asset.etag, 'cache-control': 'no-cache' });
@@ -144,7 +144,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleServer>
         res,
         500,
         'text/html; charset=utf-8',
-        `<!doctype html><title>Error</title><p>The console could not build this page: ${esc(message.split('\n')[0]!)}</p>`,
+        `<!doctype html><title>Error</title><p>The console could not build this page: ${esc(message.split('\n', 1)[0] ?? '')}</p>`,
         { 'cache-control': 'no-store' },
       );
     });

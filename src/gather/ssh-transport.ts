@@ -87,7 +87,9 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
   };
 
   const connectBastion = async (s: Setup): Promise<ssh2.Client> => {
-    const jump = ssh.proxyJump!;
+    const jump = ssh.proxyJump;
+    // Only a config with ssh.proxyJump routes through a bastion.
+    if (!jump) throw new Error('a bastion connection without ssh.proxyJump');
     const target: HostTarget = { name: `bastion ${jump.user}@${jump.host}:${jump.port}`, host: jump.host, port: jump.port };
     const auth = s.auth.map((a) => ({ ...a, username: jump.user }));
     return track(await openConnection(target, { ...s, auth, connectTimeoutMs: ssh.connectTimeoutMs, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));

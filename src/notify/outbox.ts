@@ -127,11 +127,14 @@ export async function deliverOutbox(state: State, webhooks: readonly WebhookConf
   const done = new Set<string>();
   const log = (line: string) => opts.log(`notify: ${line}`);
   // The same URL twice is one hook: it gets each event once.
-  const first = new Map<string, number>();
-  keys.forEach((k, i) => first.has(k) || first.set(k, i));
-  await Promise.all([...first].map(([key, i]) => deliverTo(webhooks[i]!, i, key, outbox, done, { ...opts, log })));
+  const first = new Map<string, { hook: WebhookConfig; i: number }>();
+  webhooks.forEach((hook, i) => {
+    const k = hookKey(hook);
+    if (!first.has(k)) first.set(k, { hook, i });
+  });
+  await Promise.all([...first].map(([key, { hook, i }]) => deliverTo(hook, i, key, outbox, done, { ...opts, log })));
   outbox = outbox.map((o) => ({ ...o, hooks: o.hooks.filter((k) => !done.has(`${o.id}/${k}`)) })).filter((o) => o.hooks.length > 0);
   const same =
-    outbox.length === state.outbox.length && outbox.every((o, i) => o.id === state.outbox[i]!.id && o.hooks.length === state.outbox[i]!.hooks.length);
+    outbox.length === state.outbox.length && outbox.every((o, i) => o.id === state.outbox[i]?.id && o.hooks.length === state.outbox[i]?.hooks.length);
   return same ? state : { ...state, outbox };
 }

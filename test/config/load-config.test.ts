@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
 import { TINY_CLUSTER as MINIMAL_CLUSTER, TINY_MODELS as MINIMAL_MODELS } from './fixtures.js';
+import { defined } from '../helpers/defined.js';
 
 function load(cluster: string, models = MINIMAL_MODELS, env: Record<string, string> = { HOME: '/home/op', USER: 'op' }) {
   return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env });
@@ -171,7 +172,7 @@ test('storage paths lose a trailing slash; shared keeps its filer', () => {
   );
   assert.ok(r.ok);
   if (r.ok)
-    assert.equal(r.config.cluster.nodes[0].storage, [
+    assert.equal(defined(r.config.cluster.nodes[0]).storage, [
       { path: '/models', kind: 'local' },
       { path: '/lustre', kind: 'shared', filer: 'lus' },
     ]);

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseConfig, type LoadOptions } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
+import { defined } from '../helpers/defined.js';
 
 const CLUSTER = `apiVersion: llmgw/v1
 kind: Cluster
@@ -40,7 +41,10 @@ function model(extra: string): string {
 
 test('without the new keys: drain 10m, stop grace 30s, no check, no rollout, git timeout 60s', () => {
   const c = ok(CLUSTER, HEAD + MODEL);
-  assert.equal([c.models[0].drainTimeoutMs, c.models[0].stopGraceMs, c.models[0].check, c.models[0].rollout], [600_000, 30_000, null, null]);
+  assert.equal(
+    [defined(c.models[0]).drainTimeoutMs, defined(c.models[0]).stopGraceMs, defined(c.models[0]).check, defined(c.models[0]).rollout],
+    [600_000, 30_000, null, null],
+  );
   assert.equal(c.cluster.git, { timeoutMs: 60_000 });
 });
 
@@ -49,7 +53,7 @@ test("cluster.yaml defaults apply to every model; a model's own value wins", () 
   const models = `${HEAD}${MODEL}${model('    drainTimeout: 20m\n    stopGrace: 0s\n    check: { prompt: "Reply with the word ready.", expect: "(?i)ready", timeout: 90s }\n').slice(HEAD.length).replace('name: m', 'name: own')}`;
   const c = ok(cluster, models);
   assert.equal(c.cluster.git, { timeoutMs: 120_000 });
-  const [inherit, own] = c.models;
+  const [inherit, own] = [defined(c.models[0]), defined(c.models[1])];
   assert.equal([inherit.drainTimeoutMs, inherit.stopGraceMs], [300_000, 45_000]);
   assert.equal(inherit.check, { prompt: 'Say ok.', expect: { source: 'ok', flags: '' }, timeoutMs: 60_000 });
   assert.equal([own.drainTimeoutMs, own.stopGraceMs], [1_200_000, 0]);
@@ -58,12 +62,12 @@ test("cluster.yaml defaults apply to every model; a model's own value wins", () 
 
 test('check: false turns a default check off for one model (an embedding model cannot chat)', () => {
   const cluster = `${CLUSTER}defaults:\n  check: { prompt: "Say ok.", expect: ok }\n`;
-  assert.is(ok(cluster, model('    check: false\n')).models[0].check, null);
+  assert.is(defined(ok(cluster, model('    check: false\n')).models[0]).check, null);
 });
 
 test('rollout: {} takes every default: one canary, hold 10m, at most 5% errors', () => {
-  assert.equal(ok(CLUSTER, model('    rollout: {}\n')).models[0].rollout, { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 });
-  assert.equal(ok(CLUSTER, model('    rollout: { canary: 3, hold: 1h, maxErrorRate: 0 }\n')).models[0].rollout, {
+  assert.equal(defined(ok(CLUSTER, model('    rollout: {}\n')).models[0]).rollout, { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 });
+  assert.equal(defined(ok(CLUSTER, model('    rollout: { canary: 3, hold: 1h, maxErrorRate: 0 }\n')).models[0]).rollout, {
     canary: 3,
     holdMs: 3_600_000,
     maxErrorRate: 0,
@@ -135,8 +139,8 @@ const STRICT = CLUSTER.replace('vllm: { command: [vllm, serve] }', 'vllm: { comm
 
 test('allowArgs: args that match a glob pass, as written (placeholders are not replaced first)', () => {
   const c = ok(STRICT, model('    args: [--max-model-len, "32768", --dtype=bfloat16]\n'));
-  assert.equal(c.models[0].args, ['--max-model-len', '32768', '--dtype=bfloat16']);
-  assert.equal(c.cluster.engines.vllm.allowArgs, ['--max-model-len', '[0-9]*', '--dtype=*']);
+  assert.equal(defined(c.models[0]).args, ['--max-model-len', '32768', '--dtype=bfloat16']);
+  assert.equal(defined(c.cluster.engines.vllm).allowArgs, ['--max-model-len', '[0-9]*', '--dtype=*']);
 });
 
 test('allowArgs: an arg no glob matches is an error naming the model, the arg and the engine', () => {

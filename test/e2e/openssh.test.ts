@@ -19,6 +19,7 @@ import { fakeGpuEnv, writeFakeGpus } from '../../src/sim/fake-nvidia-smi.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { tempDir } from '../gather/sim-helpers.js';
 import { BUNDLE } from '../helpers/node-bundle.js';
+import { defined } from '../helpers/defined.js';
 
 const SSHD = '/usr/sbin/sshd';
 const ADDRESS = '127.0.0.1';
@@ -195,7 +196,7 @@ test('gathers the report of the real agent, run from the one-file bundle, from a
   try {
     const snap = await gatherSnapshot(config(ssh), { transport, previous: null, state: emptyState(), now: () => new Date() });
     assert.is(snap.nodes.length, 1);
-    const node = snap.nodes[0];
+    const node = defined(snap.nodes[0]);
     assert.ok(node.reachable, JSON.stringify(node));
     const report = (node as { report: AgentReport }).report;
     assert.equal(

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Transport } from '../../src/types/transport.js';
+import { defined } from '../helpers/defined.js';
 
 const NOW = '2026-11-29T08:00:00Z';
 const report = (tag: string): AgentReport => ({ version: 1, gpus: [], replicas: [], storage: [], warnings: [tag] });
@@ -42,7 +43,7 @@ function fake(answers: Record<string, () => string>, seen: string[] = []): Trans
   return {
     async run(target, command) {
       seen.push(`${target.host} ${command}`);
-      return answers[target.name]();
+      return defined(answers[target.name], `an answer for ${target.name}`)();
     },
     async close() {},
   };

@@ -10,6 +10,7 @@ import { EVERY_ONE } from '../../src/status/markdown-blocks.js';
 import type { Unplaceable } from '../../src/types/plan.js';
 import type { StatusReport } from '../../src/status/types.js';
 import { blankReport, pad, section } from './blank-report.js';
+import { defined } from '../helpers/defined.js';
 
 const unplaceable = (n: number): Unplaceable[] => Array.from({ length: n }, (_, i) => ({ model: `m-${pad(i, 3)}`, missing: 1, reason: 'no free GPU' }));
 const bullet = (u: Unplaceable): string => `- **${u.model}** (${u.missing} missing): ${u.reason}`;
@@ -38,7 +39,7 @@ test('past 20 models that cannot be placed, the first 20 show and the rest fold 
     '',
     '<details><summary>1 more</summary>',
     '',
-    bullet(us[20]),
+    bullet(defined(us[20])),
     '',
     '</details>',
     '',
