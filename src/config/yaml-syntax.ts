@@ -4,7 +4,7 @@
 // and words it for people who know YAML's grammar. The common mistakes are
 // recognised here from its error codes and the file's own tokens (CST).
 
-import { CST, Parser, type LineCounter, type YAMLError } from 'yaml';
+import { type CST, Parser, type LineCounter, type YAMLError } from 'yaml';
 
 export interface SyntaxProblem {
   line: number;
@@ -22,14 +22,14 @@ function tokens(text: string): Token[] {
     out.push(t);
     if ('items' in t && Array.isArray(t.items)) {
       for (const item of t.items as CST.CollectionItem[]) {
-        for (const s of item.start ?? []) walk(s as Token);
+        for (const s of item.start ?? []) walk(s);
         walk(item.key ?? undefined);
-        for (const s of item.sep ?? []) walk(s as Token);
+        for (const s of item.sep ?? []) walk(s);
         walk(item.value);
       }
     }
     if (t.type === 'document') {
-      for (const s of t.start) walk(s as Token);
+      for (const s of t.start) walk(s);
       walk(t.value);
     }
   };

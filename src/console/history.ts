@@ -108,7 +108,7 @@ export async function openHistory(dir: string): Promise<History> {
   const git = createGitRunner(dir, { PATH: process.env.PATH, HOME: process.env.HOME });
   const inside = await git.tryRun(['rev-parse', '--show-prefix']);
   if (!inside.ok) {
-    return { available: false, head: async () => null, recent: async () => [], detail: async () => null };
+    return { available: false, head: () => Promise.resolve(null), recent: () => Promise.resolve([]), detail: () => Promise.resolve(null) };
   }
   const prefix = inside.out;
   let logCache: { head: string; n: number; commits: Commit[] } | null = null;

@@ -121,7 +121,11 @@ export function knownHostsCache(file: string, onWarning?: (msg: string) => void,
     if (current === null || v !== version) {
       version = v;
       current = loadKnownHosts(file).then((kh) => {
-        for (const w of kh.warnings) if (!warned.has(w)) (warned.add(w), onWarning?.(w));
+        for (const w of kh.warnings) {
+          if (warned.has(w)) continue;
+          warned.add(w);
+          onWarning?.(w);
+        }
         return kh;
       });
     }

@@ -182,8 +182,14 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
         clients.map(
           (c) =>
             new Promise<void>((resolve) => {
-              const t = setTimeout(() => (c.destroy(), resolve()), 1000);
-              c.once('close', () => (clearTimeout(t), resolve()));
+              const t = setTimeout(() => {
+                c.destroy();
+                resolve();
+              }, 1000);
+              c.once('close', () => {
+                clearTimeout(t);
+                resolve();
+              });
               c.end();
             }),
         ),

@@ -135,6 +135,10 @@ export async function deliverOutbox(state: State, webhooks: readonly WebhookConf
   await Promise.all([...first].map(([key, { hook, i }]) => deliverTo(hook, i, key, outbox, done, { ...opts, log })));
   outbox = outbox.map((o) => ({ ...o, hooks: o.hooks.filter((k) => !done.has(`${o.id}/${k}`)) })).filter((o) => o.hooks.length > 0);
   const same =
-    outbox.length === state.outbox.length && outbox.every((o, i) => o.id === state.outbox[i]?.id && o.hooks.length === state.outbox[i]?.hooks.length);
+    outbox.length === state.outbox.length &&
+    outbox.every((o, i) => {
+      const before = state.outbox[i];
+      return o.id === before?.id && o.hooks.length === before.hooks.length;
+    });
   return same ? state : { ...state, outbox };
 }
