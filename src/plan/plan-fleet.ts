@@ -24,12 +24,14 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   // A model rolling out (models.yaml `rollout`) decides its own starts and stops.
   const rollouts = new Map(
     fleet.config.models.flatMap((m) => {
-      const d = planRollout(byModel.get(m.name)!, fleet, state);
+      const group = byModel.get(m.name);
+      const d = group && planRollout(group, fleet, state);
       return d ? [[m.name, d] as const] : [];
     }),
   );
   for (const model of fleet.config.models) {
-    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet));
+    const group = byModel.get(model.name);
+    if (group && !rollouts.has(model.name)) freeStops.push(...stopSurplus(group, fleet));
   }
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
 
@@ -45,7 +47,9 @@ export function planFleet(fleet: Fleet, state: State): Plan {
 
   // Step 3 (and the surge half of step 4): one model at a time, in placement order.
   for (const model of placementOrder(fleet.config.models)) {
-    const group = byModel.get(model.name)!;
+    const group = byModel.get(model.name);
+    // classify() groups every model of the config; none is missing.
+    if (!group) continue;
     const order = byReplicaNumber(model.name);
     const rollout = rollouts.get(model.name);
     if (rollout) {
@@ -79,14 +83,15 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     }
     asked.push({ model, count: missing });
     const result = placeModel(model, missing, ctx);
-    const ids = result.placed.map(() => newId(model.name));
+    const placed = result.placed.map((p) => ({ p, id: newId(model.name) }));
+    const ids = placed.map((x) => x.id);
     const replicasWord = model.replicas === 1 ? 'replica' : 'replicas';
     // A replacement's start reads like any missing replica's; the stop it
     // releases names the reason and waits for it.
-    result.placed.forEach((p, i) => {
+    placed.forEach(({ p, id }) => {
       starts.push({
         op: 'start',
-        replica: ids[i]!,
+        replica: id,
         model: model.name,
         port: p.port,
         placement: p.placement,
