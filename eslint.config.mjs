@@ -13,8 +13,12 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
-      // Counts, bytes and flags are interpolated everywhere in messages and reports; a nullable or an object still is not.
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      // Counts, bytes and flags are interpolated everywhere in messages and reports; a nullable, any or an object still is not
+      // (options replace the preset's, so each is named).
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowAny: false, allowNullish: false, allowRegExp: false, allowNever: false },
+      ],
       // `(x) => void thing(x)` noise in callbacks; a void result used as a value elsewhere is still an error.
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       // `[...text]` is how this code counts and splits by code point, on purpose (globs, hostlists, column widths).
