@@ -46,7 +46,7 @@ export function benchReport(host: string): AgentReport {
 
 async function main(): Promise<void> {
   const n = Number(process.argv[2]);
-  const dir = process.argv[3];
+  const dir = process.argv[3] ?? '';
   const replies = new Map<string, string>();
   const fleet = await startSimFleet({
     dir,

@@ -88,13 +88,13 @@ const CASES: Case[] = [
 
 function firstLine(r: LoadResult): string {
   if (r.ok) return `valid (${r.config.cluster.nodes.length} nodes)`;
-  const line = formatProblem(r.errors[0]) + (r.errors.length > 1 ? ` (+${r.errors.length - 1} more)` : '');
+  const line = (r.errors[0] ? formatProblem(r.errors[0]) : '') + (r.errors.length > 1 ? ` (+${r.errors.length - 1} more)` : '');
   return line.length > 110 ? `${line.slice(0, 109)}…` : line;
 }
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 async function main(): Promise<void> {

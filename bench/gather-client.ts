@@ -67,7 +67,7 @@ function benchConfig(fleet: FleetInfo, n: number, concurrency: number): Config {
 
 async function main(): Promise<void> {
   const [file, nText, mode, concText] = process.argv.slice(2);
-  const fleet = JSON.parse(readFileSync(file, 'utf8')) as FleetInfo;
+  const fleet = JSON.parse(readFileSync(file ?? '', 'utf8')) as FleetInfo;
   const config = benchConfig(fleet, Number(nText), Number(concText));
   const deps = { previous: null, state: emptyState(), now: () => new Date() };
   const transport = createSshTransport(config.cluster.ssh, { keepAlive: mode === 'warm' });
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     const cpu = process.cpuUsage(cpu0);
     runs.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, snap });
   }
-  const { wallMs, cpuMs } = runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)];
+  const { wallMs, cpuMs } = runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)] ?? { wallMs: NaN, cpuMs: NaN };
   await transport.close();
   // Every run must have reached every node, not just the median one.
   const reachable = Math.min(...runs.map((r) => r.snap.nodes.filter((x) => x.reachable).length));

@@ -31,7 +31,7 @@ interface Measure {
 /** user+system CPU ms of a process so far (Linux /proc; 100 ticks a second), or NaN elsewhere. */
 function cpuOf(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return NaN;
@@ -81,7 +81,7 @@ async function startFleet(
     let buf = '';
     child.stdout!.on('data', (d) => {
       buf += d;
-      if (buf.includes('\n')) resolve(buf.split('\n')[0]);
+      if (buf.includes('\n')) resolve(buf.slice(0, buf.indexOf('\n')));
     });
     child.once('exit', (code) => reject(new Error(`the simulated fleet exited (${code})`)));
   });
@@ -147,7 +147,7 @@ function pssh(fleet: Awaited<ReturnType<typeof startFleet>>, n: number, dir: str
   const r = spawnSync('/usr/bin/time', args, { input: request, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const last = r.stderr.trim().split('\n').pop() ?? '';
-  const [, user, sys, rssKB] = last.split(' ').map(Number);
+  const [, user = NaN, sys = NaN, rssKB = NaN] = last.split(' ').map(Number);
   const ok = (r.stdout.match(/\[SUCCESS\]/g) ?? []).length;
   if (ok < n) console.log(`  parallel-ssh ${n}: ${n - ok} failed; e.g. ${r.stdout.split('\n').find((l) => l.includes('[FAILURE]')) ?? r.stderr.slice(0, 200)}`);
   return { wallMs, cpuMs: (user + sys) * 1000, maxRssMB: rssKB / 1024, ok };
@@ -198,8 +198,8 @@ async function main(): Promise<void> {
     await new Promise((r) => fleet.child.once('exit', r));
     rmSync(dir, { recursive: true, force: true });
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  for (const r of rows) console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  '));
   if (checks.length) console.log('\ntargets at 1000 nodes:\n  ' + checks.join('\n  '));
   console.log(
     '\nclient CPU: llmgw = process.cpuUsage() around the gather in its own process; parallel-ssh = user+sys of it and every ssh it forked (GNU time).',

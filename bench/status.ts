@@ -28,7 +28,7 @@ const TARGET_MS = 300;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 async function time<T>(fn: () => T | Promise<T>): Promise<[T, number]> {
@@ -72,7 +72,7 @@ async function phases(): Promise<[string, number[]][]> {
     const [, tMd] = await time(() => renderStatusMarkdown(report));
     const [, tJson] = await time(() => renderStatusJson(report));
     const [, tText] = await time(() => renderStatusText(report, { color: false }));
-    [tLoad, tRead, tBuild, tPlan, tSum, tMd, tJson, tText].forEach((t, k) => times.get(names[k])!.push(t));
+    [tLoad, tRead, tBuild, tPlan, tSum, tMd, tJson, tText].forEach((t, k) => times.get(names[k] ?? '')?.push(t));
   }
   return [...times.entries()];
 }

@@ -1,5 +1,8 @@
-// The few error classes llmgw throws. The CLI's one top-level catch maps each
-// class to an exit code and prints one line; nothing matches on message text.
+// The few error classes llmgw throws. Each class carries its own exit code; the
+// CLI's one top-level catch (cli/report-error.ts) prints one line and returns
+// that code, so no table elsewhere can drift from the classes. Nothing matches
+// on message text. Every error exits 1 (docs/commands.md): 2 is not an error,
+// it is `plan --detailed-exitcode` saying changes are pending.
 
 import type { ConfigProblem } from './types/config.js';
 
@@ -12,16 +15,19 @@ export class LlmgwError extends Error {
 /** Bad command-line usage. */
 export class UsageError extends LlmgwError {
   override name = 'UsageError';
+  override readonly exitCode = 1;
 }
 
 /** A command (or part of one) that is not built yet: says so rather than pretending. */
 export class NotImplementedError extends LlmgwError {
   override name = 'NotImplementedError';
+  override readonly exitCode = 1;
 }
 
 /** The config repo is invalid; carries every problem, each printed on its own line. */
 export class ConfigError extends LlmgwError {
   override name = 'ConfigError';
+  override readonly exitCode = 1;
   constructor(
     message: string,
     readonly problems: ConfigProblem[] = [],
@@ -36,6 +42,7 @@ export type SshErrorKind = 'unreachable' | 'refused' | 'timeout' | 'auth-failed'
 /** One host's failure; never fatal to a tick. */
 export class SshError extends LlmgwError {
   override name = 'SshError';
+  override readonly exitCode = 1;
   constructor(
     readonly kind: SshErrorKind,
     readonly host: string,
@@ -52,16 +59,19 @@ export class SshError extends LlmgwError {
 
 export class GitError extends LlmgwError {
   override name = 'GitError';
+  override readonly exitCode = 1;
 }
 
 /** A file llmgw writes that cannot be written: a full disk, a read-only file system. One line, never a stack. */
 export class WriteError extends LlmgwError {
   override name = 'WriteError';
+  override readonly exitCode = 1;
 }
 
 /** A snapshot, state or other llmgw-written file that cannot be read. */
 export class DataError extends LlmgwError {
   override name = 'DataError';
+  override readonly exitCode = 1;
 }
 
 /** Format a ConfigProblem as docs/config.md prints it. */

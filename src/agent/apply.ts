@@ -10,6 +10,7 @@ import { stopId } from './request.js';
 import { launch } from './launch.js';
 import { isAlive, stopProcessGroup } from './process.js';
 import { listRecords, readRecord, removeRecord, writeRecord } from './replica-store.js';
+import { errnoCode } from '../util/errno.js';
 
 /** How long a replica gets between SIGTERM and SIGKILL when the request says nothing; `LLMGW_AGENT_STOP_TIMEOUT` (seconds) overrides. */
 export const DEFAULT_STOP_GRACE_MS = 10_000;
@@ -32,7 +33,7 @@ export function stopGraceMs(entry: StopEntry, env: AgentEnv): number {
 }
 
 function describe(err: unknown, command: string): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const code = errnoCode(err);
   if (code === 'ENOENT') return `cannot start ${command}: command not found`;
   if (code === 'EACCES') return `cannot start ${command}: permission denied`;
   return err instanceof Error ? err.message : String(err);

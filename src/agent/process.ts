@@ -8,6 +8,7 @@
 
 import { readFile, readdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errnoCode } from '../util/errno.js';
 
 interface ProcStat {
   state: string;
@@ -21,7 +22,7 @@ async function procStat(pid: number): Promise<ProcStat | null | 'no-proc'> {
     const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return { state: rest[0] ?? '?', startTime: rest[19] ?? '' };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (errnoCode(err) === 'ENOENT') {
       return (await hasProcFs()) ? null : 'no-proc';
     }
     throw err;
@@ -48,7 +49,7 @@ function signalAnswers(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(err) === 'EPERM';
   }
 }
 
@@ -68,7 +69,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): Signalled {
     process.kill(-pgid, signal);
     return 'sent';
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'denied' : 'gone';
+    return errnoCode(err) === 'EPERM' ? 'denied' : 'gone';
   }
 }
 

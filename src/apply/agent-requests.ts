@@ -43,7 +43,7 @@ export function weightsPathFor(nodeConfig: NodeConfig, fleetNode: FleetNode | un
  * Unknown `{words}` are left as written.
  */
 export function expandArgv(template: readonly string[], values: Record<string, string>): string[] {
-  return template.map((arg) => arg.replace(PLACEHOLDER, (_all, key: string) => values[key]!));
+  return template.map((arg) => arg.replace(PLACEHOLDER, (all: string, key: string) => values[key] ?? all));
 }
 
 function lookup(config: Config, action: StartAction): { model: ModelConfig; engine: EngineConfig } {
@@ -79,7 +79,10 @@ export function stopEntry(stop: Pick<StopAction, 'replica' | 'model'>, fleet: Fl
 export function startRequests(action: StartAction, config: Config, fleet: Fleet): NodeStart[] {
   const { model, engine } = lookup(config, action);
   const spec = replicaSpec(model, engine);
-  const head = nodeConfigOf(config, fleet, action.placement[0]!.node);
+  const rank0 = action.placement[0];
+  // The planner never emits a start with no placement.
+  if (rank0 === undefined) throw new Error(`start ${action.replica} has no placement`);
+  const head = nodeConfigOf(config, fleet, rank0.node);
   // One URL per replica: the head's. A multi-node engine answers HTTP on its
   // head only, so every rank probes (and the routers send traffic to) the head.
   const endpoint = replicaUrl(head.host, action.port);

@@ -196,7 +196,12 @@ export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyO
   await runStops(run, holdForRouters(run, ready, refused));
 
   for (const s of waiting) defer(run, s, { waitingFor: s.waitFor.filter((id) => !isRunning(id)) });
-  const results = plan.actions.map((a) => run.results.get(resultKey(a.op, a.replica))!);
+  const results = plan.actions.map((a) => {
+    const r = run.results.get(resultKey(a.op, a.replica));
+    // Every action ends in a result (ok, failed or deferred) before this line.
+    if (!r) throw new Error(`no result for ${a.op} ${a.replica}`);
+    return r;
+  });
   const count = (op: 'start' | 'stop' | null, status: ActionResult['status']) =>
     results.filter((r) => (op === null || r.op === op) && r.status === status).length;
   const drained = results.filter((r) => r.phase === 'drain' && r.status === 'ok').length;

@@ -83,6 +83,8 @@ export async function pushTables(
       }
     }),
   );
-  const failures = results.filter((r) => !r.ok).map((r): ApplyFailure => ({ op: 'endpoints', replica: null, model: null, host: r.router, error: r.error! }));
+  const failures = results
+    .filter((r) => !r.ok)
+    .map((r): ApplyFailure => ({ op: 'endpoints', replica: null, model: null, host: r.router, error: r.error ?? '' }));
   return { results, failures };
 }

@@ -52,7 +52,7 @@ function closersOf(text: string): string[] {
   for (const line of text.split('\n')) {
     const f = /^(`{3,}|~{3,})/.exec(line);
     if (f) {
-      if (fence === null) fence = f[1]!;
+      if (fence === null) fence = f[1] ?? '';
       else if (line.startsWith(fence) && line.slice(fence.length).trim() === '') fence = null;
       continue;
     }

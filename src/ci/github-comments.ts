@@ -76,7 +76,7 @@ async function call(t: GitHubTarget, method: string, url: string, body?: unknown
 export function nextLink(link: string | null): string | null {
   for (const part of (link ?? '').split(',')) {
     const m = /<([^>]*)>\s*;\s*rel="?next"?/.exec(part);
-    if (m) return m[1]!;
+    if (m?.[1] !== undefined) return m[1];
   }
   return null;
 }

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { LlmgwError, UsageError } from '../errors.js';
 import { MARKER, commentBody, fitComment, type CommentInput } from './comment-body.js';
 import { createComment, listComments, updateComment, type GitHubTarget, type IssueComment } from './github-comments.js';
+import { errnoCode } from '../util/errno.js';
 
 export interface CommentIo {
   env: Record<string, string | undefined>;
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await prComment(process.argv.slice(2), io);
   } catch (err) {
-    const known = err instanceof LlmgwError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_');
+    const known = err instanceof LlmgwError || errnoCode(err)?.startsWith('ERR_PARSE_ARGS_') === true;
     io.stderr.write(`llmgw pr-comment: ${known ? '' : 'internal error: '}${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
     process.exitCode = 1;
   }

@@ -1,6 +1,7 @@
 import { ConfigError, LlmgwError, UsageError, formatProblem } from '../errors.js';
 import { escapeTerminal } from '../text/terminal-text.js';
 import type { Io } from './io.js';
+import { errnoCode } from '../util/errno.js';
 
 /**
  * The one top-level catch: one clear line per problem, a stack only with --debug.
@@ -28,6 +29,5 @@ export function reportError(err: unknown, io: Io, command: string): number {
 
 /** node:util parseArgs throws plain TypeErrors for a bad flag; by their code they are usage errors, not internal ones. */
 function isParseArgsError(err: unknown): err is Error {
-  const code = (err as { code?: unknown } | null)?.code;
-  return err instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+  return err instanceof Error && errnoCode(err)?.startsWith('ERR_PARSE_ARGS_') === true;
 }

@@ -32,12 +32,12 @@ function classTest(body: readonly string[]): ((c: string) => boolean) | string {
   const singles = new Set<string>();
   const ranges: [string, string][] = [];
   for (let i = 0; i < chars.length; i++) {
-    let c = chars[i];
-    if (c === '\\' && i + 1 < chars.length) c = chars[++i];
+    let c = chars[i] ?? '';
+    if (c === '\\' && i + 1 < chars.length) c = chars[++i] ?? '';
     if (chars[i + 1] === '-' && i + 2 < chars.length) {
-      let hi = chars[i + 2];
+      let hi = chars[i + 2] ?? '';
       i += 2;
-      if (hi === '\\' && i + 1 < chars.length) hi = chars[++i];
+      if (hi === '\\' && i + 1 < chars.length) hi = chars[++i] ?? '';
       if (hi < c) return `has a range ${c}-${hi} that runs backwards`;
       ranges.push([c, hi]);
     } else singles.add(c);
@@ -50,13 +50,13 @@ export function compileGlob(glob: string): CompiledGlob {
   const tokens: Token[] = [];
   const chars = [...glob];
   for (let i = 0; i < chars.length; i++) {
-    const c = chars[i];
+    const c = chars[i] ?? '';
     if (c === '*') {
       if (tokens[tokens.length - 1]?.kind !== 'star') tokens.push({ kind: 'star' });
     } else if (c === '?') tokens.push({ kind: 'one' });
     else if (c === '\\') {
       if (i + 1 >= chars.length) return { ok: false, error: 'ends with a lone \\' };
-      tokens.push({ kind: 'char', c: chars[++i] });
+      tokens.push({ kind: 'char', c: chars[++i] ?? '' });
     } else if (c === '[') {
       const cls = readClass(chars, i + 1);
       if (!cls) return { ok: false, error: 'has a [ with no closing ]' };
@@ -85,10 +85,11 @@ export function globMatches(glob: Glob, text: string): boolean {
   let starPi = -1;
   let starSi = 0;
   while (si < s.length) {
-    if (pi < p.length && p[pi].kind === 'star') {
+    const t = p[pi];
+    if (t?.kind === 'star') {
       starPi = pi++;
       starSi = si;
-    } else if (pi < p.length && matchOne(p[pi], s[si])) {
+    } else if (t !== undefined && matchOne(t, s[si] ?? '')) {
       pi++;
       si++;
     } else if (starPi >= 0) {
@@ -96,6 +97,6 @@ export function globMatches(glob: Glob, text: string): boolean {
       si = ++starSi;
     } else return false;
   }
-  while (pi < p.length && p[pi].kind === 'star') pi++;
+  while (p[pi]?.kind === 'star') pi++;
   return pi === p.length;
 }

@@ -2,16 +2,21 @@
 
 /** Edit distance counting a swap of two neighbours as one edit (fabirc -> fabric). */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  // One flat table, row i at i × cols: every cell read is one written before it.
+  const cols = b.length + 1;
+  const d = Array<number>((a.length + 1) * cols).fill(0);
+  const at = (i: number, j: number): number => d[i * cols + j] ?? 0;
+  for (let i = 0; i <= a.length; i++) d[i * cols] = i;
+  for (let j = 1; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      d[i * cols + j] = v;
     }
   }
-  return d[a.length][b.length];
+  return at(a.length, b.length);
 }
 
 /**

@@ -121,13 +121,13 @@ export function substituteEnv(src: YamlSource, value: unknown, opts: EnvOptions,
     copy.ssh = s;
   }
   const notify = root.notify;
-  const hooks = notify !== null && typeof notify === 'object' ? (notify as { webhooks?: unknown }).webhooks : undefined;
+  const hooks = notify !== null && typeof notify === 'object' ? notify.webhooks : undefined;
   if (Array.isArray(hooks)) {
     const webhooks = hooks.map((hook: unknown, i) => {
       if (hook === null || typeof hook !== 'object' || Array.isArray(hook)) return hook;
       const h = { ...(hook as Record<string, unknown>) };
       for (const key of ['url', 'secret'] as const) {
-        if (typeof h[key] === 'string') h[key] = substituteOne(src, h[key] as string, ['notify', 'webhooks', i, key], opts, out);
+        if (typeof h[key] === 'string') h[key] = substituteOne(src, h[key], ['notify', 'webhooks', i, key], opts, out);
       }
       const headers = h.headers;
       if (headers !== null && typeof headers === 'object' && !Array.isArray(headers)) {

@@ -47,7 +47,8 @@ function splitTop(pattern: string): string[] | null {
 function parseRange(item: string): Range | string {
   const m = /^([0-9]+)(?:-([0-9]+))?$/.exec(item);
   if (!m) return `'${clip(item, 40)}' is not a number or a range like 01-16`;
-  const [, lo, hi = lo] = m;
+  const lo = m[1] ?? '';
+  const hi = m[2] ?? lo;
   if (lo.length > MAX_DIGITS || hi.length > MAX_DIGITS) return `a number of more than ${MAX_DIGITS} digits`;
   const from = Number(lo);
   const to = Number(hi);

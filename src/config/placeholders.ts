@@ -15,7 +15,7 @@ const PLACEHOLDER = /(?<!\$)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 export function unknownPlaceholders(text: string, known: readonly string[]): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(PLACEHOLDER)) {
-    const name = m[1];
+    const name = m[1] ?? '';
     if (known.includes(name)) continue;
     const hint = didYouMean(name, known).replace(/'([^']*)'/, '{$1}');
     out.push(`unknown placeholder {${name}}${hint}`);

@@ -63,10 +63,11 @@ export function resolveEngines(ctx: ResolveContext, raw: Raw): { engines: Record
     if (metrics !== undefined) engine.metrics = metrics;
     if (Array.isArray(e.allowArgs)) {
       const globs: Glob[] = [];
-      engine.allowArgs = [];
+      const allowArgs: string[] = [];
+      engine.allowArgs = allowArgs;
       e.allowArgs.forEach((g, j) => {
         if (typeof g !== 'string') return;
-        engine.allowArgs!.push(g);
+        allowArgs.push(g);
         const compiled = compileGlob(g);
         if (compiled.ok) globs.push(compiled.glob);
         else ctx.errors.push(problemAt(ctx.src, ['engines', name, 'allowArgs', j], `glob ${compiled.error}`));

@@ -58,13 +58,14 @@ function expandHome(path: string, home: string): string {
 /** `user@host:port`, the grammar of the schema's pattern; a malformed one was reported there. */
 function proxyJump(ctx: ResolveContext, v: string | undefined, user: string): ProxyJump | undefined {
   const m = v === undefined ? null : /^(?:([^@:/,\s[\]]+)@)?([^@:/,\s[\]]+)(?::([0-9]{1,5}))?$/.exec(v);
-  if (!m) return undefined;
+  const host = m?.[2];
+  if (!m || host === undefined) return undefined;
   const port = m[3] ? Number(m[3]) : DEFAULTS.port;
   if (port < 1 || port > 65535) {
     ctx.errors.push(problemAt(ctx.src, ['ssh', 'proxyJump'], `port ${port} is not a TCP port (1..65535)`));
     return undefined;
   }
-  return { user: m[1] ?? user, host: m[2], port };
+  return { user: m[1] ?? user, host, port };
 }
 
 /**

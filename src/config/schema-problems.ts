@@ -74,9 +74,13 @@ function knownKeys(schema: SchemaName, path: readonly PathSegment[]): string[] {
     const next: SchemaNode[] = [];
     for (const b of here.flatMap((n) => branches(root, n))) {
       const props = asNode(b.properties);
-      if (typeof seg === 'string' && props && seg in props) next.push(asNode(props[seg])!);
-      else if (typeof seg === 'number' && asNode(b.items)) next.push(asNode(b.items)!);
-      else if (typeof seg === 'string' && asNode(b.additionalProperties)) next.push(asNode(b.additionalProperties)!);
+      const prop = typeof seg === 'string' && props && seg in props ? asNode(props[seg]) : undefined;
+      const items = asNode(b.items);
+      const additional = asNode(b.additionalProperties);
+      if (typeof seg === 'string' && props && seg in props) {
+        if (prop) next.push(prop);
+      } else if (typeof seg === 'number' && items) next.push(items);
+      else if (typeof seg === 'string' && additional) next.push(additional);
     }
     here = next;
   }

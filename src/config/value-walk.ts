@@ -26,15 +26,14 @@ function toPath(link: Link | null): PathSegment[] {
  */
 export function walkValues(root: unknown, visit: Visit): void {
   const stack: [unknown, Link | null][] = [[root, null]];
-  while (stack.length > 0) {
-    const [value, link] = stack.pop()!;
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const [value, link] = frame;
     if (link !== null) visit(value, () => toPath(link), typeof link.seg === 'string' ? link.seg : undefined);
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], { parent: link, seg: i }]);
     } else if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, v] = entries[i];
+      for (const [k, v] of entries.reverse()) {
         if (link === null && k.startsWith('x-')) continue;
         stack.push([v, { parent: link, seg: k }]);
       }

@@ -46,12 +46,12 @@ export function checkDocumentShape(doc: Document.Parsed, maxAdded: number): Shap
   const keys = new Set<unknown>();
   for (const pair of isMap(doc.contents) ? doc.contents.items : []) keys.add(pair.key);
   const stack: Frame[] = [open(doc.contents)];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
+  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
     if (top.next.length === 0) {
       stack.pop();
       size.set(top.node, top.sum);
-      if (stack.length > 0) stack[stack.length - 1].sum += top.sum;
+      const parent = stack.at(-1);
+      if (parent !== undefined) parent.sum += top.sum;
       continue;
     }
     const child = top.next.pop();

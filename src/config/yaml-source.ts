@@ -62,7 +62,9 @@ function parseBounded(text: string, lines: LineCounter): { doc: Document.Parsed 
       break;
     }
   }
-  return { doc: doc! };
+  // compose(…, forceDoc = true) yields a document even for empty text.
+  if (!doc) throw new Error('the YAML composer produced no document');
+  return { doc };
 }
 
 function problem(file: string, lines: LineCounter, offset: number, message: string): ConfigProblem {

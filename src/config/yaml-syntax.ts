@@ -4,7 +4,7 @@
 // and words it for people who know YAML's grammar. The common mistakes are
 // recognised here from its error codes and the file's own tokens (CST).
 
-import { CST, Parser, type LineCounter, type YAMLError } from 'yaml';
+import { type CST, Parser, type LineCounter, type YAMLError } from 'yaml';
 
 export interface SyntaxProblem {
   line: number;
@@ -22,14 +22,14 @@ function tokens(text: string): Token[] {
     out.push(t);
     if ('items' in t && Array.isArray(t.items)) {
       for (const item of t.items as CST.CollectionItem[]) {
-        for (const s of item.start ?? []) walk(s as Token);
+        for (const s of item.start ?? []) walk(s);
         walk(item.key ?? undefined);
-        for (const s of item.sep ?? []) walk(s as Token);
+        for (const s of item.sep ?? []) walk(s);
         walk(item.value);
       }
     }
     if (t.type === 'document') {
-      for (const s of t.start) walk(s as Token);
+      for (const s of t.start) walk(s);
       walk(t.value);
     }
   };
@@ -41,7 +41,7 @@ function tokens(text: string): Token[] {
 function unclosedQuote(all: Token[]): { offset: number; quote: string } | null {
   for (const t of all) {
     if (t.type !== 'double-quoted-scalar' && t.type !== 'single-quoted-scalar') continue;
-    const q = t.source[0];
+    const q = t.source.charAt(0);
     const body = t.source.slice(1).trimEnd();
     // "…" closes on a quote after an even run of backslashes; '…' on an odd run of quotes ('' is a quote inside).
     const closed = q === '"' ? /(?:^|[^\\])(?:\\\\)*"$/.test(body) : (/'+$/.exec(body)?.[0].length ?? 0) % 2 === 1;
@@ -80,6 +80,8 @@ function firstLineOf(text: string, offset: number): string {
 export function describeSyntaxError(errors: readonly YAMLError[], text: string, lines: LineCounter): SyntaxProblem {
   const first = errors[0];
   const at = (offset: number, message: string): SyntaxProblem => ({ ...lines.linePos(offset), message });
+  // The parser reported at least one error to get here; none is the whole file being fine, said at its start.
+  if (first === undefined) return at(0, 'invalid YAML');
   // An error "at the end of the input" is shown at the end of the last line, not on a line past it.
   const here = (message: string) => at(Math.min(first.pos[0], text.trimEnd().length), message);
   const codes = new Set(errors.map((e) => e.code));
@@ -154,5 +156,5 @@ export function describeSyntaxError(errors: readonly YAMLError[], text: string, 
       break;
   }
   // yaml's messages carry a code excerpt after the first line; the position says enough.
-  return here(`invalid YAML: ${first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+  return here(`invalid YAML: ${(first.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`);
 }

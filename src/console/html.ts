@@ -20,7 +20,7 @@ export type Part = Html | string | number | null | undefined | false | readonly 
 export function esc(text: string | number): string {
   return String(text)
     .replace(INVISIBLE, '')
-    .replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+    .replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 function part(p: Part): string {
@@ -32,8 +32,11 @@ function part(p: Part): string {
 
 /** A template whose interpolations are escaped unless they are Html. */
 export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += part(values[i]!) + strings[i + 1]!;
+  // A tagged template has one more string than values: value i sits between strings i and i + 1.
+  let out = strings[0] ?? '';
+  values.forEach((v, i) => {
+    out += part(v) + (strings[i + 1] ?? '');
+  });
   return new Html(out);
 }
 

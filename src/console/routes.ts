@@ -86,7 +86,7 @@ export async function route(segments: string[], ctx: RouteContext): Promise<Repl
   }
   const known = first === undefined || first === 'models' || first === 'nodes';
   if (!known || (first === undefined && second !== undefined)) return notFound(ctx, 'No such page.');
-  const section: Section = first === undefined ? 'overview' : (first as Section);
+  const section: Section = first === undefined ? 'overview' : first;
   if (d.kind !== 'fleet') return htmlReply(200, page(frameOf(ctx, section, 'Overview', await subtitle(ctx)), problemBody(ctx)));
   if (first === undefined) return htmlReply(200, page(frameOf(ctx, 'overview', 'Overview', await subtitle(ctx)), overviewBody(d.report)));
   if (first === 'models') {

@@ -71,7 +71,7 @@ function hostOf(header: string | undefined): string {
 
 /** `/nodes/gpu-a01` → ['nodes', 'gpu-a01']; null for a path that does not decode. */
 function segments(url: string): string[] | null {
-  const path = url.split(/[?#]/, 1)[0]!;
+  const path = url.split(/[?#]/, 1)[0] ?? '';
   try {
     return path
       .split('/')
@@ -105,21 +105,35 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ConsoleOp
     return;
   }
   const url = req.url ?? '/';
-  const asset = ASSETS[url.split('?', 1)[0]!];
+  const asset = ASSETS[url.split('?', 1)[0] ?? ''];
   if (asset) {
-    if (req.headers['if-none-match'] === asset.etag) return void send(req, res, 304, asset.type, '', { etag: asset.etag, 'cache-control': 'no-cache' });
-    return void send(req, res, 200, asset.type, asset.body, { etag: asset.etag, 'cache-control': 'no-cache' });
+    if (req.headers['if-none-match'] === asset.etag) {
+      send(req, res, 304, asset.type, '', { etag: asset.etag, 'cache-control': 'no-cache' });
+      return;
+    }
+    send(req, res, 200, asset.type, asset.body, { etag: asset.etag, 'cache-control': 'no-cache' });
+    return;
   }
-  if (url === '/favicon.ico') return void send(req, res, 204, 'text/plain; charset=utf-8', '');
+  if (url === '/favicon.ico') {
+    send(req, res, 204, 'text/plain; charset=utf-8', '');
+    return;
+  }
   if (url.split('?', 1)[0] === '/api/version') {
     const version = await versionOf(source, history);
     const etag = `"${version}"`;
     const headers = { etag, 'cache-control': 'no-cache' };
-    if (req.headers['if-none-match'] === etag) return void send(req, res, 304, 'application/json', '', headers);
-    return void send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ version }) + '\n', headers);
+    if (req.headers['if-none-match'] === etag) {
+      send(req, res, 304, 'application/json', '', headers);
+      return;
+    }
+    send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ version }) + '\n', headers);
+    return;
   }
   const parts = segments(url);
-  if (parts === null) return void send(req, res, 400, 'text/plain; charset=utf-8', 'A path that does not decode.\n');
+  if (parts === null) {
+    send(req, res, 400, 'text/plain; charset=utf-8', 'A path that does not decode.\n');
+    return;
+  }
   const started = performance.now();
   const [loaded, version] = await Promise.all([source.current(), versionOf(source, history)]);
   const built = performance.now();
@@ -144,7 +158,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleServer>
         res,
         500,
         'text/html; charset=utf-8',
-        `<!doctype html><title>Error</title><p>The console could not build this page: ${esc(message.split('\n')[0]!)}</p>`,
+        `<!doctype html><title>Error</title><p>The console could not build this page: ${esc(message.split('\n', 1)[0] ?? '')}</p>`,
         { 'cache-control': 'no-store' },
       );
     });

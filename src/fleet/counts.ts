@@ -24,7 +24,7 @@ export function capacityByClass(fleet: Fleet): ClassCapacity[] {
       c.total += 1;
     }
   }
-  return [...byClass.keys()].sort().map((cls) => ({ class: cls, ...byClass.get(cls)! }));
+  return [...byClass].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([cls, c]) => ({ class: cls, ...c }));
 }
 
 export interface ModelCounts {
@@ -59,7 +59,7 @@ export function modelCounts(fleet: Fleet): ModelCounts[] {
     if (state === 'draining') c.draining = (c.draining ?? 0) + 1;
     else c[state] += 1;
   }
-  return [...counts.keys()].sort().map((k) => counts.get(k)!);
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
 
 /** fabric -> class -> free whole nodes. Every class seen on a fabric's nodes has a key, 0 included. */

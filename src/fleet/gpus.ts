@@ -55,8 +55,8 @@ export function fleetGpus(report: AgentReport | null, condition: NodeCondition, 
  * needs every card alike.
  */
 export function freeWholeClassOf(condition: NodeCondition, cordoned: boolean, replicaCount: number, gpus: readonly FleetGpu[]): string | null {
-  if (condition !== 'reachable' || cordoned || replicaCount > 0 || gpus.length === 0) return null;
-  const cls = gpus[0].class;
+  const cls = gpus[0]?.class;
+  if (condition !== 'reachable' || cordoned || replicaCount > 0 || cls === undefined) return null;
   for (const g of gpus) if (!g.healthy || g.class !== cls || g.replica !== null || (g.foreign ?? 0) > 0) return null;
   return cls;
 }

@@ -34,7 +34,7 @@ export function idleness(replicaId: string, startedAt: string | null, usages: Ro
   let bestMs = Date.parse(startedAt);
   if (Number.isNaN(bestMs)) return null;
   for (const u of usages) {
-    const t = Object.hasOwn(u.lastUsed, replicaId) ? u.lastUsed[replicaId] : u.startedAt;
+    const t = (Object.hasOwn(u.lastUsed, replicaId) ? u.lastUsed[replicaId] : undefined) ?? u.startedAt;
     const ms = Date.parse(t);
     if (Number.isNaN(ms)) return null;
     if (ms > bestMs) {

@@ -11,8 +11,8 @@ import type { State } from '../types/state.js';
 export function drainMarkOf(state: State): (id: string) => DrainMark | null {
   const draining = state.lifecycle?.draining ?? {};
   return (id) => {
-    if (!Object.hasOwn(draining, id)) return null;
-    const e = draining[id]!;
+    const e = Object.hasOwn(draining, id) ? draining[id] : undefined;
+    if (e === undefined) return null;
     return { since: e.since, reason: e.reason, outOfTablesAt: e.outOfTablesAt ?? null };
   };
 }

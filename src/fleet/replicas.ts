@@ -38,6 +38,8 @@ function byRank(a: { rank: number; node: { name: string } }, b: { rank: number; 
 function merge(id: string, acc: Acc): FleetReplica {
   const parts = acc.parts.sort(byRank);
   const head = parts[0];
+  // Every replica is grouped from at least one report: an empty group is a bug here, not a fleet state.
+  if (head === undefined) throw new Error(`replica ${id} merged from no reports`);
   let state: ReplicaState = 'running';
   for (const p of parts) if (STATE_WEIGHT[p.rep.state] > STATE_WEIGHT[state]) state = p.rep.state;
   const ranks: ReplicaRank[] = parts.map((p) => ({ node: p.node.name, rank: p.rank, gpus: [...p.rep.gpus].sort((a, b) => a - b) }));
@@ -91,12 +93,12 @@ export function mergeReplicas(nodes: Iterable<ReportedNode>, opts: MergeOptions 
       acc.parts.push({ node, rep, rank: rep.rank ?? 0 });
     }
   }
-  const ids = [...byId.keys()].sort();
+  const groups = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const replicas: FleetReplica[] = [];
   const duplicates: DuplicateCopy[] = [];
-  for (const id of ids) {
-    const { parts } = byId.get(id)!;
-    const model = parts[0]!.rep.model;
+  for (const [id, { parts }] of groups) {
+    const model = parts[0]?.rep.model;
+    if (model === undefined) continue;
     const { kept, extra } = splitCopies(parts, opts.record?.(id), opts.expectedNodes?.(model));
     const replica = merge(id, { parts: kept as Acc['parts'] });
     replicas.push(replica);

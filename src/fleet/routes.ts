@@ -47,7 +47,7 @@ export function endpointWarnings(fleet: Fleet): EndpointWarning[] {
     if (r.lost || r.endpoint === null) continue;
     const routed = routedUrl(r, fleet);
     if (routed === null || sameUrl(r.endpoint, routed)) continue;
-    out.push({ replica: r.id, node: r.nodes[0]!, reported: clip(r.endpoint, 200), routed });
+    out.push({ replica: r.id, node: r.nodes[0] ?? '', reported: clip(r.endpoint, 200), routed });
   }
   return out.sort((a, b) => (a.replica < b.replica ? -1 : a.replica > b.replica ? 1 : 0));
 }

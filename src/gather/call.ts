@@ -26,9 +26,10 @@ function parseReply(stdout: string): unknown {
     return JSON.parse(stdout) as unknown;
   } catch {
     const lines = stdout.trimEnd().split('\n');
-    if (lines.length < 2) return undefined;
+    const last = lines.at(-1);
+    if (lines.length < 2 || last === undefined) return undefined;
     try {
-      return JSON.parse(lines[lines.length - 1]) as unknown;
+      return JSON.parse(last) as unknown;
     } catch {
       return undefined;
     }

@@ -55,7 +55,7 @@ export function reportRequest(node: NodeConfig, weights: string[]): AgentReportR
 /** One line, whatever went wrong: the snapshot's `error` field. */
 function errorLine(err: unknown): string {
   const message = err instanceof SshError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
-  return message.split('\n')[0];
+  return message.split('\n', 1)[0] ?? '';
 }
 
 /**
@@ -67,8 +67,7 @@ function errorLine(err: unknown): string {
  */
 export function recordedReport(name: string, state: State): AgentReport | null {
   const replicas: ReplicaReport[] = [];
-  for (const id of Object.keys(state.placements).sort()) {
-    const rec = state.placements[id]!;
+  for (const [id, rec] of Object.entries(state.placements).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const k of rec.ranks) {
       if (k.node !== name) continue;
       replicas.push({

@@ -51,9 +51,9 @@ export function knownHostsName(host: string, port: number): string {
 }
 
 function parseHashed(name: string): [Buffer, Buffer] | null {
-  const parts = name.split('|');
-  if (parts.length !== 4 || parts[1] !== '1') return null;
-  return [Buffer.from(parts[2], 'base64'), Buffer.from(parts[3], 'base64')];
+  const [empty, version, salt, hash, ...rest] = name.split('|');
+  if (empty === undefined || version !== '1' || salt === undefined || hash === undefined || rest.length > 0) return null;
+  return [Buffer.from(salt, 'base64'), Buffer.from(hash, 'base64')];
 }
 
 /** Parse known_hosts text. Never throws: a line it cannot read is skipped. */
@@ -67,7 +67,7 @@ export function parseKnownHosts(text: string, file: string): KnownHosts {
     if (line === '' || line.startsWith('#')) return;
     const fields = line.split(/\s+/);
     let revoked = false;
-    if (fields[0].startsWith('@')) {
+    if (fields[0]?.startsWith('@')) {
       const marker = fields.shift();
       if (marker === '@cert-authority') {
         if (!sawCertAuthority) warnings.push(`${file}:${i + 1}: @cert-authority lines are not supported and are ignored`);
@@ -77,8 +77,8 @@ export function parseKnownHosts(text: string, file: string): KnownHosts {
       if (marker !== '@revoked') return;
       revoked = true;
     }
-    if (fields.length < 3) return;
     const [names, type, b64] = fields;
+    if (names === undefined || type === undefined || b64 === undefined) return;
     const blob = Buffer.from(b64, 'base64');
     if (blob.length === 0) return;
     const hashed = names.startsWith('|') ? parseHashed(names) : null;
@@ -121,7 +121,11 @@ export function knownHostsCache(file: string, onWarning?: (msg: string) => void,
     if (current === null || v !== version) {
       version = v;
       current = loadKnownHosts(file).then((kh) => {
-        for (const w of kh.warnings) if (!warned.has(w)) (warned.add(w), onWarning?.(w));
+        for (const w of kh.warnings) {
+          if (warned.has(w)) continue;
+          warned.add(w);
+          onWarning?.(w);
+        }
         return kh;
       });
     }

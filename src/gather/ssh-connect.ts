@@ -121,7 +121,7 @@ export function openConnection(target: HostTarget, opts: ConnectOptions): Promis
           hmac: MACS as ssh2.MacAlgorithm[],
           serverHostKey: (algorithms.length ? algorithms : HOST_KEY_ALGORITHMS) as ssh2.ServerHostKeyAlgorithm[],
         },
-      } as ssh2.ConnectConfig);
+      });
     } catch (err) {
       fail(connectError(err, target, tcpConnected, opts.connectTimeoutMs));
     }

@@ -77,7 +77,7 @@ export function lastLine(text: string): string {
     .split(/\r?\n/)
     .map((l) => printable(l).trim())
     .filter((l) => l !== '');
-  const line = lines.length ? lines[lines.length - 1] : '';
+  const line = lines.at(-1) ?? '';
   return line.length > 300 ? line.slice(0, 300) + '…' : line;
 }
 

@@ -34,9 +34,15 @@ export function execCommand(client: ssh2.Client, target: HostTarget, command: st
     client.once('close', onClose);
     try {
       client.exec(command, (err, stream) => {
-        if (err) return finish(new ChannelOpenError(err.message));
+        if (err) {
+          finish(new ChannelOpenError(err.message));
+          return;
+        }
         channel = stream;
-        if (settled) return void stream.close();
+        if (settled) {
+          stream.close();
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         let stderr = '';

@@ -19,6 +19,7 @@ import { createLimiter } from './limiter.js';
 import { openConnection, type AuthMethod } from './ssh-connect.js';
 import { ChannelOpenError, execCommand } from './ssh-exec.js';
 import { sshError } from './ssh-errors.js';
+import { errnoCode } from '../util/errno.js';
 
 export interface SshTransportOptions {
   env?: Record<string, string | undefined>;
@@ -47,7 +48,7 @@ async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefine
     try {
       text = await readFile(ssh.identityFile, 'utf8');
     } catch (err) {
-      throw new SshError('auth-failed', '', `cannot read identityFile ${ssh.identityFile} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new SshError('auth-failed', '', `cannot read identityFile ${ssh.identityFile} (${errnoCode(err) ?? 'error'})`);
     }
     // The passphrase is used here and nowhere else: never printed, never part of a message.
     const parsed = ssh2.utils.parseKey(text, env.LLMGW_SSH_PASSPHRASE);
@@ -86,7 +87,9 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
   };
 
   const connectBastion = async (s: Setup): Promise<ssh2.Client> => {
-    const jump = ssh.proxyJump!;
+    const jump = ssh.proxyJump;
+    // Only a config with ssh.proxyJump routes through a bastion.
+    if (!jump) throw new Error('a bastion connection without ssh.proxyJump');
     const target: HostTarget = { name: `bastion ${jump.user}@${jump.host}:${jump.port}`, host: jump.host, port: jump.port };
     const auth = s.auth.map((a) => ({ ...a, username: jump.user }));
     return track(await openConnection(target, { ...s, auth, connectTimeoutMs: ssh.connectTimeoutMs, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
@@ -129,7 +132,7 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     const s = await getSetup().catch((err: unknown) => {
       if (err instanceof SshError) throw sshError(err.kind, target, err.message, { cause: err });
       // known_hosts exists but cannot be read: no key can be checked, so none is accepted.
-      const code = (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message;
+      const code = errnoCode(err) ?? (err as Error)?.message;
       throw sshError('host-key-unknown', target, `cannot read known_hosts ${ssh.knownHosts} (${code})`, { cause: err });
     });
     const started = Date.now();
@@ -179,8 +182,14 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
         clients.map(
           (c) =>
             new Promise<void>((resolve) => {
-              const t = setTimeout(() => (c.destroy(), resolve()), 1000);
-              c.once('close', () => (clearTimeout(t), resolve()));
+              const t = setTimeout(() => {
+                c.destroy();
+                resolve();
+              }, 1000);
+              c.once('close', () => {
+                clearTimeout(t);
+                resolve();
+              });
               c.end();
             }),
         ),

@@ -21,10 +21,13 @@ function byReason(down: readonly Down[]): string {
     const r = d.reason ?? 'unknown';
     groups.set(r, [...(groups.get(r) ?? []), d.name]);
   }
-  return UNREACHABLE_REASONS.filter((r) => groups.has(r))
-    .map((r) => {
-      const names = compressHostlist(groups.get(r)!);
-      return `${groups.get(r)!.length} ${REASON_LABEL[r]} (${names.length > MAX_NAMES ? `${names.slice(0, MAX_NAMES - 1)}…` : names})`;
+  return UNREACHABLE_REASONS.flatMap((r) => {
+    const group = groups.get(r);
+    return group ? [[r, group] as const] : [];
+  })
+    .map(([r, group]) => {
+      const names = compressHostlist(group);
+      return `${group.length} ${REASON_LABEL[r]} (${names.length > MAX_NAMES ? `${names.slice(0, MAX_NAMES - 1)}…` : names})`;
     })
     .join(', ');
 }

@@ -242,7 +242,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const tab = line.indexOf('\t');
       if (tab < 0) continue;
       const path = line.slice(tab + 1);
-      if (path.startsWith(prefix)) out.set(path.slice(prefix.length), line.split(' ', 1)[0]);
+      if (path.startsWith(prefix)) out.set(path.slice(prefix.length), line.split(' ', 1)[0] ?? line);
     }
     return out;
   }

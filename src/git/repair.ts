@@ -14,6 +14,7 @@ import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { GitError } from '../errors.js';
 import type { GitRunner } from './runner.js';
+import { errnoCode } from '../util/errno.js';
 
 /** Marks a rebase or merge llmgw runs, so its leftovers can be told from a person's. */
 export const OP_MARKER = 'llmgw-op';
@@ -64,7 +65,7 @@ export function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(err) === 'EPERM';
   }
 }
 

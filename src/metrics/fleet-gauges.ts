@@ -52,7 +52,7 @@ export function replicaStates(s: StatusReport): { model: string; state: string; 
   }
   const out: { model: string; state: string; count: number }[] = [];
   for (const model of [...counts.keys()].sort()) {
-    for (const [state, count] of [...counts.get(model)!.entries()].sort(([a], [b]) => a.localeCompare(b))) out.push({ model, state, count });
+    for (const [state, count] of [...(counts.get(model)?.entries() ?? [])].sort(([a], [b]) => a.localeCompare(b))) out.push({ model, state, count });
   }
   return out;
 }

@@ -86,12 +86,13 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
       .map((k) => k.slice(event.length + 1));
 
   // config.invalid
-  if (input.configErrors && input.configErrors.length > 0) {
+  const firstError = input.configErrors?.[0];
+  if (input.configErrors && firstError !== undefined) {
     const errs = input.configErrors;
     open(
       'config.invalid',
       cluster,
-      `The config is invalid (${plural(errs.length, 'error')}); nothing is applied until it is fixed. First: ${esc(formatProblem(errs[0]!))}`,
+      `The config is invalid (${plural(errs.length, 'error')}); nothing is applied until it is fixed. First: ${esc(formatProblem(firstError))}`,
       { errors: errs.map(formatProblem) },
     );
   } else if (input.configErrors === null) {
@@ -135,16 +136,12 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   for (const f of input.applyFailures) byReplica.set(f.replica, [...(byReplica.get(f.replica) ?? []), f]);
   for (const [replica, fails] of [...byReplica].sort(([a], [b]) => a.localeCompare(b))) {
     const where = fails.map((f) => `${esc(f.node)}: ${esc(f.error)}`).join('; ');
-    if (fails[0]!.router) {
-      open(
-        'apply.failed',
-        replica,
-        `Router ${esc(replica)} did not take its endpoint table (${esc(fails[0]!.error)}); replicas it may still list are not stopped`,
-        {
-          router: replica,
-          error: fails[0]!.error,
-        },
-      );
+    const head = fails[0];
+    if (head?.router) {
+      open('apply.failed', replica, `Router ${esc(replica)} did not take its endpoint table (${esc(head.error)}); replicas it may still list are not stopped`, {
+        router: replica,
+        error: head.error,
+      });
       continue;
     }
     open('apply.failed', replica, `Applying ${esc(replica)} failed on ${where}`, {

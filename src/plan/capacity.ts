@@ -41,14 +41,17 @@ export interface Capacity {
 function bucket(capacity: Capacity, cls: string, count: number): Set<NodeCapacity> {
   let buckets = capacity.byFree.get(cls);
   if (!buckets) capacity.byFree.set(cls, (buckets = []));
-  for (let i = buckets.length; i <= count; i++) buckets.push(new Set());
-  return buckets[count]!;
+  const found = buckets[count];
+  if (found) return found;
+  let added = new Set<NodeCapacity>();
+  while (buckets.length <= count) buckets.push((added = new Set()));
+  return added;
 }
 
 /** Every node with at least `count` free GPUs of the class. */
 export function* nodesWithFree(capacity: Capacity, cls: string, count: number): Iterable<NodeCapacity> {
   const buckets = capacity.byFree.get(cls) ?? [];
-  for (let f = Math.max(count, 1); f < buckets.length; f++) yield* buckets[f]!;
+  for (const b of buckets.slice(Math.max(count, 1))) yield* b;
 }
 
 function uniformClassOf(node: FleetNode): string | null {

@@ -65,7 +65,7 @@ function inflightAfterTables(replica: FleetReplica, mark: DrainMark, fleet: Flee
       known = false;
       continue;
     }
-    const n = Object.hasOwn(obs.report.inflight, replica.id) ? obs.report.inflight[replica.id]! : 0;
+    const n = (Object.hasOwn(obs.report.inflight, replica.id) ? obs.report.inflight[replica.id] : undefined) ?? 0;
     count += n;
   }
   return { count: known && fresh ? count : null, silent };

@@ -25,9 +25,9 @@ export class MinHeap<T> {
 
   pop(): T | undefined {
     const items = this.items;
-    if (items.length === 0) return undefined;
-    const top = items[0]!;
-    const last = items.pop()!;
+    const top = items[0];
+    const last = items.pop();
+    if (top === undefined || last === undefined) return undefined;
     if (items.length > 0) {
       items[0] = last;
       this.down(0);
@@ -37,11 +37,13 @@ export class MinHeap<T> {
 
   private up(i: number): void {
     const items = this.items;
-    const item = items[i]!;
+    const item = items[i];
+    if (item === undefined) return;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(item, items[parent]!)) break;
-      items[i] = items[parent]!;
+      const above = items[parent];
+      if (above === undefined || !this.less(item, above)) break;
+      items[i] = above;
       i = parent;
     }
     items[i] = item;
@@ -49,14 +51,20 @@ export class MinHeap<T> {
 
   private down(i: number): void {
     const items = this.items;
-    const n = items.length;
-    const item = items[i]!;
+    const item = items[i];
+    if (item === undefined) return;
     for (;;) {
+      // Past the end there is no child: an index beyond the array reads undefined.
       let child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && this.less(items[child + 1]!, items[child]!)) child++;
-      if (!this.less(items[child]!, item)) break;
-      items[i] = items[child]!;
+      let below = items[child];
+      if (below === undefined) break;
+      const right = items[child + 1];
+      if (right !== undefined && this.less(right, below)) {
+        child++;
+        below = right;
+      }
+      if (!this.less(below, item)) break;
+      items[i] = below;
       i = child;
     }
     items[i] = item;

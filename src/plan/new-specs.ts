@@ -22,7 +22,7 @@ export interface SpecArgv {
 export function newSpecs(config: Config, base: Config | null, fleet: Fleet, plan: Plan): SpecArgv[] {
   const baseSpec = new Map<string, string>();
   for (const m of base?.models ?? []) {
-    const engine = base!.cluster.engines[m.engine];
+    const engine = base?.cluster.engines[m.engine];
     if (engine) baseSpec.set(m.name, replicaSpec(m, engine));
   }
   const running = new Set(fleet.replicas.map((r) => `${r.model}\u0000${r.spec}`));

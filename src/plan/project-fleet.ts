@@ -48,9 +48,10 @@ function changesByNode(fleet: Fleet, effects: Effects): Map<string, { gone: Set<
   }
   const specOf = specs(fleet);
   for (const start of effects.started) {
-    const head = fleet.nodeByName.get(start.placement[0]!.node);
+    const headNode = start.placement[0]?.node ?? '';
+    const head = fleet.nodeByName.get(headNode);
     // Every rank is told the head's URL (src/apply/agent-requests.ts) and reports it back.
-    const endpoint = replicaUrl(head?.config.host ?? start.placement[0]!.node, start.port);
+    const endpoint = replicaUrl(head?.config.host ?? headNode, start.port);
     const spec = specOf.get(start.model);
     start.placement.forEach((p, rank) => {
       at(p.node).added.push({

@@ -46,7 +46,7 @@ export function servedOf(fleet: Fleet, ids: readonly string[]): Record<string, S
     let requests = 0;
     let errors = 0;
     for (const id of ids) {
-      const s = Object.hasOwn(obs.report.served, id) ? obs.report.served[id]! : undefined;
+      const s = Object.hasOwn(obs.report.served, id) ? obs.report.served[id] : undefined;
       if (s) {
         requests += s.requests;
         errors += s.errors;
@@ -124,7 +124,7 @@ function rolling(p: Parts): RolloutDecision {
   if (p.fresh.some((r) => r.state !== 'running') || p.draining > 0) return decision(p, 'rolling', text, next);
   if (p.fresh.length + p.old.length > n && p.stoppable.length > 0) {
     const [replica] = [...p.stoppable].sort(surplusOrder(p.model.name));
-    return decision(p, 'rolling', text, next, { stops: [{ replica: replica!, reason: `replaced by spec ${p.spec} (rollout)` }] });
+    if (replica !== undefined) return decision(p, 'rolling', text, next, { stops: [{ replica, reason: `replaced by spec ${p.spec} (rollout)` }] });
   }
   // Surge one; and any old replica gone meanwhile is placed again at once.
   const short = Math.max(0, n - p.fresh.length - p.old.length);
@@ -147,8 +147,9 @@ function canary(p: Parts, rec: RolloutRecord | undefined, fleet: Fleet): Rollout
   if (p.fresh.some((r) => r.state !== 'running' || r.unreachable)) return decision(p, 'canary', `${head}: starting`, base, { stops });
 
   const ids = p.fresh.map((r) => r.id).sort(compareNames);
-  const holding =
-    rec?.stage === 'canary' && rec.holdSince !== undefined && rec.baseline !== undefined && JSON.stringify(rec.canaries ?? []) === JSON.stringify(ids);
+  const holdSince = rec?.stage === 'canary' ? rec.holdSince : undefined;
+  const heldBaseline = rec?.stage === 'canary' ? rec.baseline : undefined;
+  const holding = holdSince !== undefined && heldBaseline !== undefined && JSON.stringify(rec?.canaries ?? []) === JSON.stringify(ids);
   const holdText = `${head}: holding ${duration(Math.round(p.rollout.holdMs / 1000))}, then judged by its error rate (at most ${percent(p.rollout.maxErrorRate)})`;
   if (!holding) {
     // The hold begins now: the canaries run, and this tick's table routes them.
@@ -156,12 +157,12 @@ function canary(p: Parts, rec: RolloutRecord | undefined, fleet: Fleet): Rollout
     if (baseline === null) return decision(p, 'canary', `${head}: waiting for every router to answer to begin the hold`, base, { stops });
     return decision(p, 'hold', holdText, { ...base, holdSince: p.now, canaries: ids, baseline }, { stops });
   }
-  const record: RolloutRecord = { ...base, holdSince: rec!.holdSince, canaries: ids, baseline: rec!.baseline };
-  if (Date.parse(p.now) - Date.parse(rec!.holdSince!) < p.rollout.holdMs) return decision(p, 'hold', holdText, record, { stops });
+  const record: RolloutRecord = { ...base, holdSince, canaries: ids, baseline: heldBaseline };
+  if (Date.parse(p.now) - Date.parse(holdSince) < p.rollout.holdMs) return decision(p, 'hold', holdText, record, { stops });
   if (fleet.config.cluster.routers.length > 0) {
     const current = servedOf(fleet, ids);
     if (current === null) return decision(p, 'hold', `${head}: hold over, waiting for every router to answer`, record, { stops });
-    const { requests, errors } = servedSince(rec!.baseline!, current);
+    const { requests, errors } = servedSince(heldBaseline, current);
     if (requests < MIN_HOLD_REQUESTS) {
       return decision(p, 'hold', `${head}: hold over, waiting for ${MIN_HOLD_REQUESTS} requests to judge by`, record, { stops });
     }
@@ -183,7 +184,7 @@ export function planRollout(group: ModelReplicas, fleet: Fleet, state: State): R
   const { model, spec } = group;
   if (model.rollout === null || spec === null || model.replicas === 0) return null;
   const stored = state.lifecycle?.rollouts ?? {};
-  const rec = Object.hasOwn(stored, model.name) && stored[model.name]!.spec === spec ? stored[model.name] : undefined;
+  const rec = Object.hasOwn(stored, model.name) && stored[model.name]?.spec === spec ? stored[model.name] : undefined;
   const staleKept = group.kept.filter((r) => r.unreachable && r.spec !== null && r.spec !== spec);
   const oldNotKept = group.notKept.filter((n) => n.reason === SPEC_CHANGED).map((n) => n.replica);
   const others = group.notKept.filter((n) => n.reason !== SPEC_CHANGED).map((n) => n.replica);

@@ -24,5 +24,5 @@ const PLACEHOLDER = /\{(model|replica|weights|weightsPath|gpus|port|host|rank|no
  */
 export function specArgv(model: ModelConfig, engine: EngineConfig): string[] {
   const values: Record<string, string> = { model: model.name, weights: model.weights, gpus: String(model.gpus), nodes: String(model.nodes) };
-  return [...engine.command, ...model.args].map((arg) => arg.replace(PLACEHOLDER, (all, key: string) => (PER_REPLICA.has(key) ? all : values[key]!)));
+  return [...engine.command, ...model.args].map((arg) => arg.replace(PLACEHOLDER, (all, key: string) => (PER_REPLICA.has(key) ? all : (values[key] ?? all))));
 }

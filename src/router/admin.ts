@@ -14,6 +14,7 @@ import { swapTable, tableOf, usageOf, type RouterState } from './table.js';
 import { sendJson } from './reply.js';
 import { RouterError } from './router-error.js';
 import type { Logger } from './log.js';
+import { errnoCode } from '../util/errno.js';
 
 /** A table larger than this is a mistake, not a fleet. */
 const MAX_TABLE_BYTES = 64 * 1024 * 1024;
@@ -60,8 +61,8 @@ export async function listenAdmin(server: http.Server, path: string): Promise<vo
   // Only a socket is ours to replace: a mistyped --admin must not delete a file.
   const existing = await lstat(path).catch(() => null);
   if (existing && !existing.isSocket()) throw new RouterError(`the admin socket path ${path} exists and is not a socket`);
-  await unlink(path).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw new RouterError(`cannot replace the stale admin socket ${path}: ${err.message}`);
+  await unlink(path).catch((err: unknown) => {
+    if (errnoCode(err) !== 'ENOENT') throw new RouterError(`cannot replace the stale admin socket ${path}: ${(err as Error).message}`);
   });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { parseEndpoints } from './endpoints.js';
 import { formatSchemaIssues, getValidator } from '../util/schema.js';
+import { errnoCode } from '../util/errno.js';
 
 export const DEFAULT_ADMIN_SOCKET = '/run/llmgw/router.sock';
 
@@ -38,7 +39,7 @@ export async function runRouterClient(subcommand: string, input: string, env: Re
   try {
     reply = await adminRequest(socket, request);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ECONNREFUSED') {
       return fail(`no router is listening on ${socket} (is \`llmgw router serve\` running?)`);
     }

@@ -93,7 +93,7 @@ const failed: AttentionRule = (f) => {
 const checksFailing: AttentionRule = (f) => {
   const bad = f.replicas.filter((r) => r.check !== undefined && !r.check.ok);
   if (bad.length === 0) return null;
-  const subjects = bad.map((r) => ({ name: r.id, detail: `on ${compressHostlist(r.nodes)}: ${clip(r.check!.error)}`, model: r.model }));
+  const subjects = bad.map((r) => ({ name: r.id, detail: `on ${compressHostlist(r.nodes)}: ${clip(r.check?.error ?? '')}`, model: r.model }));
   return item('checks-failing', `${plural(bad.length, 'replica')} failing ${bad.length === 1 ? 'its' : 'their'} answer check (not routed)`, subjects);
 };
 

@@ -24,15 +24,17 @@ function fabricRows(fleet: Fleet): FabricRow[] {
   const counts = new Map<string, { nodes: number; reachable: number }>();
   for (const f of whole.keys()) counts.set(f, { nodes: 0, reachable: 0 });
   for (const n of fleet.nodes) {
-    const c = counts.get(n.fabric)!;
+    const c = counts.get(n.fabric);
+    if (!c) continue;
     c.nodes += 1;
     if (n.condition === 'reachable') c.reachable += 1;
   }
-  return [...whole.keys()].sort(cmp).map((name) => {
-    const byClass = whole.get(name)!;
-    const freeWhole = Object.fromEntries([...byClass.keys()].sort(cmp).map((k) => [k, byClass.get(k)!]));
-    return { name, ...counts.get(name)!, freeWholeNodes: freeWhole };
-  });
+  return [...whole]
+    .sort(([a], [b]) => cmp(a, b))
+    .map(([name, byClass]) => {
+      const freeWhole = Object.fromEntries([...byClass].sort(([a], [b]) => cmp(a, b)));
+      return { name, ...(counts.get(name) ?? { nodes: 0, reachable: 0 }), freeWholeNodes: freeWhole };
+    });
 }
 
 function holdingRows(fleet: Fleet, fabrics: string[]): HoldingRow[] {
@@ -82,9 +84,10 @@ function otherGpus(fleet: Fleet): OtherGpus[] {
 function idleRows(fleet: Fleet, replicas: FleetReplica[]): IdleRow[] {
   const afterSeconds = fleet.config.cluster.idleAfterMs / 1000;
   return replicas
-    .filter((r) => r.idleSeconds !== null && r.idleSince !== null && r.idleSeconds >= afterSeconds)
-    .sort((a, b) => b.idleSeconds! - a.idleSeconds! || cmp(a.id, b.id))
-    .map((r) => ({ replica: r.id, model: r.model, nodes: r.nodes, idleSeconds: r.idleSeconds!, idleSince: r.idleSince! }));
+    .flatMap(({ id, model, nodes, idleSeconds, idleSince }) =>
+      idleSeconds !== null && idleSince !== null && idleSeconds >= afterSeconds ? [{ replica: id, model, nodes, idleSeconds, idleSince }] : [],
+    )
+    .sort((a, b) => b.idleSeconds - a.idleSeconds || cmp(a.replica, b.replica));
 }
 
 function nodeLists(fleet: Fleet): StatusReport['nodes'] {

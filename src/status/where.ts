@@ -43,7 +43,8 @@ export function gpuGroups(gpus: readonly GpuAt[]): { name: string; nodes: string
       out.push({ name: `${piece}:${indices}`, nodes: expanded.ok ? expanded.names : [piece] });
     }
   }
-  return out.sort((a, b) => (a.nodes[0]! < b.nodes[0]! ? -1 : a.nodes[0]! > b.nodes[0]! ? 1 : 0));
+  const firstNode = (w: { nodes: string[] }) => w.nodes[0] ?? '';
+  return out.sort((a, b) => (firstNode(a) < firstNode(b) ? -1 : firstNode(a) > firstNode(b) ? 1 : 0));
 }
 
 /** `a[1-2],b,c[3,5]` → `a[1-2]`, `b`, `c[3,5]`: split at the commas outside brackets. */

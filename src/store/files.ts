@@ -94,9 +94,9 @@ export function serializeState(state: State): string {
     notified: sortRecord(state.notified),
     everRunning: [...new Set(state.everRunning)].sort(),
     placements: Object.fromEntries(
-      Object.keys(state.placements)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-        .map((id) => [id, placementRecord(state.placements[id]!)]),
+      Object.entries(state.placements)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([id, rec]) => [id, placementRecord(rec)]),
     ),
     // Oldest first: the order they are sent in.
     outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event, ...(o.mac === undefined ? {} : { mac: o.mac }) })),

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { DataError } from '../errors.js';
 import type { ConfigProblem } from '../types/config.js';
 import { formatBytes, readRegularFile } from '../util/regular-file.js';
+import { errnoCode } from '../util/errno.js';
 
 export const STATUS_FILE = 'STATUS.md';
 export const GENERATED_DIR = '.llmgw';
@@ -66,7 +67,7 @@ export async function foundOnDisk(path: string): Promise<Found> {
     if (st.isDirectory()) return 'dir';
     return 'other';
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
     return 'other';
   }

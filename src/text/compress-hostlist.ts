@@ -12,7 +12,7 @@ interface Parsed {
 /** The last run of digits splits a name; a name without one stays as it is. */
 function parse(name: string): Parsed | null {
   const m = /^(.*?)(\d+)(\D*)$/.exec(name);
-  return m ? { prefix: m[1]!, digits: m[2]!, suffix: m[3]! } : null;
+  return m ? { prefix: m[1] ?? '', digits: m[2] ?? '', suffix: m[3] ?? '' } : null;
 }
 
 /** Zero-padded numbers keep their width (`[01-10]`); others are written as they are (`[1-10]`). */
@@ -22,14 +22,14 @@ function width(digits: string): number {
 
 function ranges(numbers: number[], pad: number): string {
   const text = (n: number) => String(n).padStart(pad, '0');
-  const parts: string[] = [];
-  for (let i = 0; i < numbers.length;) {
-    let j = i;
-    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
-    parts.push(j > i ? `${text(numbers[i]!)}-${text(numbers[j]!)}` : text(numbers[i]!));
-    i = j + 1;
+  // Runs of consecutive numbers, each [first, last].
+  const runs: [number, number][] = [];
+  for (const n of numbers) {
+    const run = runs.at(-1);
+    if (run !== undefined && n === run[1] + 1) run[1] = n;
+    else runs.push([n, n]);
   }
-  return parts.join(',');
+  return runs.map(([lo, hi]) => (hi > lo ? `${text(lo)}-${text(hi)}` : text(lo))).join(',');
 }
 
 function cmp(a: string, b: string): number {

@@ -33,7 +33,7 @@ export function mdProse(text: string): string {
   return plainText(text)
     .replace(/[\\`*_[\]{}#+!|~@]/g, '\\$&')
     .replace(/:(?=\/)|(?<=(?:mailto|xmpp|tel|javascript|data)):/gi, '\\:')
-    .replace(/[&<]/g, (c) => HTML[c])
+    .replace(/[&<]/g, (c) => HTML[c] ?? c)
     .replace(/www\./gi, (w) => `${w.slice(0, 3)}\\.`);
 }
 

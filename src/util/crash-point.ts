@@ -14,7 +14,7 @@ interface Spec {
 
 function parse(text: string | undefined): Spec | null {
   const m = text === undefined ? null : /^([a-z:-]+)(?:@(\d+))?(?:#(\d+))?$/.exec(text);
-  return m ? { moment: m[1]!, delayMs: Number(m[2] ?? 0), nth: Number(m[3] ?? 1) } : null;
+  return m ? { moment: m[1] ?? '', delayMs: Number(m[2] ?? 0), nth: Number(m[3] ?? 1) } : null;
 }
 
 const spec = parse(process.env.LLMGW_CRASH_AT);

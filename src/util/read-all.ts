@@ -8,7 +8,7 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes = MAX_REQU
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buf.length;
     if (size > maxBytes) throw new DataError(`the request on stdin is larger than ${maxBytes} bytes`);
     chunks.push(buf);

@@ -5,6 +5,7 @@
 
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
+import { errnoCode } from './errno.js';
 
 export type RegularFileResult =
   | { ok: true; text: string }
@@ -58,7 +59,7 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
 }
 
 function failure(err: unknown): RegularFileResult {
-  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  const code = errnoCode(err) ?? 'error';
   if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, why: 'missing' };
   // O_NOFOLLOW on a link that appeared after the lstat.
   if (code === 'ELOOP') return { ok: false, why: 'symlink' };

@@ -99,7 +99,7 @@ function siblingRefs(node: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(node)) for (const v of node) siblingRefs(v, out);
   else if (node !== null && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) out.add(v.split('#')[0]);
+      if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) out.add(v.split('#', 1)[0] ?? v);
       else siblingRefs(v, out);
     }
   }

@@ -33,7 +33,7 @@ test('an unknown option of any command is one usage line on stderr and exit 1, n
     ['demo', '--bogus'],
     ['run', '--bogus'],
     ['plan', '--bogus'],
-  ]) {
+  ] as [string, string][]) {
     const c = capture();
     assert.is(await main([cmd, flag], c.io), 1, cmd);
     assert.is(c.err(), `llmgw ${cmd}: Unknown option '${flag}'\n`, cmd);

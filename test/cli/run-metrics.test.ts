@@ -9,6 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { captureIo } from '../helpers/io.js';
 import { parseExposition, scrape, valueOf } from '../helpers/prometheus.js';
 import { sandbox } from '../git/fixtures.js';
+import { errnoCode } from '../../src/util/errno.js';
 
 interface Line {
   time: string;
@@ -72,7 +73,7 @@ test('run serves the metrics of its ticks, logs JSON lines, and closes the serve
     assert.is(c.err(), '');
     await scrape(url).then(
       () => assert.unreachable('the metrics server is closed after the run'),
-      (err: NodeJS.ErrnoException) => assert.is(err.code, 'ECONNREFUSED'),
+      (err: unknown) => assert.is(errnoCode(err), 'ECONNREFUSED'),
     );
   } finally {
     sb.cleanup();

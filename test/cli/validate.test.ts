@@ -47,7 +47,7 @@ const oneLiners: [string, string | null, string][] = [
 ];
 for (const [what, text, line] of oneLiners) {
   test(`${what} is one clear line on stderr and exit 1`, async () => {
-    const name = line.split('/')[0];
+    const name = line.split('/', 1)[0] ?? '';
     demoWith(name, text);
     const c = capture(work);
     assert.is(await main(['validate', '--repo', name], c.io), 1);

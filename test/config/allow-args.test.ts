@@ -15,8 +15,8 @@ const STRICT = TINY_CLUSTER.replace(
 
 test('allowArgs: args that match a glob pass, as written (placeholders are not replaced first)', () => {
   const c = validConfig(STRICT, model('    args: [--max-model-len, "32768", --dtype=bfloat16]\n'));
-  assert.equal(c.models[0].args, ['--max-model-len', '32768', '--dtype=bfloat16']);
-  assert.equal(c.cluster.engines.vllm.allowArgs, ['--max-model-len', '[0-9]*', '--dtype=*']);
+  assert.equal(c.models[0]!.args, ['--max-model-len', '32768', '--dtype=bfloat16']);
+  assert.equal(c.cluster.engines.vllm!.allowArgs, ['--max-model-len', '[0-9]*', '--dtype=*']);
 });
 
 test('allowArgs: an arg no glob matches is an error naming the model, the arg and the engine', () => {

@@ -85,14 +85,14 @@ test('a billion-laughs alias tree is refused at the alias that passes the cap', 
     levels.push(`x-${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
   }
   const [line] = errors(TINY_CLUSTER, `${ONE_GPU_MODELS}${levels.join('\n')}\n`);
-  assert.match(line, /^models\.yaml:1[0-3]:\d+: aliases \(\*name\) repeat too much: they may add at most 1,000,000 values \(1000 alias uses\)$/);
+  assert.match(line!, /^models\.yaml:1[0-3]:\d+: aliases \(\*name\) repeat too much: they may add at most 1,000,000 values \(1000 alias uses\)$/);
 });
 
 test("one big list repeated by many aliases is refused too (it is within yaml's alias count)", () => {
   const list = `x-big: &big [${Array(20_000).fill('1').join(',')}]`;
   const uses = Array.from({ length: 60 }, (_, i) => `x-u${i}: *big`).join('\n');
   const [line] = errors(TINY_CLUSTER, `${ONE_GPU_MODELS}${list}\n${uses}\n`);
-  assert.match(line, /^models\.yaml:\d+:\d+: aliases \(\*name\) repeat too much/);
+  assert.match(line!, /^models\.yaml:\d+:\d+: aliases \(\*name\) repeat too much/);
 });
 
 test('an alias inside the node its anchor marks is an error, not circular data', () => {

@@ -184,7 +184,7 @@ test('storage paths lose a trailing slash; shared keeps its filer', () => {
   );
   assert.ok(r.ok);
   if (r.ok)
-    assert.equal(r.config.cluster.nodes[0].storage, [
+    assert.equal(r.config.cluster.nodes[0]!.storage, [
       { path: '/models', kind: 'local' },
       { path: '/lustre', kind: 'shared', filer: 'lus' },
     ]);

@@ -14,7 +14,7 @@ const model = (extra: string) => MODELS + extra;
 
 test('without the new keys: drain 10m, stop grace 30s, no check, no rollout, git timeout 60s', () => {
   const c = validConfig(TINY_CLUSTER, ONE_GPU_MODELS);
-  assert.equal([c.models[0].drainTimeoutMs, c.models[0].stopGraceMs, c.models[0].check, c.models[0].rollout], [600_000, 30_000, null, null]);
+  assert.equal([c.models[0]!.drainTimeoutMs, c.models[0]!.stopGraceMs, c.models[0]!.check, c.models[0]!.rollout], [600_000, 30_000, null, null]);
   assert.equal(c.cluster.git, { timeoutMs: 60_000 });
 });
 
@@ -23,7 +23,8 @@ test("cluster.yaml defaults apply to every model; a model's own value wins", () 
   const models = `${HEAD}${MODEL}${model('    drainTimeout: 20m\n    stopGrace: 0s\n    check: { prompt: "Reply with the word ready.", expect: "(?i)ready", timeout: 90s }\n').slice(HEAD.length).replace('name: m', 'name: own')}`;
   const c = validConfig(cluster, models);
   assert.equal(c.cluster.git, { timeoutMs: 120_000 });
-  const [inherit, own] = c.models;
+  const inherit = c.models[0]!;
+  const own = c.models[1]!;
   assert.equal([inherit.drainTimeoutMs, inherit.stopGraceMs], [300_000, 45_000]);
   assert.equal(inherit.check, { prompt: 'Say ok.', expect: { source: 'ok', flags: '' }, timeoutMs: 60_000 });
   assert.equal([own.drainTimeoutMs, own.stopGraceMs], [1_200_000, 0]);
@@ -32,12 +33,12 @@ test("cluster.yaml defaults apply to every model; a model's own value wins", () 
 
 test('check: false turns a default check off for one model (an embedding model cannot chat)', () => {
   const cluster = `${TINY_CLUSTER}defaults:\n  check: { prompt: "Say ok.", expect: ok }\n`;
-  assert.is(validConfig(cluster, model('    check: false\n')).models[0].check, null);
+  assert.is(validConfig(cluster, model('    check: false\n')).models[0]!.check, null);
 });
 
 test('rollout: {} takes every default: one canary, hold 10m, at most 5% errors', () => {
-  assert.equal(validConfig(TINY_CLUSTER, model('    rollout: {}\n')).models[0].rollout, { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 });
-  assert.equal(validConfig(TINY_CLUSTER, model('    rollout: { canary: 3, hold: 1h, maxErrorRate: 0 }\n')).models[0].rollout, {
+  assert.equal(validConfig(TINY_CLUSTER, model('    rollout: {}\n')).models[0]!.rollout, { canary: 1, holdMs: 600_000, maxErrorRate: 0.05 });
+  assert.equal(validConfig(TINY_CLUSTER, model('    rollout: { canary: 3, hold: 1h, maxErrorRate: 0 }\n')).models[0]!.rollout, {
     canary: 3,
     holdMs: 3_600_000,
     maxErrorRate: 0,

@@ -91,7 +91,7 @@ test('an unset variable in a header leaves the header out and warns, naming the 
 test('a URL with an unset ${VAR} in it is no URL at all, never half of one', () => {
   const { r } = load(CLUSTER + 'notify:\n  webhooks:\n    - url: https://hooks.example/${NOPE}\n');
   assert.ok(r.ok);
-  if (r.ok) assert.is(r.config.cluster.notify.webhooks[0].url, '');
+  if (r.ok) assert.is(r.config.cluster.notify.webhooks[0]!.url, '');
 });
 
 test('a header value from the environment with a line break is refused, naming the variable, not the value', () => {

@@ -9,7 +9,20 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PAGES = ['overview', 'config', 'protocol', 'placement', 'commands', 'status', 'notifications', 'safety', 'operations', 'security', 'layers', 'simulation'];
+const PAGES = [
+  'overview',
+  'config',
+  'protocol',
+  'placement',
+  'commands',
+  'status',
+  'notifications',
+  'safety',
+  'operations',
+  'security',
+  'layers',
+  'simulation',
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchor(heading: string): string {

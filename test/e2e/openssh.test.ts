@@ -176,7 +176,7 @@ test('gathers the report of the real agent, run from the one-file bundle, from a
     const snap = await gatherSnapshot(config(ssh), { transport, previous: null, state: emptyState(), now: () => new Date() });
     assert.is(snap.nodes.length, 1);
     const node = snap.nodes[0];
-    assert.ok(node.reachable, JSON.stringify(node));
+    assert.ok(node?.reachable, JSON.stringify(node));
     const report = (node as { report: AgentReport }).report;
     assert.equal(
       report.gpus.map((g) => [g.index, g.uuid, g.name, g.healthy]),

@@ -56,7 +56,7 @@ async function pushPr(files: Record<string, string>, links: Record<string, strin
 }
 
 async function modeOnRemote(path: string): Promise<string> {
-  return (await git(e.world.remote, ['ls-tree', 'main', '--', path])).split(' ')[0];
+  return (await git(e.world.remote, ['ls-tree', 'main', '--', path])).split(' ', 1)[0] ?? '';
 }
 
 test('a STATUS.md linked to a private key, with a config only production finds invalid: the key never reaches the remote, and the tick after the fix recovers', async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
+import { defined } from '../helpers/defined.js';
 
 const examplesDir = fileURLToPath(new URL('../../../examples/', import.meta.url));
 const withConfig = readdirSync(examplesDir).filter((d) => existsSync(join(examplesDir, d, 'cluster.yaml')));
@@ -38,9 +39,9 @@ test('examples/demo: 2 fabrics, 8 nodes of H100 and H200 hosts, a router, 5 mode
     cluster.nodes.map((n) => n.name),
     ['gpu-a01', 'gpu-a02', 'gpu-a03', 'gpu-a04', 'gpu-b01', 'gpu-b02', 'gpu-b03', 'gpu-b04'],
   );
-  assert.is(cluster.nodes[0].host, 'gpu-a01.ib-a.example');
+  assert.is(defined(cluster.nodes[0]).host, 'gpu-a01.ib-a.example');
   assert.equal(
-    cluster.nodes[0].storage.map((s) => s.kind),
+    defined(cluster.nodes[0]).storage.map((s) => s.kind),
     ['local', 'shared'],
   );
   assert.equal(

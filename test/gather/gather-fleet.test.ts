@@ -7,6 +7,7 @@ import { emptyState } from '../../src/types/state.js';
 import { getValidator } from '../../src/util/schema.js';
 import type { AgentReportRequest, NodeObservation } from '../../src/types/snapshot.js';
 import { cannedHandler, cannedReport, simConfig, simSshConfig, tempDir } from './sim-helpers.js';
+import { defined } from '../helpers/defined.js';
 
 const FAULTS: Exclude<SimFault, null>[] = ['refuse', 'hang', 'slow', 'garbage', 'exit', 'wrong-hostkey'];
 const EXPECTED: Record<string, RegExp> = {
@@ -68,7 +69,7 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
     assert.equal(bad.map((n) => n.name).sort(), FAULTS.map((f) => `node-${f.replace('-', '')}`).sort());
     for (const n of bad) {
       const fault = FAULTS.find((f) => n.name === `node-${f.replace('-', '')}`)!;
-      assert.match(n.error, EXPECTED[fault], n.name);
+      assert.match(n.error, defined(EXPECTED[fault], `the error expected of ${fault}`), n.name);
       assert.is(n.reason, REASON[fault], n.name);
       assert.not.match(n.error, /\n/);
       assert.is(n.unreachableSince, '2026-11-29T08:00:00Z');

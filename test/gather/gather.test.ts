@@ -35,7 +35,7 @@ function fake(answers: Record<string, () => string>, seen: string[] = []): Trans
   return {
     async run(target, command) {
       seen.push(`${target.host} ${command}`);
-      return answers[target.name]();
+      return answers[target.name]!();
     },
     async close() {},
   };

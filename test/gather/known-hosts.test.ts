@@ -48,26 +48,26 @@ test('a line with several names gives its key to each name, case-insensitively',
   for (const name of ['gpu-a01', '10.0.0.1', 'gpu-a01.example']) {
     const keys = lookupHostKeys(kh, name, 22);
     assert.is(keys.length, 1, name);
-    assert.ok(keys[0].blob.equals(ED_A));
-    assert.is(keys[0].type, 'ssh-ed25519');
-    assert.is(keys[0].line, 1);
+    assert.ok(keys[0]!.blob.equals(ED_A));
+    assert.is(keys[0]!.type, 'ssh-ed25519');
+    assert.is(keys[0]!.line, 1);
   }
   assert.equal(lookupHostKeys(kh, 'gpu-a02', 22), []);
 });
 
 test('[host]:port entries match only that port, and a bare entry only port 22', () => {
   const kh = parseKnownHosts(`[gpu-a01]:2222 ssh-ed25519 ${b64(ED_A)}\ngpu-a01 ssh-ed25519 ${b64(ED_B)}\n`, 'kh');
-  assert.ok(lookupHostKeys(kh, 'gpu-a01', 2222)[0].blob.equals(ED_A));
+  assert.ok(lookupHostKeys(kh, 'gpu-a01', 2222)[0]!.blob.equals(ED_A));
   assert.is(lookupHostKeys(kh, 'gpu-a01', 2222).length, 1);
-  assert.ok(lookupHostKeys(kh, 'gpu-a01', 22)[0].blob.equals(ED_B));
+  assert.ok(lookupHostKeys(kh, 'gpu-a01', 22)[0]!.blob.equals(ED_B));
   assert.equal(lookupHostKeys(kh, 'gpu-a01', 2200), []);
 });
 
 test('hashed |1|salt|hash entries match the name they hash, [host]:port included', () => {
   const text = [`${hashed('gpu-a01')} ssh-ed25519 ${b64(ED_A)}`, `${hashed('[10.0.0.7]:2222')} ecdsa-sha2-nistp256 ${b64(ECDSA)}`].join('\n');
   const kh = parseKnownHosts(text, 'kh');
-  assert.ok(lookupHostKeys(kh, 'gpu-a01', 22)[0].blob.equals(ED_A));
-  assert.ok(lookupHostKeys(kh, '10.0.0.7', 2222)[0].blob.equals(ECDSA));
+  assert.ok(lookupHostKeys(kh, 'gpu-a01', 22)[0]!.blob.equals(ED_A));
+  assert.ok(lookupHostKeys(kh, '10.0.0.7', 2222)[0]!.blob.equals(ECDSA));
   assert.equal(lookupHostKeys(kh, 'gpu-a02', 22), []);
   assert.equal(lookupHostKeys(kh, '10.0.0.7', 22), []);
 });

@@ -5,6 +5,7 @@ import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { gatherSnapshot } from '../../src/gather/gather.js';
 import { emptyState } from '../../src/types/state.js';
 import { cannedHandler, simConfig, simSshConfig, tempDir } from './sim-helpers.js';
+import { defined } from '../helpers/defined.js';
 
 test('with keepAlive a second gather opens no new connection, and dropped ones are re-opened transparently', async () => {
   const tmp = tempDir('keepalive');
@@ -41,7 +42,7 @@ test('without keepAlive every call opens its own connection and leaves none open
   const tmp = tempDir('nokeep');
   const fleet = await startSimFleet({ dir: tmp.dir, handler: cannedHandler, hosts: [{ name: 'a' }] });
   const transport = createSshTransport(simSshConfig(fleet));
-  const target = { name: 'a', host: fleet.hosts[0].host, port: fleet.hosts[0].port };
+  const target = { name: 'a', host: defined(fleet.hosts[0]).host, port: defined(fleet.hosts[0]).port };
   try {
     await transport.run(target, 'llmgw agent report', '{}');
     await transport.run(target, 'llmgw agent report', '{}');

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import net from 'node:net';
 import http from 'node:http';
 import { chat, clientAgent, eventually, request, sleep, startEngine, withRouter, type TestRouter } from './helpers.js';
+import { errnoCode } from '../../src/util/errno.js';
 
 const test = suite('router upstream (undici)');
 
@@ -180,7 +181,7 @@ test('a stream the engine breaks mid-body is cut short for the client, not compl
   });
   const outcome = await chat(router.port, 'm').then(
     (r) => `complete ${r.text.length}`,
-    (err: NodeJS.ErrnoException) => `cut: ${err.code ?? err.message}`,
+    (err: unknown) => `cut: ${errnoCode(err) ?? (err as Error).message}`,
   );
   assert.match(outcome, /^cut: /);
 });

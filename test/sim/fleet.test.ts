@@ -5,6 +5,7 @@ import { simAddress, startSimFleet } from '../../src/sim/fleet.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { SshError } from '../../src/errors.js';
 import { cannedHandler, simSshConfig, tempDir } from '../gather/sim-helpers.js';
+import { defined } from '../helpers/defined.js';
 
 test('default addresses are distinct loopback addresses for a fleet of any size', () => {
   const all = Array.from({ length: 1000 }, (_, i) => simAddress(i));
@@ -22,9 +23,9 @@ test('each host gets its own key in known_hosts as [addr]:port, and the client k
   try {
     const lines = readFileSync(fleet.knownHostsPath, 'utf8').trim().split('\n');
     assert.is(lines.length, 2);
-    assert.match(lines[0], new RegExp(`^\\[127\\.0\\.0\\.2\\]:${fleet.hosts[0].port} ssh-ed25519 AAAA`));
-    assert.match(lines[1], new RegExp(`^\\[127\\.0\\.5\\.7\\]:${fleet.hosts[1].port} ssh-ed25519 AAAA`));
-    assert.is.not(lines[0].split(' ')[2], lines[1].split(' ')[2]);
+    assert.match(defined(lines[0]), new RegExp(`^\\[127\\.0\\.0\\.2\\]:${defined(fleet.hosts[0]).port} ssh-ed25519 AAAA`));
+    assert.match(defined(lines[1]), new RegExp(`^\\[127\\.0\\.5\\.7\\]:${defined(fleet.hosts[1]).port} ssh-ed25519 AAAA`));
+    assert.is.not(defined(lines[0]).split(' ')[2], defined(lines[1]).split(' ')[2]);
     assert.is(statSync(fleet.identityFile).mode & 0o777, 0o600);
   } finally {
     await fleet.close();
@@ -36,7 +37,7 @@ test('a fault set at run time takes effect, and clearing it restores the host on
   const tmp = tempDir('simfault');
   const fleet = await startSimFleet({ dir: tmp.dir, handler: cannedHandler, hosts: [{ name: 'a' }] });
   const transport = createSshTransport(simSshConfig(fleet, { connectTimeoutMs: 1000 }));
-  const target = { name: 'a', host: fleet.hosts[0].host, port: fleet.hosts[0].port };
+  const target = { name: 'a', host: defined(fleet.hosts[0]).host, port: defined(fleet.hosts[0]).port };
   const kind = (p: Promise<unknown>) =>
     p.then(
       () => 'ok',
@@ -68,7 +69,11 @@ test('the handler gets the host name, the full command line and stdin', async ()
   });
   const transport = createSshTransport(simSshConfig(fleet));
   try {
-    const out = await transport.run({ name: 'gpu-1', host: fleet.hosts[0].host, port: fleet.hosts[0].port }, 'env A=1 llmgw agent report', '{"v":1}\n');
+    const out = await transport.run(
+      { name: 'gpu-1', host: defined(fleet.hosts[0]).host, port: defined(fleet.hosts[0]).port },
+      'env A=1 llmgw agent report',
+      '{"v":1}\n',
+    );
     assert.is(out, 'out');
     assert.equal(seen, [{ host: 'gpu-1', command: 'env A=1 llmgw agent report', stdin: '{"v":1}\n' }]);
   } finally {

@@ -10,6 +10,7 @@ import { gatherSnapshot } from '../../src/gather/gather.js';
 import { emptyState } from '../../src/types/state.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import { simConfig, simSshConfig, tempDir } from '../gather/sim-helpers.js';
+import { defined } from '../helpers/defined.js';
 
 test('a sim fleet running the real agent, one state dir and GPU fixture per node, gathers real reports', async () => {
   const tmp = tempDir('simagent');
@@ -41,8 +42,8 @@ test('a sim fleet running the real agent, one state dir and GPU fixture per node
       reports.map((r) => r.gpus.length),
       [1, 2, 3],
     );
-    for (const r of reports) assert.equal(r.storage[0].weights, ['org/m']);
-    const other = await transport.run(fleet.hosts[0], 'uptime', '').catch((e: Error) => e.message);
+    for (const r of reports) assert.equal(defined(r.storage[0]).weights, ['org/m']);
+    const other = await transport.run(defined(fleet.hosts[0]), 'uptime', '').catch((e: Error) => e.message);
     assert.match(other, /`uptime` exited with code 127: sh: 1: uptime: not found$/);
   } finally {
     await transport.close();

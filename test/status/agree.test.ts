@@ -7,10 +7,11 @@ import { exampleStatus } from './cli-helpers.js';
 import type { StatusReport } from '../../src/status/index.js';
 import { REASON_LABEL } from '../../src/text/reason-labels.js';
 import { gpuList } from '../../src/status/where.js';
+import { defined } from '../helpers/defined.js';
 
 /** Every body row of the section's tables: the open one and any folded into <details>. */
 function tableRows(md: string, heading: string): string[][] {
-  const section = md.split(`\n## ${heading}\n`)[1].split('\n## ')[0];
+  const section = defined(md.split(`\n## ${heading}\n`)[1], `a ## ${heading} section`).split('\n## ')[0] ?? '';
   const lines = section.split('\n').filter((l) => l.startsWith('| '));
   const head = lines[0];
   return lines.filter((l) => l !== head && !/^\| -{3}/.test(l)).map((l) => l.slice(2, -2).split(' | '));
@@ -69,7 +70,7 @@ for (const example of ['demo', 'large']) {
         const local = /local on (\d+) node/.exec(cell);
         assert.is(local ? Number(local[1]) : 0, h.localNodes.length);
         const shared = /shared: ([^;]+)/.exec(cell);
-        assert.equal(shared ? shared[1].split(', ') : [], h.shared);
+        assert.equal(shared?.[1] ? shared[1].split(', ') : [], h.shared);
       });
     }
 
@@ -78,7 +79,7 @@ for (const example of ['demo', 'large']) {
       ['lost', json.nodes.lost],
       ['unreachable', json.nodes.unreachable],
     ] as const) {
-      const rows = nodes.filter((r) => r[1].startsWith(condition));
+      const rows = nodes.filter((r) => r[1]?.startsWith(condition));
       assert.equal(
         rows.map((r) => [r[0], r[2]]),
         list.map((n) => [n.node, REASON_LABEL[n.reason]]),
@@ -87,10 +88,10 @@ for (const example of ['demo', 'large']) {
     }
     for (const c of json.nodes.cordoned)
       assert.ok(
-        nodes.some((r) => r[0] === c.node && /cordoned/.test(r[1])),
+        nodes.some((r) => r[0] === c.node && /cordoned/.test(r[1] ?? '')),
         c.node,
       );
-    const gpus = nodes.filter((r) => r[4] !== '—').map((r) => `${r[0]}:${r[4].replace(/ \\\(.*$/, '')}`);
+    const gpus = nodes.filter((r) => r[4] !== '—').map((r) => `${r[0]}:${(r[4] ?? '').replace(/ \\\(.*$/, '')}`);
     assert.equal(
       gpus,
       [...new Set(json.unhealthyGpus.map((g) => g.node))].map((n) =>

@@ -16,6 +16,7 @@ import type { Config } from '../../src/types/config.js';
 import type { AgentReport, GpuReport, NodeObservation, ReplicaReport, Snapshot, StorageReport, UnreachableReason } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { stableJson, writeFileAtomic } from '../../src/util/fs.js';
+import { defined } from '../helpers/defined.js';
 
 export const OBSERVED_AT = '2026-11-29T08:00:00Z';
 const H100 = 'NVIDIA H100 80GB HBM3';
@@ -45,14 +46,14 @@ function storageOf(config: Config, node: string, held: Record<string, string[]>)
 /** The demo: every distinction of docs/placement.md on eight nodes. */
 export function demoSnapshot(config: Config): Snapshot {
   const model = (name: string) => config.models.find((m) => m.name === name)!;
-  const spec = (name: string) => replicaSpec(model(name), config.cluster.engines[model(name).engine]);
+  const spec = (name: string) => replicaSpec(model(name), defined(config.cluster.engines[model(name).engine], `engine ${model(name).engine}`));
   const host = (node: string) => config.cluster.nodes.find((n) => n.name === node)!.host;
   const rep = (id: string, node: string, gpus: number[], port: number, extra: Partial<ReplicaReport> = {}): ReplicaReport => {
     const m = id.replace(/-\d+$/, '');
     return { id, model: m, gpus, state: 'running', endpoint: `http://${host(node)}:${port}`, port, rank: 0, spec: spec(m), ...extra };
   };
   const W = Object.fromEntries(config.models.map((m) => [m.name, m.weights]));
-  const lustre = [W['llama-3.1-70b'], W['llama-3.1-8b'], W['mistral-7b']];
+  const lustre = [defined(W['llama-3.1-70b']), defined(W['llama-3.1-8b']), defined(W['mistral-7b'])];
   const up = (name: string, r: AgentReport): NodeObservation => ({ name, reachable: true, report: r });
   return {
     version: 1,
@@ -66,7 +67,7 @@ export function demoSnapshot(config: Config): Snapshot {
             rep('llama-3.1-70b-0', 'gpu-a01', [0, 1, 2, 3], 8000, { startedAt: '2026-11-27T06:00:00Z' }),
             rep('qwen2.5-72b-0', 'gpu-a01', [4, 5, 6, 7], 8001, { startedAt: '2026-11-26T10:00:00Z' }),
           ],
-          storageOf(config, 'gpu-a01', { '/models': [W['llama-3.1-70b'], W['qwen2.5-72b']], '/lustre/models': lustre }),
+          storageOf(config, 'gpu-a01', { '/models': [defined(W['llama-3.1-70b']), defined(W['qwen2.5-72b'])], '/lustre/models': lustre }),
         ),
       ),
       up(
@@ -95,7 +96,7 @@ export function demoSnapshot(config: Config): Snapshot {
         agentReport(
           eightGpus(H200, 'gpu-b01'),
           [rep('deepseek-v3-0', 'gpu-b01', [0, 1, 2, 3, 4, 5, 6, 7], 8000, { state: 'starting', startedAt: '2026-11-29T07:45:00Z' })],
-          storageOf(config, 'gpu-b01', { '/models': [W['deepseek-v3']] }),
+          storageOf(config, 'gpu-b01', { '/models': [defined(W['deepseek-v3'])] }),
         ),
       ),
       up(
@@ -110,7 +111,7 @@ export function demoSnapshot(config: Config): Snapshot {
               endpoint: `http://${host('gpu-b02')}:8000`,
             }),
           ],
-          storageOf(config, 'gpu-b02', { '/models': [W['deepseek-v3']] }),
+          storageOf(config, 'gpu-b02', { '/models': [defined(W['deepseek-v3'])] }),
         ),
       ),
       up(
@@ -118,7 +119,7 @@ export function demoSnapshot(config: Config): Snapshot {
         agentReport(
           eightGpus(H200, 'gpu-b03'),
           [rep('llama-3.1-8b-1', 'gpu-b03', [0], 8000, { startedAt: '2026-11-26T12:00:00Z' })],
-          storageOf(config, 'gpu-b03', { '/models': [W['llama-3.1-8b']] }),
+          storageOf(config, 'gpu-b03', { '/models': [defined(W['llama-3.1-8b'])] }),
         ),
       ),
       {
@@ -131,7 +132,7 @@ export function demoSnapshot(config: Config): Snapshot {
         lastReport: agentReport(
           eightGpus(H200, 'gpu-b04'),
           [rep('mistral-7b-0', 'gpu-b04', [0], 8000, { startedAt: '2026-11-28T20:00:00Z' })],
-          storageOf(config, 'gpu-b04', { '/models': [W['mistral-7b']] }),
+          storageOf(config, 'gpu-b04', { '/models': [defined(W['mistral-7b'])] }),
         ),
       },
     ],
@@ -213,7 +214,7 @@ export function largeSnapshot(config: Config): Snapshot {
 }
 
 function roughUp(config: Config, snap: Snapshot, rnd: () => number, ids: string[]): Snapshot {
-  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+  const pick = <T>(xs: T[]) => defined(xs[Math.floor(rnd() * xs.length)], 'a pick');
   const byName = new Map(snap.nodes.map((n) => [n.name, n]));
   const report = (name: string) => {
     const n = byName.get(name)!;
@@ -223,7 +224,7 @@ function roughUp(config: Config, snap: Snapshot, rnd: () => number, ids: string[
   for (const name of ['hgx-a017', 'hgx-a052', 'hgx-b008', 'hgx-c031', 'hgx-d012', 'a100-d07']) {
     const r = report(name);
     const i = Math.floor(rnd() * 8);
-    r.gpus[i] = { ...r.gpus[i], healthy: false, reason: 'uncorrectable ECC errors' };
+    r.gpus[i] = { ...defined(r.gpus[i], `GPU ${i} of ${name}`), healthy: false, reason: 'uncorrectable ECC errors' };
   }
   // A few replicas still loading, two that failed to start (with the agent's reasons).
   const why = [
@@ -252,13 +253,17 @@ function roughUp(config: Config, snap: Snapshot, rnd: () => number, ids: string[
   for (const id of ids) {
     const busy = rnd() > 0.125;
     const r = Math.floor(rnd() * 3);
-    lastUsed[r][id] = busy ? isoMinus(OBSERVED_AT, 1 + Math.floor(rnd() * 900)) : isoMinus(OBSERVED_AT, 3600 * (30 + Math.floor(rnd() * 100)));
+    defined(lastUsed[r])[id] = busy ? isoMinus(OBSERVED_AT, 1 + Math.floor(rnd() * 900)) : isoMinus(OBSERVED_AT, 3600 * (30 + Math.floor(rnd() * 100)));
   }
   const started = ['2026-11-20T04:00:00Z', '2026-11-22T11:30:00Z', '2026-11-24T09:15:00Z'];
   return {
     ...snap,
     nodes: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
-    routers: ['rt-1', 'rt-2', 'rt-3'].map((name, i) => ({ name, reachable: true, report: { version: 1, startedAt: started[i], lastUsed: lastUsed[i] } })),
+    routers: ['rt-1', 'rt-2', 'rt-3'].map((name, i) => ({
+      name,
+      reachable: true,
+      report: { version: 1, startedAt: defined(started[i]), lastUsed: defined(lastUsed[i]) },
+    })),
   };
 }
 

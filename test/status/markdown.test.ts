@@ -77,7 +77,7 @@ test('a steady fleet observed later the same day renders the same bytes', () => 
 
 test('without webhooks a warning with the YAML to add sits at the top; with one there is none and no URL', () => {
   const warned = renderStatusMarkdown(summarize(sampleFleet(), []));
-  const head = warned.split('\n## ')[0];
+  const head = warned.split('\n## ', 1)[0] ?? '';
   assert.ok(head.includes('no `notify.webhooks` in cluster.yaml'));
   assert.ok(head.includes('    - url: ${LLMGW_WEBHOOK_URL}'));
   assert.ok(warned.indexOf('Warning') < warned.indexOf('## Capacity'));

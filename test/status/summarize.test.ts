@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NO_WEBHOOK_WARNING, summarize } from '../../src/status/index.js';
 import { sampleFleet, W70, W8 } from './sample.js';
+import { defined } from '../helpers/defined.js';
 
 const unplaceable = [{ model: 'llama-70b', missing: 1, reason: 'needs 4 free H100 GPUs on one node' }];
 
@@ -35,9 +36,9 @@ test('idle lists only replicas known unused for idle.after; unknown is -1 and nu
   const r = summarize(sampleFleet(), []);
   assert.equal(r.idle, [{ replica: 'llama-70b-0', model: 'llama-70b', nodes: ['a1'], idleSeconds: 3 * 86400 + 8 * 3600, idleSince: '2026-11-26T00:00:00Z' }]);
   const byId = Object.fromEntries(r.replicas.map((x) => [x.id, x]));
-  assert.equal([byId['llama-8b-0'].idleSeconds, byId['llama-8b-0'].idleSince], [60, '2026-11-29T07:59:00Z']);
-  assert.equal([byId['llama-8b-1'].idleSeconds, byId['llama-8b-1'].idleSince], [-1, null]);
-  assert.equal([byId['llama-70b-1'].idleSeconds, byId['llama-70b-1'].idleSince], [-1, null]);
+  assert.equal([defined(byId['llama-8b-0']).idleSeconds, defined(byId['llama-8b-0']).idleSince], [60, '2026-11-29T07:59:00Z']);
+  assert.equal([defined(byId['llama-8b-1']).idleSeconds, defined(byId['llama-8b-1']).idleSince], [-1, null]);
+  assert.equal([defined(byId['llama-70b-1']).idleSeconds, defined(byId['llama-70b-1']).idleSince], [-1, null]);
 });
 
 test('models count desired and each replica state; nodes list unreachable, lost and cordoned', () => {
@@ -88,9 +89,9 @@ test('the status JSON has docs/commands.md keys in order', () => {
     'attention',
     'endpointWarnings',
   ]);
-  assert.equal(Object.keys(r.capacity[0]), ['class', 'total', 'used', 'free', 'unhealthy', 'other', 'unreachable', 'cordoned']);
-  assert.equal(Object.keys(r.replicas[0]), ['id', 'model', 'nodes', 'state', 'idleSeconds', 'idleSince', 'error']);
-  assert.equal(Object.keys(r.nodes.unreachable[0]), ['node', 'since', 'reason', 'error']);
+  assert.equal(Object.keys(defined(r.capacity[0])), ['class', 'total', 'used', 'free', 'unhealthy', 'other', 'unreachable', 'cordoned']);
+  assert.equal(Object.keys(defined(r.replicas[0])), ['id', 'model', 'nodes', 'state', 'idleSeconds', 'idleSince', 'error']);
+  assert.equal(Object.keys(defined(r.nodes.unreachable[0])), ['node', 'since', 'reason', 'error']);
 });
 
 test.run();

@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { removeDeadTemps, writeFileAtomic } from '../../src/util/fs.js';
 import { fill, mountTmpfs } from '../helpers/tmpfs.js';
+import { errnoCode } from '../../src/util/errno.js';
 
 test('a write on a full disk fails with ENOSPC and leaves no temporary file behind (a real tmpfs when this runs as root)', async () => {
   const fs = await mountTmpfs(64);
@@ -17,7 +18,7 @@ test('a write on a full disk fails with ENOSPC and leaves no temporary file behi
       await fill(dir);
       code = await writeFileAtomic(join(dir, 'STATUS.md'), 'x'.repeat(200_000)).then(
         () => 'none',
-        (e: NodeJS.ErrnoException) => e.code,
+        (e: unknown) => errnoCode(e),
       );
       assert.is(code, 'ENOSPC');
     } else {
@@ -26,7 +27,7 @@ test('a write on a full disk fails with ENOSPC and leaves no temporary file behi
       await writeFile(join(dir, 'sub', 'STATUS.md', 'keep'), '');
       code = await writeFileAtomic(join(dir, 'sub', 'STATUS.md'), 'new\n').then(
         () => 'none',
-        (e: NodeJS.ErrnoException) => e.code,
+        (e: unknown) => errnoCode(e),
       );
       assert.ok(code !== 'none');
     }

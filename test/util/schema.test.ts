@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_DIR, SCHEMA_NAMES, formatSchemaIssues, getValidator } from '../../src/util/schema.js';
+import { defined } from '../helpers/defined.js';
 
 // The agent report of docs/protocol.md, verbatim apart from the elided uuid.
 const contractReport = {
@@ -72,7 +73,7 @@ test('an agent report without startedAt, port, rank or spec still validates: opt
 
 test('a bad agent report gives one short line per problem, pointing at the value', () => {
   const r = structuredClone(contractReport) as Record<string, unknown>;
-  (r.gpus as Record<string, unknown>[])[0].index = 'zero';
+  defined((r.gpus as Record<string, unknown>[])[0]).index = 'zero';
   delete r.warnings;
   const res = getValidator('agent-report')(r);
   assert.is(res.ok, false);
@@ -94,7 +95,7 @@ test('the snapshot of docs/protocol.md validates, with the agent report and rout
     ],
   };
   assert.equal(getValidator('snapshot')(snap), { ok: true });
-  (snap.nodes[0].report as Record<string, unknown>).gpus = 'none';
+  (defined(snap.nodes[0]).report as Record<string, unknown>).gpus = 'none';
   const res = getValidator('snapshot')(snap);
   assert.is(res.ok, false);
   if (!res.ok) assert.is(formatSchemaIssues(res.errors), '/nodes/0/report/gpus: must be array');

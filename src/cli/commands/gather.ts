@@ -14,6 +14,7 @@ import { stableJson, writeFileAtomic } from '../../util/fs.js';
 import { observe } from '../../tick/observe.js';
 import { gatherLive, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
+import { errnoCode } from '../../util/errno.js';
 
 const HELP = `Usage: llmgw gather [--repo DIR] [--out FILE]
 
@@ -78,7 +79,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     try {
       await writeFileAtomic(resolve(io.cwd, opts.out), text);
     } catch (err) {
-      io.stderr.write(`llmgw gather: cannot write ${opts.out} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`);
+      io.stderr.write(`llmgw gather: cannot write ${opts.out} (${errnoCode(err) ?? (err as Error).message})\n`);
       return 1;
     }
   }

@@ -14,7 +14,7 @@ import { MODEL_HEAD, modelRows } from './overview.js';
 export function modelsBody(report: StatusReport, config: Config): Html {
   const byName = new Map(config.models.map((m) => [m.name, m]));
   const rows = modelRows(report).map((r) => {
-    const m = byName.get(r.key!);
+    const m = r.key === undefined ? undefined : byName.get(r.key);
     const shape = m ? `${m.nodes > 1 ? `${m.nodes} × ` : ''}${m.gpus} ${m.gpuClass ?? 'GPU'}` : 'not in models.yaml';
     return { ...r, cells: [...r.cells, shape, m?.engine ?? '—'] };
   });

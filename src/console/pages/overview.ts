@@ -159,7 +159,7 @@ function holdings(report: StatusReport): Html | '' {
     return {
       key: model,
       attention: hs.every((h) => !h.held),
-      cells: [link(pathOf('models', model), model), hs[0]!.weights, ...fabricNames.map((f) => holdingCell(byFabric.get(f)))],
+      cells: [link(pathOf('models', model), model), hs[0]?.weights ?? '', ...fabricNames.map((f) => holdingCell(byFabric.get(f)))],
     };
   });
   const fold = foldedTable(['Model', 'Weights', ...fabricNames], rows, MAX_ROWS, (n, after) => plural(n, after ? 'more model' : 'model'));

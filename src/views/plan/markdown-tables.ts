@@ -76,15 +76,17 @@ function stopGroups(stops: StopAction[], d: Detail): string[] {
     const key = `${s.model}\u0000${s.reason}\u0000${s.waitFor.length > 0}\u0000${stopVerb(s)}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
-  const rows = [...groups.keys()].sort(byName).map((key) => {
-    const mine = groups.get(key)!;
-    const first = mine[0]!;
-    const drain = first.phase === 'drain' ? '; out of every router now, each stopped once drained' : '';
-    const why = (first.waitFor.length > 0 ? `${first.reason}; each once its replacement runs` : first.reason) + drain;
-    const nodes = compressHostlist(mine.flatMap((s) => s.placement.map((p) => p.node)));
-    const ids = compressHostlist(mine.map((s) => s.replica));
-    return `| ${md(clip(first.model, d.cell))} | ${mine.length} | ${codeCell(clip(ids, d.ids))} | ${codeCell(clip(nodes, d.cell))} | ${md(clip(why, d.cell))} |`;
-  });
+  const rows = [...groups]
+    .sort(([a], [b]) => byName(a, b))
+    .flatMap(([, mine]) => {
+      const first = mine[0];
+      if (first === undefined) return [];
+      const drain = first.phase === 'drain' ? '; out of every router now, each stopped once drained' : '';
+      const why = (first.waitFor.length > 0 ? `${first.reason}; each once its replacement runs` : first.reason) + drain;
+      const nodes = compressHostlist(mine.flatMap((s) => s.placement.map((p) => p.node)));
+      const ids = compressHostlist(mine.map((s) => s.replica));
+      return `| ${md(clip(first.model, d.cell))} | ${mine.length} | ${codeCell(clip(ids, d.ids))} | ${codeCell(clip(nodes, d.cell))} | ${md(clip(why, d.cell))} |`;
+    });
   return ['| − stop, per model | replicas | ids | nodes | why |', '|---|---:|---|---|---|', ...capped(rows, d, 5)];
 }
 

@@ -30,14 +30,14 @@ export function withContext(ctx: Partial<PlanContext> | undefined): PlanContext 
 
 /** [0,1,2,3,6] -> "0-3,6" */
 export function indexRanges(indices: readonly number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < indices.length;) {
-    let j = i;
-    while (j + 1 < indices.length && indices[j + 1] === indices[j]! + 1) j++;
-    parts.push(j > i ? `${indices[i]}-${indices[j]}` : `${indices[i]}`);
-    i = j + 1;
+  // Runs of consecutive indices, each [first, last].
+  const runs: [number, number][] = [];
+  for (const n of indices) {
+    const run = runs.at(-1);
+    if (run !== undefined && n === run[1] + 1) run[1] = n;
+    else runs.push([n, n]);
   }
-  return parts.join(',');
+  return runs.map(([lo, hi]) => (hi > lo ? `${lo}-${hi}` : `${lo}`)).join(',');
 }
 
 /** gpu-a01[0-3],gpu-a02[0-3] */

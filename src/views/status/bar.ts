@@ -19,14 +19,17 @@ export function barCells(row: CapacityRow, width = BAR_WIDTH): Record<BarBucket,
   const cells: Record<BarBucket, number> = { used: 0, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0, free: 0 };
   const present = BAR_ORDER.filter((b) => (row[b] ?? 0) > 0);
   if (row.total <= 0 || present.length === 0) return cells;
-  const exact = new Map(present.map((b) => [b, (row[b] * width) / row.total]));
-  for (const b of present) cells[b] = Math.max(1, Math.floor(exact.get(b)!));
+  const exact = (b: BarBucket): number => ((row[b] ?? 0) * width) / row.total;
+  for (const b of present) cells[b] = Math.max(1, Math.floor(exact(b)));
   let left = width - present.reduce((s, b) => s + cells[b], 0);
-  const byRemainder = [...present].sort((a, b) => (exact.get(b)! % 1) - (exact.get(a)! % 1));
-  for (let i = 0; left > 0; i = (i + 1) % byRemainder.length, left--) cells[byRemainder[i]] += 1;
+  const byRemainder = [...present].sort((a, b) => (exact(b) % 1) - (exact(a) % 1));
+  for (let i = 0; left > 0; i = (i + 1) % byRemainder.length, left--) {
+    const b = byRemainder[i];
+    if (b !== undefined) cells[b] += 1;
+  }
   // The minimum of one cell may overshoot: take it back from the widest buckets.
   while (left < 0) {
-    const widest = present.reduce((w, b) => (cells[b] > cells[w] ? b : w), present[0]);
+    const widest = present.reduce((w, b) => (cells[b] > cells[w] ? b : w));
     cells[widest] -= 1;
     left += 1;
   }

@@ -17,14 +17,14 @@ function listed<T>(items: readonly T[], one: (x: T) => string): string {
 
 /** `gpu-a03:3`, `gpu-b01:[0-1,4]`. */
 export function nodeGpus(o: OtherGpus, esc: Esc): string {
-  const parts: string[] = [];
-  for (let i = 0; i < o.gpus.length;) {
-    let j = i;
-    while (j + 1 < o.gpus.length && o.gpus[j + 1] === o.gpus[j]! + 1) j++;
-    parts.push(j > i ? `${o.gpus[i]}-${o.gpus[j]}` : `${o.gpus[i]}`);
-    i = j + 1;
+  // Runs of consecutive indexes, each [first, last].
+  const runs: [number, number][] = [];
+  for (const g of o.gpus) {
+    const run = runs.at(-1);
+    if (run !== undefined && g === run[1] + 1) run[1] = g;
+    else runs.push([g, g]);
   }
-  const idx = parts.join(',');
+  const idx = runs.map(([lo, hi]) => (hi > lo ? `${lo}-${hi}` : `${lo}`)).join(',');
   return `${esc(o.node)}:${o.gpus.length === 1 ? idx : `[${idx}]`}`;
 }
 
@@ -41,8 +41,9 @@ export function lifecycleModelLines(report: StatusReport, esc: Esc, bullet: stri
       `${bullet}Draining before a stop (out of every router, stopped once none has a request in flight for it, or at drainTimeout): ${listed(draining, (r) => esc(r.id))}`,
     );
   }
-  for (const m of report.models.filter((x) => x.rollout)) {
-    const r = m.rollout!;
+  for (const m of report.models) {
+    const r = m.rollout;
+    if (!r) continue;
     // A failed one's text says so ("rollout failed for spec …"); its model stands out.
     lines.push(r.stage === 'failed' ? `${bullet}${strong(esc(m.name))}: ${esc(r.text)}` : `${bullet}Rollout of ${esc(m.name)}: ${esc(r.text)}`);
   }

@@ -133,7 +133,8 @@ function unplaceable(report: StatusReport): string[] {
 }
 
 function nodeCell(nodes: string[]): string {
-  return nodes.length <= 1 ? md(nodes[0] ?? '—') : `${md(nodes[0])} +${nodes.length - 1}`;
+  const first = md(nodes[0] ?? '—');
+  return nodes.length <= 1 ? first : `${first} +${nodes.length - 1}`;
 }
 
 function idle(report: StatusReport): string[] {
@@ -176,7 +177,7 @@ function holdings(report: StatusReport): string[] {
   for (const h of report.holdings) byModel.set(h.model, [...(byModel.get(h.model) ?? []), h]);
   const wide = fabricNames.length > MAX_FABRIC_COLUMNS;
   const rows: Row[] = [...byModel.entries()].map(([model, hs]) => {
-    const head = [md(model), md(hs[0].weights)];
+    const head = [md(model), md(hs[0]?.weights ?? '')];
     // Held nowhere: every replica of it fetches its weights first.
     const attention = hs.every((h) => !h.held);
     if (wide) {

@@ -24,11 +24,11 @@ function painter(color: boolean): Paint {
 }
 
 function pad(cells: string[][]): string[] {
-  const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => [...r[i]].length)));
-  const numeric = (i: number) => cells.slice(1).every((r) => /^-?\d+$/.test(r[i]));
+  const widths = (cells[0] ?? []).map((_, i) => Math.max(...cells.map((r) => [...(r[i] ?? '')].length)));
+  const numeric = (i: number) => cells.slice(1).every((r) => /^-?\d+$/.test(r[i] ?? ''));
   return cells.map((r) =>
     r
-      .map((c, i) => (numeric(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .map((c, i) => (numeric(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
       .join('  ')
       .trimEnd(),
   );
@@ -40,7 +40,7 @@ function capacity(report: StatusReport, paint: Paint): string[] {
   const plainBars = report.capacity.map((c) => `[${barText(c)}]`);
   const rows = report.capacity.map((c, i) => [
     t(c.class),
-    plainBars[i],
+    plainBars[i] ?? '',
     ...[c.total, c.used, c.free, c.unhealthy, c.other ?? 0, c.unreachable, c.cordoned].map(String),
   ]);
   const padded = pad([head, ...rows]);
@@ -49,7 +49,7 @@ function capacity(report: StatusReport, paint: Paint): string[] {
     const coloured = `[${barSegments(c)
       .map((s) => paint(COLOR[s.bucket], s.text))
       .join('')}${' '.repeat(BAR_WIDTH - [...barText(c).trimEnd()].length)}]`;
-    return padded[i + 1].replace(plainBars[i], coloured);
+    return (padded[i + 1] ?? '').replace(plainBars[i] ?? '', coloured);
   });
   const legend = BAR_ORDER.map((b) => `${paint(COLOR[b], BAR_CHARS[b])} ${b}`).join('  ');
   return [paint('1', 'Capacity'), `  ${padded[0]}`, ...lines.map((l) => `  ${l}`), `  ${legend}`, ''];

@@ -54,18 +54,18 @@ test('past MAX_FOLDED rows a fold writes the first 500 and then says how many mo
     '',
     '</details>',
   ]);
-  assert.not.ok(out.includes(line(rs[MAX_FOLDED])), 'the 501st row is not written');
+  assert.not.ok(out.includes(line(rs[MAX_FOLDED]!)), 'the 501st row is not written');
 });
 
 test('rows needing attention show first in an open table; the rest fold, counted after them', () => {
   const quiet = rows(21, false, 'q');
   const loud = rows(2, true, 'a');
-  const out = foldedTable(HEAD, ['l', 'r'], [...quiet.slice(0, 5), loud[0], ...quiet.slice(5), loud[1]], summary);
+  const out = foldedTable(HEAD, ['l', 'r'], [...quiet.slice(0, 5), loud[0]!, ...quiet.slice(5), loud[1]!], summary);
   assert.equal(out, [
     HEAD_LINE,
     SEP,
-    line(loud[0]),
-    line(loud[1]),
+    line(loud[0]!),
+    line(loud[1]!),
     '',
     '<details><summary>21 more rows</summary>',
     '',

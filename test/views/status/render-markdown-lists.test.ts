@@ -38,7 +38,7 @@ test('past 20 models that cannot be placed, the first 20 show and the rest fold 
     '',
     '<details><summary>1 more</summary>',
     '',
-    bullet(us[20]),
+    bullet(us[20]!),
     '',
     '</details>',
     '',
