@@ -1,4 +1,4 @@
-// The docs hold together: every relative link in README.md and docs/*.md points
+// The docs hold together: every relative link in README.md, DEVELOPMENT.md and docs/*.md points
 // at a file that exists, and every #anchor at a heading of that file; every
 // docs/<page>.md a source comment or a --help cites exists.
 
@@ -40,7 +40,7 @@ function anchorsOf(file: string): Set<string> {
 }
 
 function markdownFiles(): string[] {
-  return ['README.md', ...PAGES.map((p) => `docs/${p}.md`), 'examples/ci/README.md'].map((f) => join(ROOT, f));
+  return ['README.md', 'DEVELOPMENT.md', ...PAGES.map((p) => `docs/${p}.md`), 'examples/ci/README.md'].map((f) => join(ROOT, f));
 }
 
 test('every docs page exists and is written, not a placeholder', () => {
