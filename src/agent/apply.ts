@@ -5,7 +5,7 @@
 import type { AgentApplyReply, AgentApplyRequest, ApplyResult, StartRequest, StopEntry } from '../types/snapshot.js';
 import { compileExpect } from './answer-check.js';
 import type { AgentEnv } from './env.js';
-import { admit } from './fence.js';
+import { admit, type Admission } from './fence.js';
 import { stopId } from './request.js';
 import { launch } from './launch.js';
 import { isAlive, stopProcessGroup } from './process.js';
@@ -80,13 +80,18 @@ async function startOne(env: AgentEnv, start: StartRequest, now: () => Date): Pr
   return result(true);
 }
 
-/** One refusal per entry, in the reply's order (starts, then stops). */
-function refuseAll(req: AgentApplyRequest, error: string): AgentApplyReply {
+/**
+ * One refusal per entry, in the reply's order (starts, then stops). A fenced
+ * one also says so as data (`fenced`), so a reconciler learns it lost the lease
+ * without reading the message.
+ */
+function refuseAll(req: AgentApplyRequest, error: string, fenced?: ApplyResult['fenced']): AgentApplyReply {
+  const extra = fenced === undefined ? {} : { fenced };
   return {
     version: 1,
     results: [
-      ...req.start.map((s): ApplyResult => ({ replica: s.replica, op: 'start', ok: false, error })),
-      ...req.stop.map((e): ApplyResult => ({ replica: stopId(e), op: 'stop', ok: false, error })),
+      ...req.start.map((s): ApplyResult => ({ replica: s.replica, op: 'start', ok: false, error, ...extra })),
+      ...req.stop.map((e): ApplyResult => ({ replica: stopId(e), op: 'stop', ok: false, error, ...extra })),
     ],
   };
 }
@@ -100,10 +105,11 @@ function refuseAll(req: AgentApplyRequest, error: string): AgentApplyReply {
  */
 export async function apply(req: AgentApplyRequest, env: AgentEnv, now: () => Date = () => new Date()): Promise<AgentApplyReply> {
   // A stale holder changes nothing here: every entry is refused, none is half done.
-  const admitted = await admit(env, req.lease, now()).catch(
-    (err: unknown) => ({ ok: false, error: `cannot record the lease epoch: ${err instanceof Error ? err.message : String(err)}` }) as const,
-  );
-  if (!admitted.ok) return refuseAll(req, admitted.error);
+  const admitted: Admission = await admit(env, req.lease, now()).catch((err: unknown) => ({
+    ok: false,
+    error: `cannot record the lease epoch: ${err instanceof Error ? err.message : String(err)}`,
+  }));
+  if (!admitted.ok) return refuseAll(req, admitted.error, admitted.fenced);
   return applyOps(req, env, now);
 }
 

@@ -57,10 +57,16 @@ export function fencedError(epoch: number, highest: number): string {
  * A higher epoch is recorded before the request acts, so a crash right after
  * still fences the old holder.
  */
-export async function admit(env: AgentEnv, lease: Lease | undefined, now: Date): Promise<{ ok: true } | { ok: false; error: string }> {
+export type Admission = { ok: true } | { ok: false; error: string; fenced?: { epoch: number; highest: number } };
+
+function fenced(epoch: number, highest: number): Admission {
+  return { ok: false, error: fencedError(epoch, highest), fenced: { epoch, highest } };
+}
+
+export async function admit(env: AgentEnv, lease: Lease | undefined, now: Date): Promise<Admission> {
   const epoch = lease?.epoch ?? 0;
   const before = await highestEpoch(env);
-  if (epoch < before) return { ok: false, error: fencedError(epoch, before) };
+  if (epoch < before) return fenced(epoch, before);
   if (epoch === before) return { ok: true };
   await mkdir(fenceDir(env), { recursive: true });
   await writeFile(join(fenceDir(env), `epoch-${epoch}.json`), JSON.stringify({ epoch, holder: lease?.holder ?? '', at: now.toISOString() }) + '\n', {
@@ -71,7 +77,7 @@ export async function admit(env: AgentEnv, lease: Lease | undefined, now: Date):
   });
   const after = await seenEpochs(env);
   const highest = after[0] ?? epoch;
-  if (epoch < highest) return { ok: false, error: fencedError(epoch, highest) };
+  if (epoch < highest) return fenced(epoch, highest);
   // Only markers below the highest go, so a reader racing this never sees the highest shrink.
   await Promise.all(after.filter((e) => e < highest).map((e) => unlink(join(fenceDir(env), `epoch-${e}.json`)).catch(() => undefined)));
   return { ok: true };

@@ -163,6 +163,8 @@ export interface ApplyResult {
   op: 'start' | 'stop';
   ok: boolean;
   error?: string;
+  /** Set when the request was refused for a stale lease (docs/protocol.md#fencing): its epoch and the highest the node has seen. */
+  fenced?: { epoch: number; highest: number };
 }
 
 export interface AgentApplyReply {

@@ -37,9 +37,10 @@ test('a lower epoch is refused on every entry with "fenced: epoch N < M", and no
   assert.equal(started.results, [{ replica: 'keep-0', op: 'start', ok: true }]);
   assert.ok(await waitFor(async () => (await node.stateOf('keep-0')) === 'running'));
   const stale = await applyWith({ epoch: 5, holder: 'host-a:12:ab12' }, [stubStart('new-0', await freePort())], ['keep-0']);
+  const fenced = { epoch: 5, highest: 6 };
   assert.equal(stale.results, [
-    { replica: 'new-0', op: 'start', ok: false, error: 'fenced: epoch 5 < 6' },
-    { replica: 'keep-0', op: 'stop', ok: false, error: 'fenced: epoch 5 < 6' },
+    { replica: 'new-0', op: 'start', ok: false, error: 'fenced: epoch 5 < 6', fenced },
+    { replica: 'keep-0', op: 'stop', ok: false, error: 'fenced: epoch 5 < 6', fenced },
   ]);
   assert.equal(
     (await node.report()).replicas.map((r) => [r.id, r.state]),
@@ -47,7 +48,7 @@ test('a lower epoch is refused on every entry with "fenced: epoch N < M", and no
   );
   // An older reconciler, with no lease at all, is fenced too once the node has seen an epoch.
   const unleased = await applyWith(undefined, [], ['keep-0']);
-  assert.equal(unleased.results, [{ replica: 'keep-0', op: 'stop', ok: false, error: 'fenced: epoch 0 < 6' }]);
+  assert.equal(unleased.results, [{ replica: 'keep-0', op: 'stop', ok: false, error: 'fenced: epoch 0 < 6', fenced: { epoch: 0, highest: 6 } }]);
   const current = await applyWith({ epoch: 6, holder: 'host-b:1:cd34' }, [], ['keep-0']);
   assert.equal(current.results, [{ replica: 'keep-0', op: 'stop', ok: true }]);
 });
@@ -69,7 +70,9 @@ test('racing admissions never move the highest epoch back: the highest wins, and
     assert.is(await highestEpoch(env), 9);
     // Every 9 got in; whatever lower ones raced it, none is admitted now.
     assert.ok(outcomes.every((o, i) => epochs[i] !== 9 || o.ok));
-    for (const epoch of [4, 5, 8]) assert.equal(await admit(env, { epoch, holder: 'late' }, now), { ok: false, error: `fenced: epoch ${epoch} < 9` });
+    for (const epoch of [4, 5, 8]) {
+      assert.equal(await admit(env, { epoch, holder: 'late' }, now), { ok: false, error: `fenced: epoch ${epoch} < 9`, fenced: { epoch, highest: 9 } });
+    }
     // Markers below the highest are pruned by later admissions, so the directory does not grow with every holder.
     await admit(env, { epoch: 10, holder: 'z' }, now);
     assert.equal(await readdir(fenceDir(env)), ['epoch-10.json']);
