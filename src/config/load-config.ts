@@ -186,7 +186,7 @@ function guarded(files: { cluster: FileInput; models: FileInput }, opts: LoadOpt
 
 /** The pure core of loadConfig: the two files' texts in, the config or every problem out. */
 /** This machine's facts the config's meaning depends on (resolve-context.ts): looked up here, the config's one reader, so the resolvers stay pure. */
-function hostFacts(): HostFacts {
+export function hostFacts(): HostFacts {
   let user = 'root';
   try {
     user = userInfo().username;

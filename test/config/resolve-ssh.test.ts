@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import os from 'node:os';
 import { syncBuiltinESMExports } from 'node:module';
 import { resolveSsh, timeoutAt } from '../../src/config/resolve-ssh.js';
+import { hostFacts } from '../../src/config/load-config.js';
 import type { ResolveContext } from '../../src/config/resolve-context.js';
 import { formatProblem } from '../../src/errors.js';
 import type { Raw } from '../../src/config/raw.js';
@@ -41,19 +42,25 @@ test('a timeout past what a Node timer holds is reported, and used as the larges
   assert.equal(ok.ctx.errors, []);
 });
 
-test('with no ssh.user, $USER or $LOGNAME and no password-database entry, llmgw connects as root', () => {
+test("with no ssh.user, $USER or $LOGNAME, llmgw connects as the host's user (the password database's, looked up by the config's reader)", () => {
+  const { ctx, ssh } = ctxOf(CLUSTER, { HOME: '/home/op' });
+  assert.is(resolveSsh(ctx, ssh).user, 'os-user');
+});
+
+test('with no password-database entry either (a container with an arbitrary uid), the host facts say root', () => {
   const real = os.userInfo;
   os.userInfo = (() => {
     throw new Error('uv_os_get_passwd returned ENOENT');
   }) as typeof os.userInfo;
   syncBuiltinESMExports();
   try {
-    const { ctx, ssh } = ctxOf(CLUSTER, { HOME: '/home/op' });
-    assert.is(resolveSsh(ctx, ssh).user, 'root');
+    assert.is(hostFacts().user, 'root');
   } finally {
     os.userInfo = real;
     syncBuiltinESMExports();
   }
+  assert.is(hostFacts().user, os.userInfo().username);
+  assert.is(hostFacts().home, os.homedir());
 });
 
 test('a bare ~ as a path is $HOME itself', () => {
