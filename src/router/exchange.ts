@@ -169,8 +169,13 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     this.dispatchOptions = { origin: '', path: '', method: 'POST', headers: this.head.forward, body };
     this.lane = laneOf(this.req.socket);
     if (!this.lane.enter(this)) {
+      // The connection is done: nothing more of it is read, the requests queued
+      // before this one are answered, then this 429, then the close. Answering
+      // every further request of a flood one by one would cost more than the flood.
+      this.req.socket.pause();
       return sendError(res, 429, 'too_many_pipelined', 'Too many requests pipelined on one connection; wait for the answers first', {
         'retry-after': '1',
+        connection: 'close',
       });
     }
   }

@@ -4,7 +4,8 @@
 // must still leave in order. Without a lane, one connection could hold as many
 // engine sockets (and engine slots) as it pipelines; with it, the next request
 // of a connection starts only when the one before it has finished, and a
-// connection that pipelines more than PIPELINE_DEPTH is refused the rest.
+// connection that pipelines more than PIPELINE_DEPTH gets a 429 and a close
+// after the ones queued before it (exchange.ts).
 // A request queued here is neither in flight nor waiting: it is the client's.
 
 /** Requests of one connection queued behind the one being served. */
@@ -19,6 +20,8 @@ export interface LaneUser {
 export class Lane {
   private busy = false;
   private readonly queue: LaneUser[] = [];
+  /** The connection overflowed: its 429 and close are on their way, later requests get nothing made for them. */
+  closing = false;
 
   /**
    * Start `user` now (true) or when the requests before it on this connection
@@ -31,7 +34,10 @@ export class Lane {
       user.startTurn();
       return true;
     }
-    if (this.queue.length >= PIPELINE_DEPTH) return false;
+    if (this.queue.length >= PIPELINE_DEPTH) {
+      this.closing = true;
+      return false;
+    }
     this.queue.push(user);
     return true;
   }
@@ -48,6 +54,11 @@ export class Lane {
 }
 
 const lanes = new WeakMap<object, Lane>();
+
+/** Whether `socket` overflowed its lane: a request still parsed from its last bytes is dropped with the connection. */
+export function isClosingLane(socket: object): boolean {
+  return lanes.get(socket)?.closing === true;
+}
 
 export function laneOf(socket: object): Lane {
   let lane = lanes.get(socket);

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Exchange, tooLarge, type ProxyContext } from './exchange.js';
 import { readRequestHead } from './forward-headers.js';
 import { isRefusedSocket } from './front-door.js';
+import { isClosingLane } from './lane.js';
 import { hangUpIfBody, sendError, sendJson } from './reply.js';
 import { NO_MODEL } from './stats.js';
 import { routeOf, servableModels, type RouterState } from './table.js';
@@ -44,6 +45,9 @@ export function createProxy(ctx: ProxyContext): Proxy {
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     if (isRefusedSocket(req.socket)) return void req.socket.destroy();
+    // A connection that pipelined past its bound gets its 429 and a close (lane.ts); the rest of its
+    // flood is not answered one by one: the response, when its turn comes, ends the connection.
+    if (isClosingLane(req.socket)) return void res.destroy();
     const started = performance.now();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
