@@ -122,7 +122,7 @@ test('router serve, endpoints and usage from the bundle: a request reaches the r
   const admin = join(copy.dir, 'router.sock');
   let serve: ChildProcess | null = null;
   try {
-    serve = spawn(process.execPath, [copy.file, 'router', 'serve', '--listen', '127.0.0.1:0', '--admin', admin], {
+    serve = spawn(process.execPath, [copy.file, 'router', 'serve', '--listen', '127.0.0.1:0', '--admin', admin, '--wait-timeout', '1s'], {
       cwd: copy.dir,
       env: { PATH: process.env.PATH! },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -139,7 +139,10 @@ test('router serve, endpoints and usage from the bundle: a request reaches the r
     const ok = await post(port, '/v1/chat/completions', { model: 'm-a', messages: [] });
     assert.is(ok.status, 200);
     assert.is((JSON.parse(ok.text) as { engine: string }).engine, 'bundled-engine');
-    assert.is((await post(port, '/v1/chat/completions', { model: 'm-b', messages: [] })).status, 503);
+    // A known model with no replica waits for one (here at most --wait-timeout 1s), then is told it is starting.
+    const waited = await post(port, '/v1/chat/completions', { model: 'm-b', messages: [] });
+    assert.is(waited.status, 503);
+    assert.is((JSON.parse(waited.text) as { error: { code: string } }).error.code, 'model_starting');
     assert.is((await post(port, '/v1/chat/completions', { model: 'nope', messages: [] })).status, 404);
 
     const usage = await runBundle(copy, ['router', 'usage', '--admin', admin]);
