@@ -14,7 +14,7 @@ import type { GitRunner } from '../git/runner.js';
 import { isTickCommit } from '../git/tick-commit.js';
 import type { Config } from '../types/config.js';
 import { emptyState, type State } from '../types/state.js';
-import { MAX_SPAN_MS, type LedgerCommit, type LedgerRange } from './ledger.js';
+import { MAX_SPAN_MS, countCommit, type CountedCommit, type LedgerRange } from './ledger.js';
 
 export interface TickRef {
   sha: string;
@@ -23,7 +23,8 @@ export interface TickRef {
 }
 
 export interface LedgerHistory {
-  commits: LedgerCommit[];
+  /** Each counted as it is read: a year of parsed snapshots is never held at once. */
+  commits: CountedCommit[];
   /** One line per commit that could not be counted (a broken file in it): its time goes to the commit before. */
   warnings: string[];
 }
@@ -111,7 +112,7 @@ export async function readLedgerHistory(git: GitRunner, range: LedgerRange): Pro
   const configs = new Map<string, Config | null>();
   const states = new Map<string, State | null>();
   const warnings: string[] = [];
-  const commits: LedgerCommit[] = [];
+  const commits: CountedCommit[] = [];
   let lastConfig: Config | null = null;
   ticks.forEach((t, i) => {
     const [cluster, models, observed, stateBlob] = blobs.slice(i * 4, i * 4 + 4);
@@ -141,7 +142,7 @@ export async function readLedgerHistory(git: GitRunner, range: LedgerRange): Pro
     const snapshot = tryParse(() => parseSnapshot(observed.text, OBSERVED_FILE));
     if (snapshot === null || state === null)
       return void warnings.push(`${short} (${t.time}): its ${snapshot === null ? OBSERVED_FILE : STATE_FILE} is not valid; not counted`);
-    commits.push({ time: t.time, snapshot, state, config });
+    commits.push(countCommit({ time: t.time, snapshot, state, config }));
   });
   return { commits, warnings };
 }

@@ -58,6 +58,18 @@ function overlap(a: number, b: number, lo: number, hi: number): number {
   return Math.max(0, Math.min(b, hi) - Math.max(a, lo));
 }
 
+/** One commit reduced to what the ledger needs: its time, its GPUs by bucket, the models its config names. */
+export interface CountedCommit {
+  time: string;
+  counts: GpuCounts;
+  models: readonly string[];
+}
+
+/** A commit's fleet, counted: the fleet model of STATUS.md at the commit's own time. */
+export function countCommit(c: LedgerCommit): CountedCommit {
+  return { time: c.time, counts: gpuCounts(buildFleet(c.config, c.snapshot, c.state, c.time)), models: c.config.models.map((m) => m.name) };
+}
+
 /**
  * GPU-hours per model and for the fleet in `range`. `commits` may be in any
  * order and may reach outside the range: a commit before `since` counts
@@ -68,13 +80,17 @@ function overlap(a: number, b: number, lo: number, hi: number): number {
  * commit at all, nothing is known and every figure is 0.
  */
 export function gpuHours(commits: readonly LedgerCommit[], range: LedgerRange): GpuHours {
+  return gpuHoursOf(commits.map(countCommit), range);
+}
+
+/** gpuHours of commits already counted (a year of snapshots need not be held at once: history.ts counts each as it reads it). */
+export function gpuHoursOf(commits: readonly CountedCommit[], range: LedgerRange): GpuHours {
   const lo = Date.parse(range.since);
   const hi = Date.parse(range.until);
   const ordered = commits.map((c, i) => ({ c, i, t: Date.parse(c.time) })).sort((a, b) => a.t - b.t || a.i - b.i);
   const fleetMs = emptyFleetCounts();
   const modelMs = new Map<string, ModelCounts>();
   const named = new Set<string>();
-  const counted = (k: number): GpuCounts => gpuCounts(buildFleet(ordered[k]!.c.config, ordered[k]!.c.snapshot, ordered[k]!.c.state, ordered[k]!.c.time));
 
   for (let k = 0; k < ordered.length; k++) {
     const { c, t } = ordered[k]!;
@@ -82,9 +98,9 @@ export function gpuHours(commits: readonly LedgerCommit[], range: LedgerRange): 
     const end = Math.min(next, t + MAX_SPAN_MS);
     const seen = overlap(t, end, lo, hi);
     const blind = overlap(end, next, lo, hi);
-    if (t < hi && end > lo) for (const m of c.config.models) named.add(m.name);
+    if (t < hi && end > lo) for (const m of c.models) named.add(m);
     if (seen === 0 && blind === 0) continue;
-    const g = counted(k);
+    const g = c.counts;
     for (const b of FLEET_BUCKETS) fleetMs[b] += g.fleet[b] * seen;
     fleetMs.unobserved += g.total * blind;
     for (const [model, counts] of g.models) {
@@ -96,7 +112,7 @@ export function gpuHours(commits: readonly LedgerCommit[], range: LedgerRange): 
   if (ordered.length > 0) {
     // Before the first commit of all: nobody was looking yet.
     const before = overlap(-Infinity, ordered[0]!.t, lo, hi);
-    if (before > 0) fleetMs.unobserved += counted(0).total * before;
+    if (before > 0) fleetMs.unobserved += ordered[0]!.c.counts.total * before;
   }
 
   for (const m of modelMs.keys()) named.add(m);

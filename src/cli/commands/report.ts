@@ -8,7 +8,7 @@ import { parseDuration } from '../../config/duration.js';
 import { UsageError } from '../../errors.js';
 import { createGitRunner } from '../../git/runner.js';
 import { readLedgerHistory } from '../../ledger/history.js';
-import { gpuHours } from '../../ledger/ledger.js';
+import { gpuHoursOf } from '../../ledger/ledger.js';
 import { renderCsv, renderJson, renderText } from '../../ledger/render.js';
 import { escapeTerminal } from '../../util/terminal-text.js';
 import { parseNow, resolveRepoDir } from '../fleet-inputs.js';
@@ -98,7 +98,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const dir = await resolveRepoDir(io, opts.repo);
   const history = await readLedgerHistory(createGitRunner(dir, io.env), range);
   for (const w of history.warnings) io.stderr.write(`warning: ${escapeTerminal(w)}\n`);
-  const hours = gpuHours(history.commits, range);
+  const hours = gpuHoursOf(history.commits, range);
   io.stdout.write(opts.format === 'json' ? renderJson(hours) : opts.format === 'csv' ? renderCsv(hours) : renderText(hours, escapeTerminal));
   return 0;
 }
