@@ -43,7 +43,7 @@ function snapshot(h: number): string {
   const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: !(index === 7 && h % 500 < 30) }));
   const nodes = NODES.map((name, n) => {
     const replicas = [0, 1].map((k) => {
-      const model = MODELS[(n + k) % MODELS.length]!;
+      const model = MODELS[(n + k) % MODELS.length];
       const age = (h + n * 7) % 48;
       return {
         id: `${model}-${n * 2 + k}`,
@@ -88,7 +88,7 @@ function history(): ScriptedCommit[] {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  return s[Math.floor(s.length / 2)];
 }
 
 function runs(repo: string, args: string[]): { wall: number[]; out: string } {
@@ -98,7 +98,7 @@ function runs(repo: string, args: string[]): { wall: number[]; out: string } {
     const t = performance.now();
     const r = spawnSync(process.execPath, [CLI, 'report', '--repo', repo, '--now', at(HOURS), ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
     wall.push(performance.now() - t);
-    if (r.status !== 0) throw new Error(`llmgw report exited ${r.status}: ${r.stderr}`);
+    if (r.status !== 0) throw new Error(`llmgw report exited ${String(r.status)}: ${r.stderr}`);
     out = r.stdout;
   }
   return { wall, out };

@@ -42,9 +42,9 @@ export function parseTickLog(out: string, prefix: string): TickRef[] {
   for (const rec of out.split(END)) {
     const [head, ...paths] = rec.replace(/^\n+/, '').split('\n');
     if (!head) continue;
-    const [sha, time, email] = head.split(SEP);
+    const [sha = '', time = '', email = ''] = head.split(SEP);
     const touched = paths.filter((f) => f !== '').map((f) => (f.startsWith(prefix) ? f.slice(prefix.length) : `/${f}`));
-    if (sha && time && isTickCommit(email ?? '', touched)) ticks.push({ sha, time });
+    if (sha !== '' && time !== '' && isTickCommit(email, touched)) ticks.push({ sha, time });
   }
   return ticks.reverse();
 }
@@ -82,7 +82,7 @@ export function parseBatch(out: Buffer, names: readonly string[]): (Blob | null)
       continue;
     }
     const size = Number(m[3]);
-    blobs.push(m[2] === 'blob' ? { oid: m[1]!, text: out.subarray(at, at + size).toString('utf8') } : null);
+    blobs.push(m[2] === 'blob' ? { oid: m[1], text: out.subarray(at, at + size).toString('utf8') } : null);
     at += size + 1;
   }
   return blobs;
@@ -137,7 +137,7 @@ export async function readLedgerHistory(git: GitRunner, range: LedgerRange): Pro
           stateBlob.oid,
           tryParse(() => parseState(stateBlob.text, STATE_FILE)),
         );
-      state = states.get(stateBlob.oid)!;
+      state = states.get(stateBlob.oid) ?? null;
     }
     const snapshot = tryParse(() => parseSnapshot(observed.text, OBSERVED_FILE));
     if (snapshot === null || state === null)

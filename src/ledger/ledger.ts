@@ -93,8 +93,8 @@ export function gpuHoursOf(commits: readonly CountedCommit[], range: LedgerRange
   const named = new Set<string>();
 
   for (let k = 0; k < ordered.length; k++) {
-    const { c, t } = ordered[k]!;
-    const next = k + 1 < ordered.length ? ordered[k + 1]!.t : Infinity;
+    const { c, t } = ordered[k];
+    const next = k + 1 < ordered.length ? ordered[k + 1].t : Infinity;
     const end = Math.min(next, t + MAX_SPAN_MS);
     const seen = overlap(t, end, lo, hi);
     const blind = overlap(end, next, lo, hi);
@@ -111,8 +111,8 @@ export function gpuHoursOf(commits: readonly CountedCommit[], range: LedgerRange
   }
   if (ordered.length > 0) {
     // Before the first commit of all: nobody was looking yet.
-    const before = overlap(-Infinity, ordered[0]!.t, lo, hi);
-    if (before > 0) fleetMs.unobserved += ordered[0]!.c.counts.total * before;
+    const before = overlap(-Infinity, ordered[0].t, lo, hi);
+    if (before > 0) fleetMs.unobserved += ordered[0].c.counts.total * before;
   }
 
   for (const m of modelMs.keys()) named.add(m);

@@ -61,9 +61,9 @@ function options(argv: string[]): Options {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const format = values.format ?? 'text';
+  const format = values.format;
   if (format !== 'text' && format !== 'json' && format !== 'csv') throw new UsageError(`--format ${format}: expected text, json or csv`);
-  return { repo: values.repo ?? '.', since: values.since ?? '7d', until: values.until, now: values.now, format, help: values.help ?? false };
+  return { repo: values.repo, since: values.since, until: values.until, now: values.now, format, help: values.help };
 }
 
 /** An ISO time given as `flag`, or a UsageError that names the flag. */
