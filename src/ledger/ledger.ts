@@ -65,9 +65,14 @@ export interface CountedCommit {
   models: readonly string[];
 }
 
-/** A commit's fleet, counted: the fleet model of STATUS.md at the commit's own time. */
+/**
+ * A commit's fleet, counted: judged at its snapshot's `observedAt`, the time the
+ * tick rendered STATUS.md at (so an idle replica here is one STATUS.md listed),
+ * or at the commit's time when the snapshot has none.
+ */
 export function countCommit(c: LedgerCommit): CountedCommit {
-  return { time: c.time, counts: gpuCounts(buildFleet(c.config, c.snapshot, c.state, c.time)), models: c.config.models.map((m) => m.name) };
+  const judgedAt = Number.isNaN(Date.parse(c.snapshot.observedAt)) ? c.time : c.snapshot.observedAt;
+  return { time: c.time, counts: gpuCounts(buildFleet(c.config, c.snapshot, c.state, judgedAt)), models: c.config.models.map((m) => m.name) };
 }
 
 /**
