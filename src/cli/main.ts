@@ -29,6 +29,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/router.js'),
     subcommands: ['serve', 'usage', 'endpoints'],
   },
+  report: { summary: 'GPU-hours per model and for the fleet, from the committed history', load: () => import('./commands/report.js') },
   console: { summary: 'a read-only web page of the fleet, served from a checkout', load: () => import('./commands/console.js') },
   demo: { summary: 'a whole simulated fleet on this machine, reconciled', load: () => import('./commands/demo.js') },
 };

@@ -60,8 +60,8 @@ export interface GitRunner {
   tryRun(args: string[], opts?: { raw?: boolean; moment?: string }): Promise<{ ok: true; out: string } | { ok: false; detail: string }>;
   /** `git status` parsed (porcelain v1, NUL-separated: a path with spaces or quotes is one path); `args` are extra options and pathspecs. */
   status(args: string[]): Promise<GitStatus>;
-  /** stdout byte for byte (a blob's content, which need not be text), or null when git failed. */
-  bytes(args: string[]): Promise<Buffer | null>;
+  /** stdout byte for byte (a blob's content, which need not be text), or null when git failed; `input` is written to its stdin (`cat-file --batch`). */
+  bytes(args: string[], input?: string): Promise<Buffer | null>;
 }
 
 /** A git call that was killed: past its timeout, or cut short by a shutdown. */
@@ -141,10 +141,12 @@ interface Exec {
 /** Bounded capture of stderr: its first line is all a message uses. */
 const MAX_STDERR = 64 * 1024;
 
-function exec(dir: string, env: Record<string, string>, args: string[], limits: GitLimits, moment?: string): Promise<Exec> {
+function exec(dir: string, env: Record<string, string>, args: string[], limits: GitLimits, moment?: string, input?: string): Promise<Exec> {
   return new Promise((resolve) => {
     const full = ['-c', `user.name=${LLMGW_NAME}`, '-c', `user.email=${LLMGW_EMAIL}`, ...args];
-    const child = spawn('git', full, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('git', full, { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // Closed at once (EOF, as 'ignore' gave) unless there is input. A git that exits early closes it: its exit code says why, not an EPIPE.
+    child.stdin.on('error', () => undefined).end(input);
     const out: Buffer[] = [];
     let err = '';
     let killed: string | null = null;
@@ -211,9 +213,9 @@ export function parseStatus(text: string): GitStatus {
 
 export function createGitRunner(dir: string, env: Record<string, string | undefined>, limits: GitLimits = { timeoutMs: DEFAULT_GIT_TIMEOUT_MS }): GitRunner {
   const childEnv = gitEnv(env);
-  async function execChecked(args: string[], moment?: string): Promise<Exec> {
+  async function execChecked(args: string[], moment?: string, input?: string): Promise<Exec> {
     if (limits.halted?.aborted) throw new GitTimeoutError(`git ${args[0]}: not started: llmgw was told to stop now`);
-    const r = await exec(dir, childEnv, args, limits, moment);
+    const r = await exec(dir, childEnv, args, limits, moment, input);
     if (r.killed !== null) throw new GitTimeoutError(`git ${args[0]}: ${r.killed}`);
     return r;
   }
@@ -230,8 +232,8 @@ export function createGitRunner(dir: string, env: Record<string, string | undefi
       if (!r.ok) throw new GitError(`git status failed: ${r.detail}`);
       return parseStatus(r.out);
     },
-    async bytes(args) {
-      const r = await execChecked(args);
+    async bytes(args, input) {
+      const r = await execChecked(args, undefined, input);
       return r.code === 0 ? r.stdoutBytes : null;
     },
     async run(args, what, opts = {}) {

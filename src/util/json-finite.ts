@@ -3,8 +3,23 @@
 // a reply or request is never meant: find it before anything acts on it or
 // commits it. Iterative, so a deeply nested value cannot overflow the stack.
 
+/** Whether any number in `value` is non-finite: the common answer, no, without building a path per value (a year of snapshots is read at once). */
+function anyNonFinite(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return true;
+    } else if (typeof v === 'object' && v !== null) {
+      for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' || typeof child === 'number') stack.push(child);
+    }
+  }
+  return false;
+}
+
 /** The JSON Pointer of the first non-finite number in `value`, or null when every number is finite. */
 export function nonFinitePath(value: unknown): string | null {
+  if (!anyNonFinite(value)) return null;
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [v, path] = stack.pop() as [unknown, string];
