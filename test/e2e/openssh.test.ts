@@ -185,7 +185,16 @@ test('gathers the report of the real agent, run from the one-file bundle, from a
         [1, 'GPU-e2e-1', NVIDIA_H100, false],
       ],
     );
-    assert.equal(report.storage, [{ path: join(tmp.dir, 'models'), kind: 'local', weights: ['org/complete'], incomplete: ['org/empty'] }]);
+    // A complete holding carries its sizes (docs/protocol.md): the one weights file is 7 bytes, with no config.json.
+    assert.equal(report.storage, [
+      {
+        path: join(tmp.dir, 'models'),
+        kind: 'local',
+        weights: ['org/complete'],
+        incomplete: ['org/empty'],
+        sizes: { 'org/complete': { bytes: 7, config: null } },
+      },
+    ]);
     assert.equal(report.replicas, []);
   } finally {
     await transport.close();
