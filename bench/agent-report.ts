@@ -104,6 +104,6 @@ async function run(n: number): Promise<string[]> {
 }
 
 const load = spawnSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).stdout.split(' ')[0];
-console.log(`agent report with answer checks (load average ${load})`);
+console.log(`agent report with answer checks (load average ${String(load)})`);
 console.log('replicas  passing, not due      passing, due      never answering');
 for (const n of SIZES.length > 0 ? SIZES : [1, 8, 32]) for (const line of await run(n)) console.log(line);

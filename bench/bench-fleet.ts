@@ -51,10 +51,10 @@ async function main(): Promise<void> {
   const fleet = await startSimFleet({
     dir,
     hosts: Array.from({ length: n }, (_, i) => ({ name: `gpu-${String(i).padStart(4, '0')}` })),
-    handler: async ({ host }) => {
+    handler: ({ host }) => {
       let out = replies.get(host);
       if (out === undefined) replies.set(host, (out = JSON.stringify(benchReport(host)) + '\n'));
-      return { stdout: out, code: 0 };
+      return Promise.resolve({ stdout: out, code: 0 });
     },
   });
   process.stdout.write(JSON.stringify({ hosts: fleet.hosts, knownHostsPath: fleet.knownHostsPath, identityFile: fleet.identityFile, user: fleet.user }) + '\n');

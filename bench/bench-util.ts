@@ -28,7 +28,7 @@ export function sortedOf(parts: ArrayLike<number>[]): Float64Array {
   const all = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
-    all.set(p as ArrayLike<number>, at);
+    all.set(p, at);
     at += p.length;
   }
   return all.sort();

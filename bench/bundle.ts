@@ -52,7 +52,7 @@ function measure(variants: Variant[], env: Record<string, string>, cwd: string):
       const t = performance.now();
       const r = spawnSync(cmd, args, { cwd, input: v.input, encoding: 'utf8', env });
       const ms = performance.now() - t;
-      if (r.status !== 0) throw new Error(`${v.argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+      if (r.status !== 0) throw new Error(`${v.argv.join(' ')} exited ${String(r.status)}: ${r.stderr}`);
       // The first two rounds warm the page cache, as on a node that ran it last tick.
       if (i < 2) continue;
       v.wall.push(ms);

@@ -17,6 +17,9 @@ import { openConfigRepo } from '../src/git/config-repo.js';
 import { runRouterClient } from '../src/router/client.js';
 import type { AgentReport, ReplicaReport, RouterUsage } from '../src/types/snapshot.js';
 
+/** cluster.yaml as a benchmark edits it: the keys it touches, typed; the rest as read. */
+export type ClusterDoc = Record<string, unknown> & { safety: Record<string, unknown> };
+
 export interface DrainWorld {
   world: SimWorld;
   /** The args of the last spec rolled to (the bench's own bookkeeping). */
@@ -24,7 +27,7 @@ export interface DrainWorld {
   tick(): Promise<TickResult>;
   replicas(): Promise<ReplicaReport[]>;
   usage(): Promise<RouterUsage>;
-  merge(files: { models?: string; cluster?: (doc: Record<string, any>) => void }): Promise<void>;
+  merge(files: { models?: string; cluster?: (doc: ClusterDoc) => void }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,7 +61,7 @@ export async function startDrainWorld(modelsYaml: string): Promise<DrainWorld> {
       const out: Record<string, string> = {};
       if (files.models) out['models.yaml'] = files.models;
       if (files.cluster) {
-        const doc = parse(await readFile(join(people, 'cluster.yaml'), 'utf8')) as Record<string, any>;
+        const doc = parse(await readFile(join(people, 'cluster.yaml'), 'utf8')) as ClusterDoc;
         files.cluster(doc);
         out['cluster.yaml'] = stringify(doc, { lineWidth: 0 });
       }

@@ -134,16 +134,16 @@ async function routerCpu(seconds: number, rounds: number): Promise<{ usPerReq: n
   const roles = fileURLToPath(new URL('./router.js', import.meta.url));
   const children: ChildProcess[] = [];
   const start = (args: string[]) =>
-    new Promise<{ child: ChildProcess; hello: any }>((resolve, reject) => {
+    new Promise<{ child: ChildProcess; hello: { port: number; ports: number[] } }>((resolve, reject) => {
       const child = spawn(process.execPath, [roles, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
-      child.once('message', (hello) => resolve({ child, hello }));
-      child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+      child.once('message', (hello) => resolve({ child, hello: hello as { port: number; ports: number[] } }));
+      child.once('exit', (code) => reject(new Error(`${String(args[0])} exited with ${String(code)}`)));
     });
   try {
     const eng = await start(['engines', '1']);
     const rt = await start(['router', join(dir, 'r.sock'), '{}']);
-    const table = { version: 1, models: { bench: [{ replica: 'bench-0', url: `http://127.0.0.1:${eng.hello.ports[0]}` }] } };
+    const table = { version: 1, models: { bench: [{ replica: 'bench-0', url: `http://127.0.0.1:${eng.hello.ports[0]!}` }] } };
     const put = await runRouterClient('endpoints', JSON.stringify(table), { LLMGW_ROUTER_SOCKET: join(dir, 'r.sock') });
     if (put.code !== 0) throw new Error(put.stderr);
     const script = join(dir, 'post.lua');
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
   });
   const n = Number(values.streams);
   const rate = Number(values.rate);
-  const skip = new Set(String(values.skip).split(',').filter(Boolean));
+  const skip = new Set(values.skip.split(',').filter(Boolean));
   const rows: Row[] = [];
   const w = await startDrainWorld(models(4));
   try {

@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       cpuMs,
       maxRssMB: process.resourceUsage().maxRSS / 1024,
       reachable,
-      firstError: firstError && !firstError.reachable ? firstError.error : null,
+      firstError: firstError ? firstError.error : null,
     }) + '\n',
   );
 }

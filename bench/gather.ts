@@ -31,7 +31,10 @@ interface Measure {
 /** user+system CPU ms of a process so far (Linux /proc; 100 ticks a second), or NaN elsewhere. */
 function cpuOf(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const fields =
+      readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+        .split(') ')[1]
+        ?.split(' ') ?? [];
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return NaN;
@@ -79,15 +82,15 @@ async function startFleet(
   const child = spawn(...nodeArgs('bench-fleet.js', [String(n), dir]), { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let buf = '';
-    child.stdout!.on('data', (d) => {
-      buf += d;
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
       if (buf.includes('\n')) resolve(buf.slice(0, buf.indexOf('\n')));
     });
-    child.once('exit', (code) => reject(new Error(`the simulated fleet exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`the simulated fleet exited (${String(code)})`)));
   });
   const file = join(dir, 'fleet.json');
   writeFileSync(file, line);
-  return { child, file, ...JSON.parse(line) };
+  return { child, file, ...(JSON.parse(line) as { hosts: { host: string; port: number }[]; user: string; knownHostsPath: string; identityFile: string }) };
 }
 
 function llmgw(file: string, n: number, mode: 'cold' | 'warm'): Measure {

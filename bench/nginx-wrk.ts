@@ -90,8 +90,8 @@ export function runWrk(script: string, url: string, connections: number, seconds
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout!.on('data', (d) => (out += String(d)));
-    child.stderr!.on('data', (d) => (out += String(d)));
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
     child.on('error', reject);
     child.on('close', () => {
       const num = (re: RegExp): number => Number(re.exec(out)?.[1] ?? NaN);

@@ -108,7 +108,7 @@ const agents = new Map<string, http.Agent>();
 function agentFor(job: LoadJob): http.Agent {
   const key = job.ports.join(',');
   let agent = agents.get(key);
-  if (!agent) agents.set(key, (agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(256, job.connections), noDelay: true } as http.AgentOptions)));
+  if (!agent) agents.set(key, (agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(256, job.connections), noDelay: true })));
   return agent;
 }
 
@@ -154,7 +154,9 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
     const total = Math.round(job.seconds * job.rate);
     let sent = 0;
     let finished = 0;
-    const done = (): void => void (++finished === total && resolve());
+    const done = (): void => {
+      if (++finished === total) resolve();
+    };
     // Latency counts from each request's scheduled time (started + k/rate), so a
     // generator that falls behind — a late timer, a stall — is charged to the
     // requests it delayed instead of vanishing (coordinated omission).

@@ -31,9 +31,15 @@ import { hasWrk, runWrk, startNginx, WRK_LUA, type Nginx, type WrkResult } from 
 import { summariseProfile } from './profile-summary.js';
 import { abuse, engines, load, router, streamEngine, streams, type LoadJob, type LoadResult } from './router-roles.js';
 
+/** What a role process says once it listens: its port, or an engine pool's ports. */
+interface Hello {
+  port: number;
+  ports: number[];
+}
+
 interface Child {
   child: ChildProcess;
-  hello: any;
+  hello: Hello;
 }
 
 /** A role in its own process, with the open-file limit raised as far as it goes (streams need two descriptors each). */
@@ -44,8 +50,8 @@ function start(role: string, args: string[] = [], nodeFlags: string[] = []): Pro
     serialization: 'advanced',
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (hello) => resolve({ child, hello }));
-    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+    child.once('message', (hello) => resolve({ child, hello: hello as Hello }));
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${String(code)}`)));
   });
 }
 
@@ -151,7 +157,7 @@ async function main(): Promise<void> {
       skip: { type: 'string', default: '' },
     },
   });
-  const skip = new Set(String(values.skip).split(',').filter(Boolean));
+  const skip = new Set(values.skip.split(',').filter(Boolean));
   const phase = Number(values.phase);
   const rounds = Math.max(1, Number(values.rounds));
   const rate = Number(values.rate);
@@ -163,7 +169,7 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   try {
     const eng = keep(await start('engines', ['1']));
-    const enginePort = (eng.hello.ports as number[])[0]!;
+    const enginePort = eng.hello.ports[0]!;
     const plain = keep(await start('router', [join(dir, 'plain.sock'), '{}']));
     const withMetrics = keep(await start('router', [join(dir, 'metrics.sock'), '{"metrics":true}']));
     for (const s of ['plain', 'metrics']) await setTable(join(dir, `${s}.sock`), { bench: [enginePort] });
@@ -214,9 +220,9 @@ async function main(): Promise<void> {
     if (fixed[0]!.rounds.length) {
       console.log(table([HEADER, ...sideRows(fixed)]));
       const [d, , r] = fixed.length === 3 ? fixed : [fixed[0]!, null, fixed[1]!];
-      const added = (q: number) => percentile(sortedOf(r!.latencies), q) - percentile(sortedOf(d!.latencies), q);
+      const added = (q: number) => percentile(sortedOf(r.latencies), q) - percentile(sortedOf(d.latencies), q);
       const paired = median(
-        r!.latencies.map((l, i) => percentile(Float64Array.from(l).sort(), 0.99) - percentile(Float64Array.from(d!.latencies[i]!).sort(), 0.99)),
+        r.latencies.map((l, i) => percentile(Float64Array.from(l).sort(), 0.99) - percentile(Float64Array.from(d.latencies[i]!).sort(), 0.99)),
       );
       console.log(
         `p99 added by the router at ${rate} req/s: pooled ${fmt(added(0.99))} ms, median of ${rounds} rounds ${fmt(paired)} ms (p50 added ${fmt(added(0.5))} ms; target p99 < 1 ms) ${added(0.99) < 1 ? 'PASS' : paired < 1 ? 'PASS on the paired median' : 'MISS'}`,
@@ -294,7 +300,7 @@ async function streamsPhase(dir: string, wanted: number | undefined, keep: (c: C
   const count = Math.min(wanted ?? 10_000, Math.floor((limit - 64) / 2));
   const se = keep(await start('stream-engine'));
   const rt = keep(await start('router', [join(dir, 'streams.sock'), '{}']));
-  await setTable(join(dir, 'streams.sock'), { stream: [se.hello.port as number] });
+  await setTable(join(dir, 'streams.sock'), { stream: [se.hello.port] });
   const client = keep(await start('streams')).child;
   await sleep(500);
   const before = rssMiB(rt.child.pid!);

@@ -29,7 +29,7 @@ function text(rnd: () => number, chars: number): string {
   while (out.length < chars) {
     const n = 1 + Math.floor(rnd() * 4);
     let w = '';
-    for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(rnd() * SYLLABLES.length)];
+    for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(rnd() * SYLLABLES.length)]!;
     out += (out ? ' ' : '') + w;
   }
   return out.slice(0, chars);

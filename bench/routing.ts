@@ -51,11 +51,17 @@ async function routerRole(socket: string): Promise<void> {
 
 // ---- orchestration ----
 
-function start(role: string, ...args: string[]): Promise<{ child: ChildProcess; hello: any }> {
+/** What a role process says once it listens: its port, or an engine pool's ports. */
+interface Hello {
+  port: number;
+  ports: number[];
+}
+
+function start(role: string, ...args: string[]): Promise<{ child: ChildProcess; hello: Hello }> {
   const child = fork(fileURLToPath(import.meta.url), [role, ...args], { stdio: 'inherit' });
   return new Promise((resolve, reject) => {
-    child.once('message', (hello) => resolve({ child, hello }));
-    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+    child.once('message', (hello) => resolve({ child, hello: hello as Hello }));
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${String(code)}`)));
   });
 }
 
@@ -111,7 +117,7 @@ async function replay(trace: TraceRequest[], rate: number, replicas: number, soc
   const modes: Mode[] = ['least-inflight', 'prefix'];
   const engines = await start('engines', String(replicas * modes.length));
   try {
-    const ports = engines.hello.ports as number[];
+    const ports = engines.hello.ports;
     const { runRouterClient } = await import('../src/router/client.js');
     const models: Record<string, { replica: string; url: string }[]> = {};
     const routing: Record<string, Mode> = {};
@@ -132,14 +138,20 @@ async function replay(trace: TraceRequest[], rate: number, replicas: number, soc
       for (let j = 0; j < modes.length; j++) {
         const m = (j + k) % modes.length;
         const r = trace[k]!;
-        const sent = send(routerPort, { ...r, body: { ...r.body, model: `bench-${modes[m]}` } });
-        pending.push(sent.then((t) => void (t === null ? errors[m]!++ : ttfts[m]!.push(t))));
+        const sent = send(routerPort, { ...r, body: { ...r.body, model: `bench-${modes[m]!}` } });
+        pending.push(
+          sent.then((t) => {
+            if (t === null) errors[m]!++;
+            else ttfts[m]!.push(t);
+          }),
+        );
       }
     }
     await Promise.all(pending);
     const seconds = (performance.now() - started) / 1000;
-    const stats = await new Promise<{ requests: number; cache: { promptChars: number; cachedChars: number } }[]>((resolve) => {
-      engines.child.once('message', (m: any) => resolve(m.stats));
+    type EngineStats = { requests: number; cache: { promptChars: number; cachedChars: number } }[];
+    const stats = await new Promise<EngineStats>((resolve) => {
+      engines.child.once('message', (m) => resolve((m as { stats: EngineStats }).stats));
       engines.child.send({ stats: true });
     });
     return modes.map((mode, m) => {
@@ -222,7 +234,7 @@ async function main(): Promise<void> {
     console.log(
       `trace: ${values.conversations} conversations x ${values.turns} turns over ${values['system-prompts']} system prompts (Zipf s=1), ${values.concurrent} open at once, each with its user id; ${trace.length} requests at ${rate} req/s through the router to ${replicas} replicas (seed ${seed})\n`,
     );
-    const port = router.hello.port as number;
+    const port = router.hello.port;
     let errors = 0;
     if (values.only !== 'hotspot') {
       const [li, px] = (await replay(trace, rate, replicas, socket, port)) as [RunResult, RunResult];

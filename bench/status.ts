@@ -50,7 +50,7 @@ function spawnRuns(): { wall: number[]; cpu: number[] } {
     const t = performance.now();
     const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     wall.push(performance.now() - t);
-    if (r.status !== 0) throw new Error(`llmgw status exited ${r.status}: ${r.stderr}`);
+    if (r.status !== 0) throw new Error(`llmgw status exited ${String(r.status)}: ${r.stderr}`);
     const m = /^cpu ([\d.]+) ([\d.]+)$/m.exec(r.stderr);
     if (m) cpu.push((Number(m[1]) + Number(m[2])) * 1000);
   }

@@ -26,7 +26,7 @@ const canned = cannedFleet({ nodes: names, routerStartedAt: new Date().toISOStri
 const sim = await startSimFleet({
   dir: join(dir, 'ssh'),
   hosts: [...names, 'rt-1'].map((name, i) => ({ name, address: `127.${block}.${Math.floor(i / 250)}.${(i % 250) + 2}` })),
-  handler: canned.handler,
+  handler: (ctx) => canned.handler(ctx),
 });
 
 const addr = new Map(sim.hosts.map((h) => [h.name, h]));

@@ -26,7 +26,7 @@ function runSmi(binary: string, args: string[], env: AgentEnv): Promise<RunResul
         if (!err) return resolve({ stdout, stderr, failure: null });
         const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: string | number | null };
         if (e.code === 'ENOENT' || e.code === 'EACCES') {
-          return resolve({ stdout, stderr, failure: { kind: 'missing', detail: String(e.code) } });
+          return resolve({ stdout, stderr, failure: { kind: 'missing', detail: e.code } });
         }
         if (e.killed) return resolve({ stdout, stderr, failure: { kind: 'timeout', detail: `no answer in ${NVIDIA_SMI_TIMEOUT_MS / 1000} s` } });
         const last = `${stderr}\n${stdout}`.trim().split('\n').pop()?.trim() ?? '';

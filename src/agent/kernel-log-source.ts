@@ -21,15 +21,16 @@ const MAX_LOOK_BACK_MS = 24 * 3600_000;
 type Read = { text: string } | { error: string };
 
 function run(argv: string[], env: AgentEnv): Promise<Read & { missing?: boolean }> {
+  const name = argv[0] ?? '';
   return new Promise((resolve) => {
-    execFile(argv[0]!, argv.slice(1), { env, timeout: TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: MAX_BYTES, encoding: 'utf8' }, (err, stdout, stderr) => {
+    execFile(name, argv.slice(1), { env, timeout: TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: MAX_BYTES, encoding: 'utf8' }, (err, stdout, stderr) => {
       if (!err) return resolve({ text: stdout });
       const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: string | number | null };
-      if (e.code === 'ENOENT') return resolve({ error: `${argv[0]} not found`, missing: true });
-      if (e.killed) return resolve({ error: `${argv[0]} gave no answer in ${TIMEOUT_MS / 1000} s` });
+      if (e.code === 'ENOENT') return resolve({ error: `${name} not found`, missing: true });
+      if (e.killed) return resolve({ error: `${name} gave no answer in ${TIMEOUT_MS / 1000} s` });
       if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve({ text: stdout });
       const last = stderr.trim().split('\n').pop()?.trim() ?? '';
-      resolve({ error: `${argv[0]} failed (exit ${String(e.code)}${last ? `: ${cleanText(last, 200)}` : ''})` });
+      resolve({ error: `${name} failed (exit ${String(e.code)}${last ? `: ${cleanText(last, 200)}` : ''})` });
     });
   });
 }
@@ -56,7 +57,7 @@ export async function readKernelLog(env: AgentEnv, sinceMs: number): Promise<Rea
     const kind = isAbsolute(named)
       ? await stat(named).then(
           (s) => (s.isFile() && (s.mode & 0o111) === 0 ? 'file' : 'command'),
-          (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' && !/\s/.test(named) ? 'empty' : 'command'),
+          (err: unknown) => ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT' && !/\s/.test(named) ? 'empty' : 'command'),
         )
       : 'command';
     if (kind === 'empty') return { text: '' };
@@ -83,7 +84,7 @@ function markPath(env: AgentEnv): string {
 export async function readSince(env: AgentEnv, nowMs: number): Promise<{ sinceMs: number; seen: Set<string> }> {
   const kept = await readFile(markPath(env), 'utf8').then(
     (t) => JSON.parse(t) as { readUntil?: unknown; untimed?: unknown },
-    () => ({}) as { readUntil?: unknown; untimed?: unknown },
+    (): { readUntil?: unknown; untimed?: unknown } => ({}),
   );
   const until = typeof kept.readUntil === 'string' ? Date.parse(kept.readUntil) : NaN;
   const seen = new Set(Array.isArray(kept.untimed) ? kept.untimed.filter((k): k is string => typeof k === 'string') : []);

@@ -30,8 +30,9 @@ export function lineTime(line: string): number | null {
   const m = ISO_PREFIX.exec(line);
   if (!m) return null;
   const frac = m[2] === undefined ? '' : `.${m[2].slice(0, 3).padEnd(3, '0')}`;
-  const zone = m[3] === 'Z' ? 'Z' : `${m[3]!.slice(0, 3)}:${m[3]!.slice(-2)}`;
-  const ms = Date.parse(`${m[1]}${frac}${zone}`);
+  const tz = m[3] ?? 'Z'; // the group is not optional: a match has it
+  const zone = tz === 'Z' ? 'Z' : `${tz.slice(0, 3)}:${tz.slice(-2)}`;
+  const ms = Date.parse(`${m[1] ?? ''}${frac}${zone}`);
   return Number.isFinite(ms) ? ms : null;
 }
 
@@ -65,7 +66,13 @@ export function parseXids(text: string, sinceMs: number, untilMs: number, seen: 
       if (seen.has(key)) continue;
       t = untilMs;
     } else if (t <= sinceMs || t > untilMs) continue;
-    xids.push({ at: new Date(t).toISOString(), domain: parseInt(m[1]!, 16), bus: parseInt(m[2]!, 16), device: parseInt(m[3]!, 16), code: Number(m[4]) });
+    xids.push({
+      at: new Date(t).toISOString(),
+      domain: parseInt(m[1] ?? '', 16),
+      bus: parseInt(m[2] ?? '', 16),
+      device: parseInt(m[3] ?? '', 16),
+      code: Number(m[4]),
+    });
   }
   return { xids, untimed: untimed.slice(-MAX_UNTIMED_SEEN) };
 }
@@ -73,7 +80,7 @@ export function parseXids(text: string, sinceMs: number, untilMs: number, seen: 
 /** `00000000:3B:00.0` (nvidia-smi) as numbers; null when it is not a bus id. */
 export function parseBusId(busId: string): { domain: number; bus: number; device: number } | null {
   const m = /^([0-9a-fA-F]{1,8}):([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})(?:\.[0-7])?$/.exec(busId.trim());
-  return m ? { domain: parseInt(m[1]!, 16), bus: parseInt(m[2]!, 16), device: parseInt(m[3]!, 16) } : null;
+  return m ? { domain: parseInt(m[1] ?? '', 16), bus: parseInt(m[2] ?? '', 16), device: parseInt(m[3] ?? '', 16) } : null;
 }
 
 /**

@@ -90,7 +90,7 @@ export async function weightsStatus(dir: string): Promise<WeightsStatus> {
   const empty = weightFiles.find(([, size]) => size === 0);
   if (empty) return { status: 'incomplete', why: `${empty[0]} is empty` };
   if (!weightFiles.some(([, size]) => (size ?? 0) > 0)) return { status: 'incomplete', why: 'no weights file' };
-  return { status: 'complete', bytes: weightsBytes(sizes as Map<string, number | null>, shardLists) };
+  return { status: 'complete', bytes: weightsBytes(sizes, shardLists) };
 }
 
 /**

@@ -123,7 +123,7 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
     if (!list) continue;
     const nodes = list.map((s) => s.node);
     const outcome = list.map((s) => ({ node: s.node, r: byNode.get(s.node)?.get(resultKey('start', a.replica)) }));
-    const errors = outcome.flatMap(({ node, r }) => (r && r.ok ? [] : [{ node, error: r && !r.ok ? r.error : 'no result' }]));
+    const errors = outcome.flatMap(({ node, r }) => (r && r.ok ? [] : [{ node, error: r ? r.error : 'no result' }]));
     if (errors.length === 0) {
       run.results.set(resultKey('start', a.replica), { op: 'start', replica: a.replica, model: a.model, status: 'ok', nodes });
       continue;

@@ -55,6 +55,8 @@ async function call(t: GitHubTarget, method: string, url: string, body?: unknown
   if (!res.ok) {
     let why = '';
     try {
+      // GitHub's reply is untrusted: whatever `message` holds is shown as String() renders it.
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- untrusted JSON value, String() is the intended rendering
       why = String((JSON.parse(text) as { message?: unknown }).message ?? '');
     } catch {
       why = '';
@@ -86,7 +88,7 @@ function base(t: GitHubTarget): string {
 }
 
 function isComment(v: unknown): v is IssueComment {
-  const c = v as IssueComment;
+  const c = v as Partial<IssueComment> | null;
   return typeof c === 'object' && c !== null && Number.isSafeInteger(c.id) && typeof c.body === 'string';
 }
 

@@ -36,6 +36,8 @@ async function prNumber(given: string | undefined, env: CommentIo['env']): Promi
   let text = given;
   if (text === undefined && env.GITHUB_EVENT_PATH) {
     const event = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as { pull_request?: { number?: unknown }; number?: unknown };
+    // The event file is untrusted: whatever the number holds is read as text, then checked below.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- untrusted JSON value, checked as a number right after
     text = String(event.pull_request?.number ?? event.number ?? '');
   }
   const n = Number(text);
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
     process.exitCode = await prComment(process.argv.slice(2), io);
   } catch (err) {
     const known = err instanceof LlmgwError || errnoCode(err)?.startsWith('ERR_PARSE_ARGS_') === true;
-    io.stderr.write(`llmgw pr-comment: ${known ? '' : 'internal error: '}${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
+    io.stderr.write(`llmgw pr-comment: ${known ? '' : 'internal error: '}${err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)}\n`);
     process.exitCode = 1;
   }
 }

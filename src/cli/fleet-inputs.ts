@@ -83,8 +83,10 @@ export async function readFleetInputs(opts: { repo: string; observed?: string; n
     const live = await gatherLive(loaded.config, repoDir, io);
     return { config: loaded.config, fleet: live.gather, state: live.state, now, warnings: loaded.warnings, done: live.done };
   }
-  const [snapshot, state] = (await fleetFiles)!;
-  return { config: loaded.config, fleet: snapshot, state, now, warnings: loaded.warnings, done: async () => undefined };
+  const files = await fleetFiles;
+  if (files === undefined) throw new TypeError('the observed files were not read');
+  const [snapshot, state] = files;
+  return { config: loaded.config, fleet: snapshot, state, now, warnings: loaded.warnings, done: () => Promise.resolve() };
 }
 
 /**

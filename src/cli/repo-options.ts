@@ -38,7 +38,7 @@ export async function openRepoFromOptions(
   if (values.remote === undefined && (values.workdir !== undefined || values.branch !== undefined)) {
     throw new UsageError('--workdir and --branch go with --remote');
   }
-  const dir = resolve(io.cwd, values.remote !== undefined ? values.workdir! : (values.repo ?? '.'));
+  const dir = resolve(io.cwd, values.workdir ?? values.repo ?? '.');
   const { openConfigRepo } = await import('../git/config-repo.js');
   return openConfigRepo({
     dir,
@@ -59,8 +59,9 @@ export async function openRepoFromOptions(
 export function withoutRepoOption(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--repo') i++;
-    else if (!argv[i]!.startsWith('--repo=')) out.push(argv[i]!);
+    const arg = argv[i] ?? '';
+    if (arg === '--repo') i++;
+    else if (!arg.startsWith('--repo=')) out.push(arg);
   }
   return out;
 }

@@ -16,7 +16,7 @@ export function reportError(err: unknown, io: Io, command: string): number {
     if (err.problems.length === 0) line(`llmgw ${command}: ${err.message}`);
   } else if (err instanceof UsageError || isParseArgsError(err)) {
     // parseArgs explains some mistakes over several lines: one problem, one line.
-    line(`llmgw ${command}: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}`);
+    line(`llmgw ${command}: ${err.message.replace(/\s*\n\s*/g, ' ')}`);
   } else if (err instanceof LlmgwError) {
     line(`llmgw ${command}: ${err.message}`);
   } else {

@@ -83,7 +83,8 @@ export function misplacedRefs(src: YamlSource, errors: ConfigProblem[], allowed:
 function substituteOne(src: YamlSource, text: string, path: PathSegment[], opts: EnvOptions, out: EnvOutcome): string {
   const vars: string[] = [];
   let complete = true;
-  let malformed = false;
+  // Set inside the replace callback: typed wide so the check below is not narrowed to `false`.
+  let malformed = false as boolean;
   const replaced = text.replace(ANY_REF, (all, name: string) => {
     if (!NAME.test(name)) {
       malformed = true;
@@ -111,7 +112,7 @@ function substituteOne(src: YamlSource, text: string, path: PathSegment[], opts:
  * reported by misplacedRefs).
  */
 export function substituteEnv(src: YamlSource, value: unknown, opts: EnvOptions, out: EnvOutcome): unknown {
-  const root = value as { notify?: { webhooks?: unknown }; ssh?: unknown };
+  const root = value as { notify?: { webhooks?: unknown } | null; ssh?: unknown } | null;
   if (root === null || typeof root !== 'object') return value;
   const copy: Record<string, unknown> = { ...root };
   const ssh = root.ssh;

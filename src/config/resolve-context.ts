@@ -19,7 +19,7 @@ export interface HostFacts {
   /** The user from the password database, used when neither ssh.user nor USER/LOGNAME say. */
   user: string;
   /** The real path of an existing path (links followed); throws when it does not exist. */
-  realpath(path: string): string;
+  realpath: (path: string) => string;
 }
 
 export interface ResolveContext {

@@ -86,7 +86,7 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
           problemAt(
             ctx.src,
             ['models', i, 'args', j],
-            `model '${clip(name ?? '')}': arg '${clip(arg)}' is not allowed by engine '${engine}' (no glob of its allowArgs matches)`,
+            `model '${clip(name ?? '')}': arg '${clip(arg)}' is not allowed by engine '${engine ?? ''}' (no glob of its allowArgs matches)`,
           ),
         );
       }

@@ -58,7 +58,8 @@ function branches(root: SchemaNode, node: SchemaNode | undefined, depth = 0): Sc
     for (const seg of ref.slice(2).split('/')) target = asNode(target)?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
     out.push(...branches(root, asNode(target), depth + 1));
   }
-  for (const sub of [...(Array.isArray(node.allOf) ? node.allOf : []), node.then, node.else]) out.push(...branches(root, asNode(sub), depth + 1));
+  for (const sub of [...(Array.isArray(node.allOf) ? (node.allOf as unknown[]) : []), node.then, node.else])
+    out.push(...branches(root, asNode(sub), depth + 1));
   return out;
 }
 

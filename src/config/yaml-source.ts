@@ -102,7 +102,8 @@ export function parseYamlSource(file: string, text: string, expects: string): Pa
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
   } catch (err) {
     // maxAliasCount: many uses of aliases that themselves hold aliases.
-    const message = err instanceof ReferenceError ? SHAPE_MESSAGES['too-large'] : `invalid YAML: ${String((err as Error).message).split('\n')[0]}`;
+    const message =
+      err instanceof ReferenceError ? SHAPE_MESSAGES['too-large'] : `invalid YAML: ${String((err as { message?: unknown }).message).split('\n')[0] ?? ''}`;
     return { ok: false, error: problem(file, lines, doc.contents.range[0], message) };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

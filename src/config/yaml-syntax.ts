@@ -22,7 +22,8 @@ function tokens(text: string): Token[] {
     out.push(t);
     if ('items' in t && Array.isArray(t.items)) {
       for (const item of t.items as CST.CollectionItem[]) {
-        for (const s of item.start ?? []) walk(s);
+        // The parser's types say `start` is always there; the guard stays for items the types do not describe.
+        for (const s of (item.start as CST.SourceToken[] | undefined) ?? []) walk(s);
         walk(item.key ?? undefined);
         for (const s of item.sep ?? []) walk(s);
         walk(item.value);

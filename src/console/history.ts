@@ -73,11 +73,11 @@ function parseLog(out: string, prefix: string): Commit[] {
     .filter((rec) => rec.trim() !== '')
     .map((rec) => {
       const [head, ...paths] = rec.split('\n');
-      const [sha, time, name, email, subject] = head!.split(SEP);
+      const [sha, time, name, email, subject] = (head ?? '').split(SEP);
       const touched = paths.filter((f) => f !== '').map((f) => (f.startsWith(prefix) ? f.slice(prefix.length) : `/${f}`));
       return {
-        sha: sha!,
-        time: time!,
+        sha: sha ?? '',
+        time: time ?? '',
         author: `${name ?? ''} <${email ?? ''}>`,
         email: email ?? '',
         subject: subject ?? '',
@@ -110,7 +110,9 @@ export function replicaChanges(before: Snapshot | null, after: Snapshot | null):
     const x = a.get(id);
     const y = b.get(id);
     if (x && y && x.state === y.state) continue;
-    out.push({ id, model: (y ?? x)!.model, nodes: (y ?? x)!.nodes, from: x?.state ?? null, to: y?.state ?? null });
+    const z = y ?? x;
+    if (!z) continue; // ids are the keys of a and b: one of them has it
+    out.push({ id, model: z.model, nodes: z.nodes, from: x?.state ?? null, to: y?.state ?? null });
   }
   return out;
 }
@@ -130,7 +132,7 @@ export async function openHistory(dir: string): Promise<History> {
   const git = createGitRunner(dir, { PATH: process.env.PATH, HOME: process.env.HOME });
   const inside = await git.tryRun(['rev-parse', '--show-prefix']);
   if (!inside.ok) {
-    return { available: false, head: async () => null, recent: async () => [], detail: async () => null };
+    return { available: false, head: () => Promise.resolve(null), recent: () => Promise.resolve([]), detail: () => Promise.resolve(null) };
   }
   const prefix = inside.out;
   let logCache: { head: string; n: number; commits: Commit[] } | null = null;
@@ -173,7 +175,8 @@ export async function openHistory(dir: string): Promise<History> {
       replicas: after === null && before === null ? null : replicaChanges(before, after),
       statusDiff: diff.ok && diff.out.trim() !== '' ? diff.out : null,
     };
-    if (details.size >= CACHE) details.delete(details.keys().next().value!);
+    const oldest = details.keys().next().value;
+    if (details.size >= CACHE && oldest !== undefined) details.delete(oldest);
     details.set(sha, result);
     return result;
   }

@@ -151,7 +151,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleServer>
   const server = createServer((req, res) => {
     handle(req, res, opts, source, history).catch((err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
-      opts.log?.(`llmgw console: ${req.method} ${req.url}: ${message.split('\n')[0]}`);
+      opts.log?.(`llmgw console: ${req.method ?? ''} ${req.url ?? ''}: ${message.split('\n')[0] ?? ''}`);
       if (res.headersSent) return void res.destroy();
       send(
         req,

@@ -50,7 +50,8 @@ export function assertSchedule(schedule: string): void {
 
 export function startLoop(opts: LoopOptions): Loop {
   assertSchedule(opts.schedule);
-  let stopped = false;
+  // Set by stop(), from another callback: typed wide so later checks are not narrowed to `false`.
+  let stopped = false as boolean;
   let inFlight: Promise<void> | null = null;
   let pending: TickReason | null = null;
 
@@ -93,7 +94,7 @@ export function startLoop(opts: LoopOptions): Loop {
   }
 
   const task = cron.schedule(opts.schedule, () => trigger('schedule'), { logger: quietLogger(opts.log) });
-  let closeWatcher: () => Promise<void> = async () => undefined;
+  let closeWatcher: () => Promise<void> = () => Promise.resolve();
   const ready = (async () => {
     if (opts.watchFiles && opts.watchFiles.length > 0) {
       const generated = new Set<string>(GENERATED_FILES.map((f) => basename(f)));

@@ -28,7 +28,8 @@ export function startDaemon(opts: DaemonOptions): Loop {
   let lastHolder = '';
 
   async function gatedTick(reason: TickReason): Promise<void> {
-    let ticking = false;
+    // Set inside the lease callback: typed wide so the catch's check is not narrowed to `false`.
+    let ticking = false as boolean;
     try {
       // Kept across ticks (keep: true): only a stop lets it go. Without a remote there is no one to hand over to: no deadline.
       const leased = await withLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now, keep: true }, async (lease) => {

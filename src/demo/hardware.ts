@@ -66,8 +66,9 @@ export function hardwareFor(config: Config, snapshot: Snapshot | null): Hardware
   return (node) => {
     const known = seen.get(node.name);
     if (known) return known;
-    if (wanted.length === 0) return eight(node.name, fabrics.indexOf(node.fabric) <= 0 ? H100 : H200, perNode);
     const turn = byFabric ? Math.max(0, fabrics.indexOf(node.fabric)) : (place.get(node.name) ?? 0);
-    return eight(node.name, { name: productFor(wanted[turn % wanted.length]!, config), memoryMiB: 81559 }, perNode);
+    const cls = wanted[turn % wanted.length];
+    if (cls === undefined) return eight(node.name, fabrics.indexOf(node.fabric) <= 0 ? H100 : H200, perNode);
+    return eight(node.name, { name: productFor(cls, config), memoryMiB: 81559 }, perNode);
   };
 }

@@ -34,9 +34,7 @@ export interface DemoOptions {
 
 /** Wait until every replica the plan started answers its health check, or the time is up. */
 async function waitHealthy(plan: Plan, world: SimWorld, timeoutMs: number): Promise<number> {
-  const urls = plan.actions
-    .filter((a) => a.op === 'start')
-    .map((a) => `http://${world.hostOf.get(a.placement[0]!.node)}:${a.op === 'start' ? a.port : 0}/health`);
+  const urls = plan.actions.flatMap((a) => (a.op === 'start' ? [`http://${String(world.hostOf.get(a.placement[0]?.node ?? ''))}:${a.port}/health`] : []));
   const deadline = Date.now() + timeoutMs;
   const healthy = new Set<string>();
   while (healthy.size < urls.length && Date.now() < deadline) {
@@ -82,7 +80,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     const addresses = world.sim.hosts.map((h) => h.host);
     const routers = world.sim.hosts.length - world.nodeNames.length;
     const who = `${world.nodeNames.length} nodes${routers > 0 ? ` and ${routers === 1 ? 'a router' : `${routers} routers`}` : ''}`;
-    out(`${who}, each a real SSH server on its own loopback address (${addresses[0]} … ${addresses[addresses.length - 1]});\n`);
+    out(`${who}, each a real SSH server on its own loopback address (${addresses[0] ?? ''} … ${addresses[addresses.length - 1] ?? ''});\n`);
     out(`the config repo is a bare git remote: ${world.remote}\n\n`);
     const repo = await openConfigRepo({ dir: workdir, remote: world.remote, branch: 'main', env });
     // The same leased tick as `llmgw reconcile`: a `llmgw run` pointed at this

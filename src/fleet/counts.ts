@@ -68,7 +68,7 @@ export function freeWholeNodes(fleet: Fleet): Map<string, Map<string, number>> {
   for (const f of fleet.config.cluster.fabrics) out.set(f, new Map());
   for (const node of fleet.nodes) {
     let byClass = out.get(node.fabric);
-    if (!byClass) out.set(node.fabric, (byClass = new Map()));
+    if (!byClass) out.set(node.fabric, (byClass = new Map<string, number>()));
     for (const g of node.gpus) if (!byClass.has(g.class)) byClass.set(g.class, 0);
     if (node.freeWholeClass !== null) byClass.set(node.freeWholeClass, (byClass.get(node.freeWholeClass) ?? 0) + 1);
   }

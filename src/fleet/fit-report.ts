@@ -61,7 +61,8 @@ export function fleetFit(fleet: Fleet): FleetFit {
     if (node.holds.size === 0) continue;
     // Only paths cluster.yaml tells the node to look in count (node.holds), as for holdings.
     for (const entry of node.report?.storage ?? []) {
-      for (const [weights, size] of Object.entries(entry.sizes ?? {})) {
+      // A node's report is untrusted: an entry may be anything, not the size the type describes.
+      for (const [weights, size] of Object.entries(entry.sizes ?? {}) as [string, NonNullable<typeof entry.sizes>[string] | null | undefined][]) {
         if (sizes.has(weights) || !node.holds.has(weights) || !entry.weights.includes(weights)) continue;
         if (typeof size?.bytes !== 'number' || !(size.bytes > 0)) continue;
         sizes.set(weights, { bytes: size.bytes, shape: shapeOf(size.config) });

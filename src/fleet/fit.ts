@@ -133,7 +133,7 @@ export function fitOn(input: FitInput): Fit {
     return { fits: left >= 0, weightsBytesPerGpu, kvBytesPerGpu: null, tokens, budgetBytes, maxModelLen: null, sequences: null };
   }
   // Each GPU holds its share of the kv heads; with more GPUs than kv heads they are replicated, not split further.
-  const perTokenPerGpu = perToken / Math.min(t, input.shape!.num_key_value_heads ?? input.shape!.num_attention_heads ?? t);
+  const perTokenPerGpu = perToken / Math.min(t, input.shape?.num_key_value_heads ?? input.shape?.num_attention_heads ?? t);
   const kvBytesPerGpu = perTokenPerGpu * tokens;
   const room = Math.max(0, left);
   const longest = left < 0 ? 0 : Math.floor(room / perTokenPerGpu);
@@ -160,7 +160,7 @@ export function gib(bytes: number): number {
  */
 export function needsText(fit: Fit): string {
   const weights = `needs ${(fit.weightsBytesPerGpu / GIB).toFixed(1)} GiB per GPU for weights + 1 GiB`;
-  return fit.kvBytesPerGpu === null ? weights : `${weights} + ${(fit.kvBytesPerGpu / GIB).toFixed(1)} GiB KV for ${fit.tokens} tokens`;
+  return fit.kvBytesPerGpu === null ? weights : `${weights} + ${(fit.kvBytesPerGpu / GIB).toFixed(1)} GiB KV for ${String(fit.tokens)} tokens`;
 }
 
 export function givesText(product: string, fit: Fit, utilization: number): string {

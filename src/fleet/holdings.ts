@@ -49,7 +49,7 @@ function holdingsIndex(fleet: Fleet): HoldingsIndex {
   for (const node of fleet.nodes) {
     if (node.condition === 'lost') continue;
     let byWeights = index.get(node.fabric);
-    if (!byWeights) index.set(node.fabric, (byWeights = new Map()));
+    if (!byWeights) index.set(node.fabric, (byWeights = new Map<string, HoldingAcc>()));
     const fabric = byWeights;
     forEachHolding(node.report, node.config.storage, (weights, decl) => {
       let acc = fabric.get(weights);

@@ -42,7 +42,7 @@ export async function callJson<T>(transport: Transport, target: HostTarget, comm
     stdout = await transport.run(target, command, JSON.stringify(request) + '\n');
   } catch (err) {
     if (err instanceof SshError) throw err;
-    throw sshError('unreachable', target, (err as Error)?.message ?? String(err), { cause: err });
+    throw sshError('unreachable', target, (err as Error | null | undefined)?.message ?? String(err), { cause: err });
   }
   const value = parseReply(stdout);
   if (value === undefined) {

@@ -54,7 +54,7 @@ export function reportRequest(node: NodeConfig, weights: string[]): AgentReportR
 
 /** One line, whatever went wrong: the snapshot's `error` field. */
 function errorLine(err: unknown): string {
-  const message = err instanceof SshError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+  const message = err instanceof SshError ? err.message : `internal error: ${(err as Error | null | undefined)?.message ?? String(err)}`;
   return message.split('\n', 1)[0] ?? '';
 }
 

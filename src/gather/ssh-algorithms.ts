@@ -43,7 +43,7 @@ export class Sha2OnlyAgent extends ssh2.OpenSSHAgent {
     const callback = (typeof options === 'function' ? options : cb) as ((err?: Error, signature?: Buffer) => void) | undefined;
     const opts = (typeof options === 'object' && options !== null ? options : {}) as { hash?: string };
     const parsed = typeof pubKey === 'object' && !Buffer.isBuffer(pubKey) ? pubKey : ssh2.utils.parseKey(pubKey);
-    const type = parsed instanceof Error ? '' : Array.isArray(parsed) ? (parsed[0]?.type ?? '') : parsed.type;
+    const type = parsed instanceof Error ? '' : Array.isArray(parsed) ? ((parsed[0] as ssh2.ParsedKey | undefined)?.type ?? '') : parsed.type;
     if (isSha1Signature(type, opts.hash)) {
       callback?.(new Error(SHA1_REFUSED));
       return false;

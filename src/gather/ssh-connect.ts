@@ -13,7 +13,7 @@ import { connectError, connectTimeoutError, sshError } from './ssh-errors.js';
 /** Whether npm built ssh2's optional native crypto binding (it needs a compiler at install time). */
 export function sshNativeCrypto(): boolean {
   try {
-    return createRequire(import.meta.url)('ssh2/lib/protocol/crypto.js').bindingAvailable === true;
+    return (createRequire(import.meta.url)('ssh2/lib/protocol/crypto.js') as { bindingAvailable?: unknown }).bindingAvailable === true;
   } catch {
     return false;
   }

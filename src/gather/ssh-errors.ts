@@ -34,8 +34,9 @@ const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', '
  */
 export function connectError(err: unknown, target: HostTarget, tcpConnected: boolean, connectTimeoutMs: number): SshError {
   if (err instanceof SshError) return err;
-  const e = err as Error & { level?: string; code?: string | number };
-  const message = (e?.message ?? String(err)).split('\n')[0];
+  // Whatever ssh2 or the socket threw: possibly not an Error at all.
+  const e = err as (Error & { level?: string; code?: string | number }) | null | undefined;
+  const message = (e?.message ?? String(err)).split('\n')[0] ?? '';
   const opts = { cause: err };
   switch (e?.level) {
     case 'client-timeout':

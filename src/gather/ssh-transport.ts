@@ -56,7 +56,7 @@ async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefine
       const hint = env.LLMGW_SSH_PASSPHRASE === undefined ? ' (an encrypted key needs LLMGW_SSH_PASSPHRASE)' : '';
       throw new SshError('auth-failed', '', `cannot use identityFile ${ssh.identityFile}: ${parsed.message}${hint}`);
     }
-    return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(Array.isArray(parsed) ? parsed[0] : parsed)) }];
+    return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed)) }];
   }
   if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: new Sha2OnlyAgent(env.SSH_AUTH_SOCK) }];
   throw new SshError('auth-failed', '', 'no ssh.identityFile in cluster.yaml and no ssh-agent (SSH_AUTH_SOCK is not set)');
@@ -132,8 +132,8 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     const s = await getSetup().catch((err: unknown) => {
       if (err instanceof SshError) throw sshError(err.kind, target, err.message, { cause: err });
       // known_hosts exists but cannot be read: no key can be checked, so none is accepted.
-      const code = errnoCode(err) ?? (err as Error)?.message;
-      throw sshError('host-key-unknown', target, `cannot read known_hosts ${ssh.knownHosts} (${code})`, { cause: err });
+      const code = errnoCode(err) ?? (err as Error | null | undefined)?.message;
+      throw sshError('host-key-unknown', target, `cannot read known_hosts ${ssh.knownHosts} (${String(code)})`, { cause: err });
     });
     const started = Date.now();
     const sock = ssh.proxyJump ? await throughBastion(s, target) : undefined;
@@ -170,7 +170,7 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     run(target, command, input) {
       if (closed) return Promise.reject(sshError('unreachable', target, 'the SSH transport is closed'));
       return limit(() => runOnce(target, command, input)).catch((err: unknown) => {
-        throw err instanceof SshError ? err : sshError('unreachable', target, (err as Error)?.message ?? String(err), { cause: err });
+        throw err instanceof SshError ? err : sshError('unreachable', target, (err as Error | null | undefined)?.message ?? String(err), { cause: err });
       });
     },
     async close() {

@@ -108,13 +108,16 @@ export async function withLease<T>(repo: LeaseRefs, opts: WithLeaseOptions, body
   const first = await takeLease(repo, { holder, ttlMs, now: opts.now() });
   if (!first.held) return { held: false, holder: first.holder, expiresAt: first.expiresAt };
   let until = first.expiresAt;
-  let renewing: Promise<void> | null = null;
+  // Set and cleared from the timer: typed wide so the await below is not read as awaiting null.
+  let renewing = null as Promise<void> | null;
   let timer: NodeJS.Timeout | undefined;
   if (opts.renewEveryMs !== undefined && repo.hasRemote) {
     timer = setInterval(() => {
       // A renewal that fails (or finds the lease taken) leaves the old expiry: the holder's deadline then stops it acting.
       renewing ??= takeLease(repo, { holder, ttlMs, now: opts.now() })
-        .then((r) => void (r.held && r.holder === holder ? (until = r.expiresAt) : undefined))
+        .then((r) => {
+          if (r.held && r.holder === holder) until = r.expiresAt;
+        })
         .catch(() => undefined)
         .finally(() => (renewing = null));
     }, opts.renewEveryMs);

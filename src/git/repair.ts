@@ -245,8 +245,9 @@ async function removeCheckoutLeftovers(ctx: RepairContext, onto: string | null):
   for (const line of listed.out.split('\0')) {
     // `<mode> blob <sha> <size, padded>\t<path>`
     const m = /^100[0-7]{3} blob ([0-9a-f]+) +(\d+)\t(.+)$/s.exec(line);
-    if (!m || !untracked.has(m[3]!)) continue;
-    const [sha, size, path] = [m[1]!, Number(m[2]), m[3]!];
+    const path = m?.[3];
+    if (!m || path === undefined || !untracked.has(path)) continue;
+    const [sha, size] = [m[1] ?? '', Number(m[2])];
     const st = lstatSync(join(ctx.top, path), { throwIfNoEntry: false });
     if (!st?.isFile()) continue;
     if (st.size === size) whole.set(path, sha);

@@ -92,7 +92,7 @@ function gitEnv(env: Record<string, string | undefined>): Record<string, string>
     out[k] = v;
   }
   // A daemon has no terminal: a credential prompt must fail, not hang the tick.
-  out.GIT_TERMINAL_PROMPT ??= '0';
+  if (!('GIT_TERMINAL_PROMPT' in out)) out.GIT_TERMINAL_PROMPT = '0';
   // git status takes index.lock to refresh the index when it can: a read must never leave a lock behind.
   out.GIT_OPTIONAL_LOCKS = '0';
   out.GIT_EDITOR = 'true';
@@ -199,7 +199,7 @@ export function parseStatus(text: string): GitStatus {
   const files: GitStatusFile[] = [];
   const conflicted: string[] = [];
   for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
+    const e = entries[i] ?? '';
     if (e.length < 4 || e.startsWith('## ')) continue;
     const xy = e.slice(0, 2);
     const path = e.slice(3);
@@ -214,15 +214,15 @@ export function parseStatus(text: string): GitStatus {
 export function createGitRunner(dir: string, env: Record<string, string | undefined>, limits: GitLimits = { timeoutMs: DEFAULT_GIT_TIMEOUT_MS }): GitRunner {
   const childEnv = gitEnv(env);
   async function execChecked(args: string[], moment?: string, input?: string): Promise<Exec> {
-    if (limits.halted?.aborted) throw new GitTimeoutError(`git ${args[0]}: not started: llmgw was told to stop now`);
+    if (limits.halted?.aborted) throw new GitTimeoutError(`git ${args[0] ?? ''}: not started: llmgw was told to stop now`);
     const r = await exec(dir, childEnv, args, limits, moment, input);
-    if (r.killed !== null) throw new GitTimeoutError(`git ${args[0]}: ${r.killed}`);
+    if (r.killed !== null) throw new GitTimeoutError(`git ${args[0] ?? ''}: ${r.killed}`);
     return r;
   }
   async function tryRun(args: string[], opts: { raw?: boolean; moment?: string } = {}): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {
     const r = await execChecked(args, opts.moment);
     if (r.code === 0) return { ok: true, out: opts.raw ? r.stdout : r.stdout.trim() };
-    return { ok: false, detail: firstLine(r.stderr || r.stdout || `exit code ${r.code}`) };
+    return { ok: false, detail: firstLine(r.stderr || r.stdout || `exit code ${String(r.code)}`) };
   }
   return {
     dir,
@@ -241,7 +241,7 @@ export function createGitRunner(dir: string, env: Record<string, string | undefi
         if (err instanceof GitTimeoutError && what !== undefined) throw new GitTimeoutError(`${what} failed: ${err.message.replace(/^git \S+: /, '')}`);
         throw err;
       });
-      if (!r.ok) throw new GitError(`${what ?? `git ${args[0]}`} failed: ${r.detail}`);
+      if (!r.ok) throw new GitError(`${what ?? `git ${args[0] ?? ''}`} failed: ${r.detail}`);
       return r.out;
     },
   };

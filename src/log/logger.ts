@@ -45,7 +45,7 @@ export function classify(line: string, fallback: LogLevel = 'info'): { level: Lo
 export interface Logger {
   readonly format: LogFormat;
   /** One line (no newline). */
-  line(text: string): void;
+  line: (text: string) => void;
   /** Runs `fn` as one tick: every line logged meanwhile, across awaits, carries a new tick id. */
   inTick<T>(fn: () => Promise<T>): Promise<T>;
   /**

@@ -77,6 +77,8 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   function close(event: EventName, subject: string, recovered?: () => NotifyEvent): void {
     const k = key(event, subject);
     if (notified[k] === undefined) return;
+    // notified is the plain record State keeps (JSON on disk); a closed condition leaves it.
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a keyed record by design, not an object with fixed fields
     delete notified[k];
     if (recovered) events.push(recovered());
   }

@@ -44,7 +44,12 @@ function canonical(value: unknown): string {
       .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  return stringify(value) ?? 'null';
+}
+
+/** undefined (and functions) stringify to undefined, whatever JSON.stringify's type says. */
+function stringify(value: unknown): string | undefined {
+  return JSON.stringify(value);
 }
 
 /** The hex HMAC-SHA256 of the entry without its MAC (hooks in sorted order, as state.json keeps them). */

@@ -171,9 +171,13 @@ export async function deliverOutbox(state: State, webhooks: readonly WebhookConf
   // The same URL twice is one hook: it gets each event once.
   const first = new Map<string, number>();
   keys.forEach((k, i) => first.has(k) || first.set(k, i));
-  await Promise.all([...first].map(([key, i]) => deliverTo(webhooks[i]!, i, key, outbox, done, { ...opts, log })));
+  await Promise.all(
+    [...first].flatMap(([key, i]) => {
+      const hook = webhooks[i];
+      return hook === undefined ? [] : [deliverTo(hook, i, key, outbox, done, { ...opts, log })];
+    }),
+  );
   outbox = outbox.map((o) => ({ ...o, hooks: o.hooks.filter((k) => !done.has(`${o.id}/${k}`)) })).filter((o) => o.hooks.length > 0);
-  const same =
-    outbox.length === state.outbox.length && outbox.every((o, i) => o.id === state.outbox[i]!.id && o.hooks.length === state.outbox[i]!.hooks.length);
+  const same = outbox.length === state.outbox.length && outbox.every((o, i) => o.id === state.outbox[i]?.id && o.hooks.length === state.outbox[i].hooks.length);
   return same ? state : { ...state, outbox: outbox.map((o) => sealEntry(key, o)) };
 }

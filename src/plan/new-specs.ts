@@ -25,7 +25,7 @@ export function newSpecs(config: Config, base: Config | null, fleet: Fleet, plan
     const engine = base?.cluster.engines[m.engine];
     if (engine) baseSpec.set(m.name, replicaSpec(m, engine));
   }
-  const running = new Set(fleet.replicas.map((r) => `${r.model}\u0000${r.spec}`));
+  const running = new Set(fleet.replicas.map((r) => `${r.model}\u0000${String(r.spec)}`));
   const starting = new Set(plan.actions.filter((a) => a.op === 'start').map((a) => a.model));
   const out: SpecArgv[] = [];
   for (const m of config.models) {

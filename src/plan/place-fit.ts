@@ -43,7 +43,9 @@ export function fitGate(model: ModelConfig, ff: FleetFit | undefined): FitGate {
       const longest = Math.max(...fits.map((f) => f.fit.maxModelLen ?? 0));
       // The weights fit but a full sequence does not: say how long one may be.
       const shorter = longest > 0 ? `; at most ${longest} tokens fit (maxModelLen)` : '';
-      return `${needsText(fits[0]!.fit)}; ${fits.map((f) => givesText(f.c.product, f.fit, utilization)).join(', ')}${shorter}`;
+      const first = fits[0];
+      if (!first) return null;
+      return `${needsText(first.fit)}; ${fits.map((f) => givesText(f.c.product, f.fit, utilization)).join(', ')}${shorter}`;
     },
   };
 }

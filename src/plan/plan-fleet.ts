@@ -22,16 +22,22 @@ import { recentlyDown, stopSurplus } from './surplus.js';
 export function planFleet(fleet: Fleet, state: State): Plan {
   // Steps 1, 2, 4, 5: what stays, what is freed now, what is replaced with surge.
   const { byModel, freeStops, draining } = classify(fleet);
+  // classify makes a group for every model in the config.
+  const groupOf = (name: string): NonNullable<ReturnType<typeof byModel.get>> => {
+    const g = byModel.get(name);
+    if (!g) throw new TypeError(`no replica group for model ${name}`);
+    return g;
+  };
   // A model rolling out (models.yaml `rollout`) decides its own starts and stops.
   const rollouts = new Map(
     fleet.config.models.flatMap((m) => {
-      const d = planRollout(byModel.get(m.name)!, fleet, state);
+      const d = planRollout(groupOf(m.name), fleet, state);
       return d ? [[m.name, d] as const] : [];
     }),
   );
   const recent = recentlyDown(fleet, state);
   for (const model of fleet.config.models) {
-    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(byModel.get(model.name)!, fleet, recent));
+    if (!rollouts.has(model.name)) freeStops.push(...stopSurplus(groupOf(model.name), fleet, recent));
   }
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
 
@@ -48,7 +54,7 @@ export function planFleet(fleet: Fleet, state: State): Plan {
 
   // Step 3 (and the surge half of step 4): one model at a time, in placement order.
   for (const model of placementOrder(fleet.config.models)) {
-    const group = byModel.get(model.name)!;
+    const group = groupOf(model.name);
     const order = byReplicaNumber(model.name);
     const rollout = rollouts.get(model.name);
     if (rollout) {
@@ -89,7 +95,7 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     result.placed.forEach((p, i) => {
       starts.push({
         op: 'start',
-        replica: ids[i]!,
+        replica: ids[i] ?? newId(model.name), // ids has one per placement
         model: model.name,
         port: p.port,
         placement: p.placement,

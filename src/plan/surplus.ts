@@ -83,7 +83,7 @@ export function stopSurplus(group: ModelReplicas, fleet: Fleet, recent: Readonly
       continue;
     }
     surplus.push(top.r);
-    for (const n of top.r.nodes) perNode.set(n, perNode.get(n)! - 1);
+    for (const n of top.r.nodes) perNode.set(n, (perNode.get(n) ?? 0) - 1);
   }
   const chosen = new Set(surplus);
   const stops = surplus.map((r) => stopAction(r, `surplus (${keptCount} of ${desired})`, [], fleet));

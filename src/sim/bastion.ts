@@ -29,7 +29,7 @@ export async function startSimBastion(opts: { address: string; knownHostsPath: s
     client.on('ready', () => {
       client.on('tcpip', (accept, reject, info) => {
         const upstream = connect(info.destPort, info.destIP);
-        upstream.once('error', () => reject?.());
+        upstream.once('error', () => (reject as (() => void) | undefined)?.());
         upstream.once('connect', () => {
           forwards += 1;
           const channel = accept();

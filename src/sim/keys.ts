@@ -27,7 +27,7 @@ export function generateSimKey(comment: string): SimKeyPair {
 /** One known_hosts line: `[addr]:port ssh-ed25519 AAAA…` (bare addr on port 22). */
 export function knownHostsLine(address: string, port: number, key: SimKeyPair): string {
   const [type, blob] = key.public.split(' ');
-  return `${knownHostsName(address, port)} ${type} ${blob}`;
+  return `${knownHostsName(address, port)} ${type ?? ''} ${blob ?? ''}`;
 }
 
 /** A private key parsed once for an ssh2 Server's hostKeys: it signs each handshake without re-parsing. */
@@ -38,5 +38,5 @@ export function serverHostKey(key: SimKeyPair): { key: ssh2.ParsedKey } {
 export function parsedKey(text: string): ssh2.ParsedKey {
   const parsed = ssh2.utils.parseKey(text);
   if (parsed instanceof Error) throw parsed;
-  return withCachedKeyObjects(Array.isArray(parsed) ? parsed[0] : parsed);
+  return withCachedKeyObjects(Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed);
 }

@@ -28,6 +28,6 @@ export function routeCommands(opts: RouteOptions): ExecHandler {
     if (agentSub !== null) return runAgent(agentSub, stdin, opts.agentEnv(host));
     const routerSub = subcommandOf(command, opts.routerCommand);
     if (routerSub !== null && opts.router) return opts.router(host, routerSub, stdin);
-    return { stdout: '', stderr: `sh: 1: ${command.split(' ')[0]}: not found\n`, code: 127 };
+    return { stdout: '', stderr: `sh: 1: ${command.split(' ')[0] ?? ''}: not found\n`, code: 127 };
   };
 }

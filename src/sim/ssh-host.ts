@@ -35,9 +35,14 @@ export function acceptOnlyKey(client: ssh2.Connection, allowed: ssh2.ParsedKey):
   client.on('error', () => undefined);
   client.on('authentication', (ctx) => {
     if (ctx.method !== 'publickey' || ctx.key.algo !== allowed.type || !ctx.key.data.equals(allowed.getPublicSSH())) {
-      return ctx.reject(['publickey']);
+      ctx.reject(['publickey']);
+      return;
     }
-    if (ctx.signature && ctx.blob && allowed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) return ctx.reject();
+    // ssh2's verify returns an Error (not false) when it cannot check: only `true` lets a client in.
+    if (ctx.signature && ctx.blob && (allowed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) as boolean | Error) !== true) {
+      ctx.reject();
+      return;
+    }
     ctx.accept();
   });
 }

@@ -42,7 +42,7 @@ function lastUserText(body: Record<string, unknown>): string {
     }
     return '';
   }
-  return typeof body['prompt'] === 'string' ? (body['prompt'] as string) : '';
+  return typeof body['prompt'] === 'string' ? body['prompt'] : '';
 }
 
 export interface AnswerKnobs {
@@ -55,7 +55,7 @@ export function answerFor(body: Record<string, unknown>, knobs: AnswerKnobs): st
   if (knobs.wrong) return WRONG_ANSWER;
   if (knobs.answer !== null) return knobs.answer;
   const asked = /reply with (?:only )?the word\s+["'`]?([^\s"'`.,!?;:]+)/i.exec(lastUserText(body));
-  return asked ? asked[1]! : DEFAULT_ANSWER;
+  return asked?.[1] ?? DEFAULT_ANSWER;
 }
 
 /** Words with their leading space, as tokens stream: "Hello", " from", " the". At most `max` of them. */

@@ -49,7 +49,10 @@ export class PrefixCache {
   /** How many leading characters of `text` the cache holds now (whole blocks). */
   cachedPrefix(names: number[]): number {
     let n = 0;
-    while (n < names.length && this.lru.has(names[n]!)) n++;
+    for (const name of names) {
+      if (!this.lru.has(name)) break;
+      n++;
+    }
     return n * this.model.blockChars;
   }
 

@@ -149,15 +149,19 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
 
   async function complete(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req);
-    if (Date.now() < readyAt) return json(res, 503, { error: { message: 'model is loading', type: 'unavailable' } });
+    if (Date.now() < readyAt) {
+      json(res, 503, { error: { message: 'model is loading', type: 'unavailable' } });
+      return;
+    }
     const k = ++counts.requests;
     if (Math.floor(k * knobs.failRate) > Math.floor((k - 1) * knobs.failRate)) {
       counts.failures++;
-      return json(res, 500, { error: { message: 'simulated failure (--fail-rate)', type: 'server_error', param: null, code: 'stub_failure' } });
+      json(res, 500, { error: { message: 'simulated failure (--fail-rate)', type: 'server_error', param: null, code: 'stub_failure' } });
+      return;
     }
     const chat = path === '/v1/chat/completions';
-    const name = typeof body['model'] === 'string' ? (body['model'] as string) : model;
-    const maxTokens = typeof body['max_tokens'] === 'number' ? (body['max_tokens'] as number) : null;
+    const name = typeof body['model'] === 'string' ? body['model'] : model;
+    const maxTokens = typeof body['max_tokens'] === 'number' ? body['max_tokens'] : null;
     const tokens = tokensOf(answerFor(body, knobs), maxTokens);
     const prompt = promptText(body);
     const id = `stub-${Date.now().toString(36)}-${k}`;
@@ -171,18 +175,21 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
     };
     res.once('close', finish);
     try {
-      if (path === '/v1/responses')
-        return await answerResponses(
+      if (path === '/v1/responses') {
+        await answerResponses(
           res,
           { id, model: name, createdAt: created, tokens, inputTokens: usage.prompt_tokens, tokenDelayMs: knobs.tokenDelayMs },
           body['stream'] === true,
           sleep,
         );
+        return;
+      }
       if (body['stream'] !== true) {
         if (!(await generate(prompt, tokens, res, () => undefined))) return;
         const text = tokens.join('');
         const choice = chat ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' } : { index: 0, text, finish_reason: 'stop' };
-        return json(res, 200, { id, object: chat ? 'chat.completion' : 'text_completion', created, model: name, choices: [choice], usage });
+        json(res, 200, { id, object: chat ? 'chat.completion' : 'text_completion', created, model: name, choices: [choice], usage });
+        return;
       }
       // The head at once, as an engine's streaming response does; the first token after the prefill.
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -225,7 +232,7 @@ export async function startStubEngine(opts: StubEngineOptions = {}): Promise<Stu
       });
     }
     if (path === '/stub/stats' && req.method === 'GET') return json(res, 200, { ...counts, cache: cache.totals });
-    json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
+    json(res, 404, { error: { message: `no route ${req.method ?? ''} ${path ?? ''}`, type: 'not_found' } });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -251,14 +258,14 @@ export function applyKnobs(knobs: StubKnobs, change: Record<string, unknown>): s
     [change['answer'] === undefined || change['answer'] === null || typeof change['answer'] === 'string', 'answer: a string or null'],
     [change['wrong'] === undefined || typeof change['wrong'] === 'boolean', 'wrong: true or false'],
     [change['tokenDelayMs'] === undefined || num(change['tokenDelayMs']), 'tokenDelayMs: a number >= 0'],
-    [change['failRate'] === undefined || (num(change['failRate']) && (change['failRate'] as number) <= 1), 'failRate: a number from 0 to 1'],
+    [change['failRate'] === undefined || (num(change['failRate']) && change['failRate'] <= 1), 'failRate: a number from 0 to 1'],
     [
       change['stallAfterTokens'] === undefined || change['stallAfterTokens'] === null || num(change['stallAfterTokens']),
       'stallAfterTokens: a number >= 0 or null',
     ],
     [change['slowPrefillMs'] === undefined || change['slowPrefillMs'] === null || num(change['slowPrefillMs']), 'slowPrefillMs: a number >= 0 or null'],
     [
-      typeof c === 'object' && c !== null && Object.keys(c).every((key) => key in DEFAULT_CACHE && num(c[key])),
+      typeof c === 'object' && Object.keys(c).every((key) => key in DEFAULT_CACHE && num(c[key])),
       'cache: numbers >= 0 for capacityChars, blockChars, baseMs, msPerChar, slots',
     ],
   ];

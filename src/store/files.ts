@@ -134,9 +134,11 @@ export function parseSnapshot(text: string, file: string): Snapshot {
   }
   // A hand-written snapshot may leave out when an unreachable node went away
   // and what it last said: both read as unknown.
-  const nodes = raw.nodes.map((n) =>
+  // Typed wide: a hand-written file may hold anything in the list, null included.
+  // checkShape below rejects whatever else the list held.
+  const nodes = raw.nodes.map((n: Snapshot['nodes'][number] | null) =>
     n !== null && typeof n === 'object' && !n.reachable ? { ...n, unreachableSince: n.unreachableSince ?? null, lastReport: n.lastReport ?? null } : n,
-  );
+  ) as Snapshot['nodes'];
   const snapshot = { version: 1 as const, observedAt: raw.observedAt ?? '', nodes, routers: raw.routers ?? [] };
   checkShape(snapshot, 'snapshot', file, 'snapshot');
   return snapshot;

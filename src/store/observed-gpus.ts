@@ -6,7 +6,6 @@
 
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ConfigProblem } from '../types/config.js';
 import { formatBytes, readRegularFile } from '../util/regular-file.js';
 import type { ObservedGpusResult } from '../types/observed-gpus.js';
 import { MAX_BYTES, OBSERVED_FILE } from './paths.js';

@@ -138,7 +138,7 @@ export async function readGeneratedFile(repoDir: string, path: string, shownAs =
   if (r.why === 'too-large') throw new DataError(`${shownAs}: not read: it is ${formatBytes(r.size)}, more than ${formatBytes(maxBytes)}`);
   if (r.why === 'error') throw new DataError(`${shownAs}: cannot read (${r.code})`);
   const found: Found = r.why === 'symlink' ? 'symlink' : r.why === 'directory' ? 'dir' : 'other';
-  throw new DataError(`${shownAs}: not read: ${pathProblem(path, 'file', found)}`);
+  throw new DataError(`${shownAs}: not read: ${String(pathProblem(path, 'file', found))}`);
 }
 
 /** readGeneratedFile, with anything that is not a readable regular file read as absent (a file llmgw is about to rewrite). */

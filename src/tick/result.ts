@@ -104,7 +104,7 @@ function eventPhrases(events: TickNews['events']): string[] {
       : subjects.length > 3
         ? `${subjects.slice(0, 3).join(', ')} and ${subjects.length - 3} more`
         : subjects.join(', ');
-    return `${names} ${EVENT_WORDS[event]}`;
+    return `${names} ${EVENT_WORDS[event] ?? ''}`;
   });
 }
 
@@ -132,7 +132,7 @@ export function commitMessage(
   if (moved > 0) parts.push(`${moved} ${moved === 1 ? 'replica' : 'replicas'} moved`);
   if (o && o.started - moved > 0) parts.push(`started ${o.started - moved}`);
   if (o && o.stopped > 0) parts.push(`stopped ${o.stopped}`);
-  if (o && (o.drained ?? 0) > 0) parts.push(`draining ${o.drained}`);
+  if (o && (o.drained ?? 0) > 0) parts.push(`draining ${o.drained ?? 0}`);
   if (o && o.failed > 0) parts.push(`${o.failed} failed`);
   if (o && o.deferred > 0) parts.push(`${o.deferred} waiting`);
   if (parts.length > 0) return `llmgw: ${lead}${parts.join(', ')}${where}`;

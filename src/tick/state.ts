@@ -23,7 +23,7 @@ export function unreachableFromSnapshot(snapshot: Snapshot): Record<string, stri
 export function startFailuresOf(outcome: ApplyOutcome, at: string): StartFailure[] {
   return outcome.failures
     .filter((f) => f.op === 'start' && f.replica !== null && f.model !== null)
-    .map((f) => ({ model: f.model!, node: f.host, replica: f.replica!, at, error: f.error }));
+    .map((f) => ({ model: f.model ?? '', node: f.host, replica: f.replica ?? '', at, error: f.error }));
 }
 
 /** An ISO time in whole seconds, as every other time llmgw commits. */

@@ -147,7 +147,7 @@ function precompiled(name: SchemaName): Compiled | undefined {
 /** Compiles a schema at run time: ajv's compiler, loaded only now. */
 function compile(name: SchemaName): Compiled {
   if (!ajv) {
-    const { Ajv2020: Engine } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const { Ajv2020: Engine } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
     ajv = new Engine(AJV_OPTIONS);
   }
   const file = schemaFile(name);

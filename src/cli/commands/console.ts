@@ -51,8 +51,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const listen = parseConsoleListen(values.listen!);
-  const repo = values.repo!;
+  const listen = parseConsoleListen(values.listen);
+  const repo = values.repo;
   const dir = await resolveRepoDir(io, repo);
   const server = await startConsole({ dir, displayDir: repo, listen, log: (l) => void io.stderr.write(l + '\n') });
   io.stderr.write(`llmgw console: serving ${repo} read-only at ${server.url}/ (Ctrl-C stops)\n`);

@@ -83,7 +83,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    return await runDemo({ keep: values.keep ?? false, out: (t) => io.stdout.write(t), env: io.env, stopped, ...own });
+    return await runDemo({ keep: values.keep, out: (t) => io.stdout.write(t), env: io.env, stopped, ...own });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

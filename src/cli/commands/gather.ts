@@ -50,7 +50,7 @@ function options(argv: string[]): Options {
       strict: true,
       allowPositionals: false,
     });
-    return { repo: values.repo ?? '.', out: values.out, help: values.help ?? false };
+    return { repo: values.repo, out: values.out, help: values.help };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

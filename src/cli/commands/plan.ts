@@ -89,20 +89,20 @@ function options(argv: string[]): PlanOptions {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const format = values.format ?? 'text';
+  const format = values.format;
   if (!(FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got '${format}')`);
   }
   if (values.base === '') throw new UsageError('--base needs a ref, e.g. --base origin/main');
   return {
-    repo: values.repo ?? '.',
+    repo: values.repo,
     base: values.base,
     observed: values.observed,
     now: values.now,
     format: format as Format,
-    detailedExitcode: values['detailed-exitcode'] ?? false,
-    checkSurvive: values['check-survive'] ?? false,
-    help: values.help ?? false,
+    detailedExitcode: values['detailed-exitcode'],
+    checkSurvive: values['check-survive'],
+    help: values.help,
   };
 }
 
@@ -125,7 +125,7 @@ async function inputs(opts: PlanOptions, io: Io): Promise<Inputs> {
   if (opts.base !== undefined) {
     const b = await readBaseInputs({ repo: opts.repo, base: opts.base, observed: opts.observed, now: opts.now, io });
     const before = b.baseStatus === null ? null : { text: b.baseStatus, label: `STATUS.md (${b.ref})` };
-    const done = async (): Promise<void> => undefined;
+    const done = (): Promise<void> => Promise.resolve();
     return { config: b.config, fleet: b.snapshot, state: b.state, now: b.now, before, baseConfig: b.baseConfig, ref: b.ref, warnings: b.warnings, done };
   }
   const f = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
@@ -153,7 +153,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const input = await inputs(opts, io);
   if (input.fleet === null) {
-    const notice = `The config is valid. ${input.ref} has no .llmgw/observed.json yet: placements appear once the fleet has been observed by a first \`llmgw reconcile\`.`;
+    const notice = `The config is valid. ${String(input.ref)} has no .llmgw/observed.json yet: placements appear once the fleet has been observed by a first \`llmgw reconcile\`.`;
     io.stdout.write(render(opts.format, EMPTY, '', { base: input.ref, warnings: input.warnings, notice }, io));
     return 0;
   }

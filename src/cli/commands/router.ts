@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../config/duration.js';
 import { resolveAdminSocket, runRouterClient } from '../../router/client.js';
-import { createLogger, type LogFormat } from '../../router/log.js';
+import { createLogger } from '../../router/log.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../router/proxy.js';
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_CONNECTIONS, startRouter } from '../../router/server.js';
 import { readAll } from '../../util/read-all.js';
@@ -144,7 +144,7 @@ async function serve(argv: string[], io: Io): Promise<number> {
   };
   const metrics = values.metrics === undefined ? undefined : parseListen(values.metrics as string, '--metrics');
   const adminSocket = resolveAdminSocket(values.admin as string | undefined, io.env);
-  const log = createLogger(format as LogFormat, (line) => io.stderr.write(line));
+  const log = createLogger(format, (line) => io.stderr.write(line));
   const router = await startRouter({
     listen,
     adminSocket,
@@ -161,7 +161,7 @@ async function serve(argv: string[], io: Io): Promise<number> {
     ...defined('maxWaiting', maxWaiting),
   });
   const where = `http://${hostForUrl(listen.host)}:${router.port}`;
-  const metricsAt = metrics ? `, metrics at http://${hostForUrl(metrics.host)}:${router.metricsPort}/metrics` : '';
+  const metricsAt = metrics ? `, metrics at http://${hostForUrl(metrics.host)}:${String(router.metricsPort)}/metrics` : '';
   log.log('info', `serving on ${where}, admin socket ${adminSocket}${metricsAt}`, { listen: where, admin: adminSocket });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -189,8 +189,11 @@ function hostForUrl(host: string): string {
 
 function optional<T>(text: unknown, flag: string, parse: (t: string) => T | null): T | undefined {
   if (text === undefined) return undefined;
-  const value = parse(String(text));
-  if (value === null) throw new UsageError(`${flag}: cannot use '${String(text)}' (see llmgw router serve --help)`);
+  // The option's value comes from parseArgs untyped; whatever it is, it is shown and parsed as text.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- untrusted value, String() is the intended rendering
+  const shown = String(text);
+  const value = parse(shown);
+  if (value === null) throw new UsageError(`${flag}: cannot use '${shown}' (see llmgw router serve --help)`);
   return value;
 }
 
@@ -200,7 +203,7 @@ const BYTE_UNITS: Record<string, number> = { '': 1, kib: 1024, mib: 1024 ** 2, g
 export function parseBytes(text: string): number | null {
   const m = /^([0-9]+)\s*(kib|mib|gib)?$/i.exec(text.trim());
   if (!m) return null;
-  const n = Number(m[1]) * BYTE_UNITS[(m[2] ?? '').toLowerCase()]!;
+  const n = Number(m[1]) * (BYTE_UNITS[(m[2] ?? '').toLowerCase()] ?? NaN);
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
@@ -219,7 +222,7 @@ export function parseListen(text: string, flag = '--listen'): { host: string; po
 
 function parse(argv: string[], options: ParseArgsConfig['options']): { values: Record<string, unknown> } {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: false, strict: true }) as { values: Record<string, unknown> };
+    return parseArgs({ args: argv, options, allowPositionals: false, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

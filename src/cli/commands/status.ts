@@ -60,7 +60,7 @@ function options(argv: string[]): Options {
     throw new UsageError(`--format ${format}: expected text, json or markdown`);
   }
   if (values.json && format !== 'json') throw new UsageError(`--json and --format ${format} disagree`);
-  return { repo: values.repo ?? '.', observed: values.observed, now: values.now, format, help: values.help ?? false };
+  return { repo: values.repo, observed: values.observed, now: values.now, format, help: values.help };
 }
 
 /** Colour for a terminal, unless NO_COLOR is set to anything (no-color.org). */

@@ -32,7 +32,7 @@ function options(argv: string[]): { repo: string; help: boolean } {
       strict: true,
       allowPositionals: false,
     });
-    return { repo: values.repo ?? '.', help: values.help ?? false };
+    return { repo: values.repo, help: values.help };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

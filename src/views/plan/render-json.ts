@@ -30,7 +30,9 @@ export function planJson(plan: Plan, context?: Partial<PlanContext>): Record<str
     actions: plan.actions.map(actionJson),
     unplaceable: plan.unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })),
     // Only while a rollout is under way or failed: a plan without one reads as it always did.
-    ...((plan.rollouts ?? []).length > 0 ? { rollouts: plan.rollouts!.map((r) => ({ model: r.model, spec: r.spec, stage: r.stage, text: r.text })) } : {}),
+    ...((plan.rollouts ?? []).length > 0
+      ? { rollouts: (plan.rollouts ?? []).map((r) => ({ model: r.model, spec: r.spec, stage: r.stage, text: r.text })) }
+      : {}),
     // The fleet as this tick leaves it decides fit and survive: lifted from `after` to the top level.
     ...(ctx.after?.fit ? { fit: ctx.after.fit } : {}),
     ...(ctx.after?.survive ? { survive: ctx.after.survive } : {}),

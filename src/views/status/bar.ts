@@ -17,9 +17,11 @@ export const BAR_WIDTH = 20;
 
 export function barCells(row: CapacityRow, width = BAR_WIDTH): Record<BarBucket, number> {
   const cells: Record<BarBucket, number> = { used: 0, unhealthy: 0, other: 0, unreachable: 0, cordoned: 0, free: 0 };
-  const present = BAR_ORDER.filter((b) => (row[b] ?? 0) > 0);
+  // A row from a report written before a bucket existed (`other`) lacks it: read as 0.
+  const count = (b: BarBucket): number => countIn(row, b);
+  const present = BAR_ORDER.filter((b) => count(b) > 0);
   if (row.total <= 0 || present.length === 0) return cells;
-  const exact = (b: BarBucket): number => ((row[b] ?? 0) * width) / row.total;
+  const exact = (b: BarBucket): number => (count(b) * width) / row.total;
   for (const b of present) cells[b] = Math.max(1, Math.floor(exact(b)));
   let left = width - present.reduce((s, b) => s + cells[b], 0);
   const byRemainder = [...present].sort((a, b) => (exact(b) % 1) - (exact(a) % 1));
@@ -48,4 +50,9 @@ export function barText(row: CapacityRow, width = BAR_WIDTH): string {
     .map((s) => s.text)
     .join('');
   return text.padEnd(width, ' ');
+}
+
+/** Typed wide on purpose: a row as read back from an older report may lack a bucket. */
+function countIn(row: Partial<Record<BarBucket, number>>, b: BarBucket): number {
+  return row[b] ?? 0;
 }

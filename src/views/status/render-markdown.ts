@@ -66,7 +66,7 @@ function capacity(report: StatusReport): string[] {
     `${c.used}`,
     `${c.free}`,
     `${c.unhealthy}`,
-    `${c.other ?? 0}`,
+    `${(c.other as number | undefined) ?? 0}`,
     `${c.unreachable}`,
     `${c.cordoned}`,
   ]);

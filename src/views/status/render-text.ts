@@ -41,7 +41,7 @@ function capacity(report: StatusReport, paint: Paint): string[] {
   const rows = report.capacity.map((c, i) => [
     t(c.class),
     plainBars[i] ?? '',
-    ...[c.total, c.used, c.free, c.unhealthy, c.other ?? 0, c.unreachable, c.cordoned].map(String),
+    ...[c.total, c.used, c.free, c.unhealthy, (c.other as number | undefined) ?? 0, c.unreachable, c.cordoned].map(String),
   ]);
   const padded = pad([head, ...rows]);
   // Columns are measured on the plain bar; the coloured one replaces it after.
@@ -52,7 +52,7 @@ function capacity(report: StatusReport, paint: Paint): string[] {
     return (padded[i + 1] ?? '').replace(plainBars[i] ?? '', coloured);
   });
   const legend = BAR_ORDER.map((b) => `${paint(COLOR[b], BAR_CHARS[b])} ${b}`).join('  ');
-  return [paint('1', 'Capacity'), `  ${padded[0]}`, ...lines.map((l) => `  ${l}`), `  ${legend}`, ''];
+  return [paint('1', 'Capacity'), `  ${padded[0] ?? ''}`, ...lines.map((l) => `  ${l}`), `  ${legend}`, ''];
 }
 
 function fabrics(report: StatusReport): string[] {
