@@ -43,9 +43,9 @@ test('a timeout past what a Node timer holds is reported, and used as the larges
 
 test('with no ssh.user, $USER or $LOGNAME and no password-database entry, llmgw connects as root', () => {
   const real = os.userInfo;
-  os.userInfo = (() => {
+  os.userInfo = () => {
     throw new Error('uv_os_get_passwd returned ENOENT');
-  }) as typeof os.userInfo;
+  };
   syncBuiltinESMExports();
   try {
     const { ctx, ssh } = ctxOf(CLUSTER, { HOME: '/home/op' });
