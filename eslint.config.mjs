@@ -36,6 +36,29 @@ export default tseslint.config(
     },
   },
   {
+    files: ['test/**/*.ts'],
+    rules: {
+      // A test reads parsed JSON (stdout, HTTP bodies, files) and its assertions check the shape: a wrong one fails right there.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      // `out += chunk` is how a test collects a stream, whose 'data' chunks @types/node types as any (other mixes stay errors).
+      '@typescript-eslint/restrict-plus-operands': [
+        'error',
+        { allowAny: true, allowBoolean: false, allowNullish: false, allowNumberAndString: false, allowRegExp: false },
+      ],
+      // A missing value in an expected text or a failure message shows as `undefined`, and the assertion fails visibly.
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true, allowAny: false, allowRegExp: false, allowNever: false },
+      ],
+      // Test doubles implement async interfaces (`tick`, `run`, `close`) with bodies that need no await.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
     files: ['**/*.mjs'],
     extends: [js.configs.recommended],
     languageOptions: {

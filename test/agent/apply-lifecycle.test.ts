@@ -101,7 +101,7 @@ test('a replica recorded but dead is started again by start', async () => {
 test('the replica outlives the agent process that started it (llmgw agent apply over the CLI)', async () => {
   const port = await freePort();
   const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-  const child = spawn(process.execPath, [cli, 'agent', 'apply'], { env: node.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'agent', 'apply'], { env: node.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stdin.end(JSON.stringify({ version: 1, node: 'n1', start: [stubStart('detached-0', port)], stop: [] }));

@@ -60,7 +60,10 @@ export async function startCheckEngine(initial: Partial<EngineBehaviour> = {}): 
       const { answer, mode, status } = b;
       setTimeout(() => {
         if (mode === 'status') return void res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
-        if (mode === 'sse') return answerSse(res, answer);
+        if (mode === 'sse') {
+          answerSse(res, answer);
+          return;
+        }
         const text = JSON.stringify({
           object: 'chat.completion',
           choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],

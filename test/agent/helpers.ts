@@ -53,7 +53,7 @@ export async function makeNode(gpus: FakeGpu[] = [{ name: 'NVIDIA H100 80GB HBM3
 
 /** One node for a whole test file: made before its first test, stopped and removed after its last. */
 export function fileNode(t: { before(fn: () => Promise<void>): void; after(fn: () => Promise<void>): void }): TestNode & {
-  stateOf(id: string): Promise<string | undefined>;
+  stateOf: (id: string) => Promise<string | undefined>;
 } {
   let n: TestNode | undefined;
   const get = (): TestNode => {

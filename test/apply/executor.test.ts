@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { executePlan } from '../../src/apply/executor.js';
 import type { Action, Plan } from '../../src/types/plan.js';
-import { config, fakeTransport, fleet, node, replica } from './fixtures.js';
+import { type Call, config, fakeTransport, fleet, node, replica } from './fixtures.js';
 
 const plan = (actions: Action[]): Plan => ({ version: 1, changes: actions.length > 0, blocked: null, actions, unplaceable: [] });
 const start = (replica: string, model: string, nodes: string[], port = 8000): Action => ({
@@ -22,10 +22,10 @@ const stop = (replica: string, model: string, nodes: string[], waitFor: string[]
   waitFor,
   placement: nodes.map((n) => ({ node: n, gpus: [0, 1] })),
 });
-const kind = (c: { host: string; command: string; input: any }) =>
+const kind = (c: Call) =>
   c.command.endsWith('endpoints')
     ? `table@${c.host}`
-    : `${c.host}:start=${c.input.start.map((s: any) => s.replica).join(',')};stop=${c.input.stop.map((s: any) => (typeof s === 'string' ? s : s.replica)).join(',')}`;
+    : `${c.host}:start=${(c.input.start as { replica: string }[]).map((s) => s.replica).join(',')};stop=${(c.input.stop as (string | { replica: string })[]).map((s) => (typeof s === 'string' ? s : s.replica)).join(',')}`;
 
 test('order: table, freeing stops, starts (one call per node), table, ready stops', async () => {
   const cfg = config([node('g1'), node('g2'), node('g3')]);

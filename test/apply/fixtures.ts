@@ -90,6 +90,7 @@ export function fleet(
 export interface Call {
   host: string;
   command: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request as the agent parsed it (JSON); each test asserts the fields it reads
   input: any;
 }
 

@@ -94,7 +94,7 @@ test('every step output an expression reads is one a step of the action writes',
   for (const [, id, key] of text.matchAll(/steps\.([a-z-]+)\.outputs\.([a-z-]+)/g)) {
     const s = steps.find((x) => x.id === id);
     assert.ok(s, `no step ${id}`);
-    assert.match(s!.run ?? '', new RegExp(`echo "${key}=`), `step ${id} writes ${key}`);
+    assert.match(s.run ?? '', new RegExp(`echo "${key}=`), `step ${id} writes ${key}`);
   }
 });
 

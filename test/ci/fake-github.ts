@@ -1,7 +1,7 @@
 // A stand-in for api.github.com on 127.0.0.1: the issue-comment endpoints the
 // plan comment uses, with GitHub's pagination (per_page, page, Link rel="next").
 
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeComment {
@@ -38,13 +38,16 @@ export async function startFakeGitHub(repository = 'acme/fleet'): Promise<FakeGi
   const state: Omit<FakeGitHub, 'api' | 'close'> = { comments: new Map(), seen: [], failWith: null, nextOverride: null };
   const bot = { login: 'github-actions[bot]', type: 'Bot' as const };
   let api = '';
-  const server: Server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', api);
     state.seen.push({ method: req.method ?? '', path: url.pathname + url.search, authorization: req.headers.authorization });
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     };
-    if (state.failWith) return send(state.failWith.status, { message: state.failWith.message });
+    if (state.failWith) {
+      send(state.failWith.status, { message: state.failWith.message });
+      return;
+    }
     const list = new RegExp(`^/repos/${repository}/issues/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^/repos/${repository}/issues/comments/(\\d+)$`).exec(url.pathname);
     if (list && req.method === 'GET') {
@@ -58,18 +61,20 @@ export async function startFakeGitHub(repository = 'acme/fleet'): Promise<FakeGi
         next.searchParams.set('page', String(page + 1));
         headers.link = `<${page === 1 && state.nextOverride ? state.nextOverride : next.href}>; rel="next", <${api}/last>; rel="last"`;
       }
-      return send(
+      send(
         200,
         slice.map((c) => ({ ...c, html_url: `https://github.example/${repository}/pull/${list[1]}#issuecomment-${c.id}` })),
         headers,
       );
+      return;
     }
     if (list && req.method === 'POST') {
       const { body } = await bodyOf(req);
       const c: FakeComment = { id: nextId++, body: body ?? '', user: bot };
       const pr = Number(list[1]);
       state.comments.set(pr, [...(state.comments.get(pr) ?? []), c]);
-      return send(201, { ...c, html_url: `https://github.example/c/${c.id}` });
+      send(201, { ...c, html_url: `https://github.example/c/${c.id}` });
+      return;
     }
     if (one && req.method === 'PATCH') {
       const { body } = await bodyOf(req);
@@ -77,13 +82,16 @@ export async function startFakeGitHub(repository = 'acme/fleet'): Promise<FakeGi
         const c = cs.find((x) => x.id === Number(one[1]));
         if (c) {
           c.body = body ?? '';
-          return send(200, { ...c, html_url: `https://github.example/c/${c.id}` });
+          send(200, { ...c, html_url: `https://github.example/c/${c.id}` });
+          return;
         }
       }
-      return send(404, { message: 'Not Found' });
+      send(404, { message: 'Not Found' });
+      return;
     }
-    return send(404, { message: 'Not Found' });
-  });
+    send(404, { message: 'Not Found' });
+  };
+  const server: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(state, {
@@ -93,5 +101,5 @@ export async function startFakeGitHub(repository = 'acme/fleet'): Promise<FakeGi
         server.close(() => r());
         server.closeAllConnections();
       }),
-  }) as FakeGitHub;
+  });
 }

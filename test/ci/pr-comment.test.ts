@@ -176,7 +176,8 @@ test('a next page on another host is refused, and the token is never sent there'
     gh.nextOverride = `${elsewhere.api}/repos/acme/fleet/issues/7/comments?page=2`;
     await run().then(
       () => assert.unreachable('should refuse'),
-      (err: Error) => assert.match(err.message, /^the next page of comments is on another host \(127\.0\.0\.1:\d+\); not sending the token there$/),
+      (err: unknown) =>
+        assert.match((err as Error).message, /^the next page of comments is on another host \(127\.0\.0\.1:\d+\); not sending the token there$/),
     );
     assert.equal(elsewhere.seen, []);
   } finally {

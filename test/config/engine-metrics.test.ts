@@ -33,10 +33,10 @@ const VLLM = {
 test("an engine that writes no metrics reads vLLM's; metrics: false reads none", () => {
   const r = load('');
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.config.cluster.engines.vllm!.metrics, VLLM);
+  assert.equal(r.config.cluster.engines.vllm!.metrics, VLLM);
   const off = load('    metrics: false\n');
   assert.ok(off.ok);
-  if (off.ok) assert.is(off.config.cluster.engines.vllm!.metrics, undefined);
+  assert.is(off.config.cluster.engines.vllm!.metrics, undefined);
   const on = load('    metrics: true\n');
   assert.not.ok(on.ok, 'true is not an entry');
 });
@@ -44,24 +44,20 @@ test("an engine that writes no metrics reads vLLM's; metrics: false reads none",
 test("metrics: {} is vLLM's names at /metrics; keys given replace only themselves (SGLang's names)", () => {
   const r = load('    metrics: {}\n');
   assert.ok(r.ok);
-  if (r.ok) {
-    assert.equal(r.config.cluster.engines.vllm!.metrics, {
-      path: '/metrics',
-      running: 'vllm:num_requests_running',
-      waiting: 'vllm:num_requests_waiting',
-      progress: 'vllm:generation_tokens_total',
-    });
-  }
+  assert.equal(r.config.cluster.engines.vllm!.metrics, {
+    path: '/metrics',
+    running: 'vllm:num_requests_running',
+    waiting: 'vllm:num_requests_waiting',
+    progress: 'vllm:generation_tokens_total',
+  });
   const s = load('    metrics: { running: "sglang:num_running_reqs", waiting: "sglang:num_queue_reqs", progress: "sglang:generation_tokens_total" }\n');
   assert.ok(s.ok);
-  if (s.ok) {
-    assert.equal(s.config.cluster.engines.vllm!.metrics, {
-      path: '/metrics',
-      running: 'sglang:num_running_reqs',
-      waiting: 'sglang:num_queue_reqs',
-      progress: 'sglang:generation_tokens_total',
-    });
-  }
+  assert.equal(s.config.cluster.engines.vllm!.metrics, {
+    path: '/metrics',
+    running: 'sglang:num_running_reqs',
+    waiting: 'sglang:num_queue_reqs',
+    progress: 'sglang:generation_tokens_total',
+  });
 });
 
 test('a misspelt key, a path without its slash and a name that is not a Prometheus name are each one line', () => {

@@ -53,7 +53,7 @@ test('models.yaml reads no ${VAR}, not even at a path that is a secret place in 
 test('the loaded cluster carries the stop defaults models fall back to: built-in, or as cluster.yaml sets them', () => {
   const built = load(CLUSTER);
   assert.ok(built.ok);
-  if (built.ok) assert.equal(built.config.cluster.stopDefaults, { drainTimeoutMs: 600_000, stopGraceMs: 30_000 });
+  assert.equal(built.config.cluster.stopDefaults, { drainTimeoutMs: 600_000, stopGraceMs: 30_000 });
   const set = load(CLUSTER + 'defaults:\n  drainTimeout: 5m\n  stopGrace: 10s\n');
   assert.equal(errorsOf(set), []);
   if (set.ok) assert.equal(set.config.cluster.stopDefaults, { drainTimeoutMs: 300_000, stopGraceMs: 10_000 });

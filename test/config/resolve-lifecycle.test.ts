@@ -138,13 +138,13 @@ test('a stop grace or a rollout hold too long for a timer is reported at its own
   assert.equal(problemsOf(CLUSTER, MODELS + '    rollout: { hold: 30d }\n'), ['models.yaml:8:22: models[0].rollout.hold: must be at most 24d']);
   const r = parsePair(CLUSTER, MODELS + '    stopGrace: 24d\n    rollout: { hold: 0s }\n');
   assert.ok(r.ok);
-  if (r.ok) assert.equal([r.config.models[0]!.stopGraceMs, r.config.models[0]!.rollout!.holdMs], [24 * 86_400_000, 0]);
+  assert.equal([r.config.models[0]!.stopGraceMs, r.config.models[0]!.rollout!.holdMs], [24 * 86_400_000, 0]);
 });
 
 test('defaults without a check give models no check; defaults with an empty check, or a model with one, is one problem, not an internal error', () => {
   const r = parsePair(CLUSTER + 'defaults:\n  drainTimeout: 5m\n', MODELS);
   assert.ok(r.ok);
-  if (r.ok) assert.equal([r.config.models[0]!.check, r.config.models[0]!.drainTimeoutMs], [null, 300_000]);
+  assert.equal([r.config.models[0]!.check, r.config.models[0]!.drainTimeoutMs], [null, 300_000]);
   assert.equal(problemsOf(CLUSTER + 'defaults:\n  check:\n', MODELS), ['cluster.yaml:12:3: defaults.check: must be object']);
   assert.equal(problemsOf(CLUSTER, MODELS + '    check:\n'), ['models.yaml:8:5: models[0].check: must be a mapping (prompt, expect, timeout) or false']);
 });

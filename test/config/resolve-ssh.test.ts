@@ -49,9 +49,9 @@ test("with no ssh.user, $USER or $LOGNAME, llmgw connects as the host's user (th
 
 test('with no password-database entry either (a container with an arbitrary uid), the host facts say root', () => {
   const real = os.userInfo;
-  os.userInfo = (() => {
+  os.userInfo = () => {
     throw new Error('uv_os_get_passwd returned ENOENT');
-  }) as typeof os.userInfo;
+  };
   syncBuiltinESMExports();
   try {
     assert.is(hostFacts().user, 'root');

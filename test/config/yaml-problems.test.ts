@@ -50,7 +50,7 @@ test('a value left empty is shown at its key; an explicit null, ~ or "" at the v
 test('a problem at a path that goes past a scalar is shown at the scalar, not a crash', () => {
   const parsed = parseYamlSource('f.yaml', 'a:\n  b: text\n', 'a mapping');
   assert.ok(parsed.ok);
-  if (parsed.ok) assert.equal(problemAt(parsed.source, ['a', 'b', 0, 'c'], 'x'), { file: 'f.yaml', line: 2, col: 6, path: 'a.b[0].c', message: 'x' });
+  assert.equal(problemAt(parsed.source, ['a', 'b', 0, 'c'], 'x'), { file: 'f.yaml', line: 2, col: 6, path: 'a.b[0].c', message: 'x' });
 });
 
 test.run();

@@ -23,9 +23,10 @@ const SIZES = [
 ] as const;
 const NAV = ['/', '/models', '/nodes', '/ticks'];
 
-let chromium: Chromium;
-let e: E2E;
-let large: { dir: string; remove(): void };
+// Undefined until test.before has made them; test.after closes whatever it got to.
+let chromium: Chromium | undefined;
+let e: E2E | undefined;
+let large: { dir: string; remove: () => void } | undefined;
 const servers: ConsoleServer[] = [];
 
 async function serve(dir: string, refreshMs = 5000): Promise<string> {
@@ -62,7 +63,7 @@ async function visit(page: Page, problems: string[], url: string, shot: string, 
 
 function cellsOf(page: Page, selector: string): Promise<Record<string, string[]>> {
   return page.$$eval(selector, (rows) =>
-    Object.fromEntries(rows.map((r) => [r.getAttribute('data-key') ?? '', [...r.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')])),
+    Object.fromEntries(rows.map((r) => [r.getAttribute('data-key') ?? '', [...r.querySelectorAll('td')].map((td) => td.textContent.trim())])),
   );
 }
 
@@ -100,14 +101,12 @@ async function checkKeyboard(page: Page, everyLink: boolean): Promise<void> {
   const reached = (await tabThrough(page, links + 20)).filter((p) => p.startsWith('/'));
   for (const p of NAV) assert.ok(reached.includes(p), `Tab reaches ${p}`);
   if (!everyLink) return;
-  const visible = await page.$$eval('a', (as) =>
-    as.filter((a) => !a.closest('details:not([open])')).map((a) => new URL((a as HTMLAnchorElement).href).pathname),
-  );
+  const visible = await page.$$eval('a', (as) => as.filter((a) => !a.closest('details:not([open])')).map((a) => new URL(a.href).pathname));
   assert.equal(reached, visible);
 }
 
 async function walk(base: string, name: string, report: StatusReport, extra: string[]): Promise<void> {
-  const page = await chromium.browser.newPage();
+  const page = await chromium!.browser.newPage();
   const problems = watchProblems(page);
   try {
     for (const size of SIZES) {
@@ -132,34 +131,34 @@ async function walk(base: string, name: string, report: StatusReport, extra: str
 
 test('examples/large: every page loads clean at both sizes, shows the numbers of status --json, and Tab reaches every link', async () => {
   const report = JSON.parse((await exampleStatus('large', '--json')).out) as StatusReport;
-  const base = await serve(large.dir);
+  const base = await serve(large!.dir);
   const failed = report.replicas.find((r) => r.state === 'failed')!;
   await walk(base, 'large', report, [`/models/${failed.model}`, `/nodes/${report.nodes.unreachable[0]!.node}`, `/nodes/${report.unhealthyGpus[0]!.node}`]);
 });
 
 test("the demo's reconciled fleet: every page, a model, a node and the last tick load clean; the numbers are status --json's", async () => {
-  const snapshot = JSON.parse(await (await import('node:fs/promises')).readFile(join(e.workdir, '.llmgw/observed.json'), 'utf8')) as { observedAt: string };
-  const r = await status(['--repo', e.workdir, '--observed', join(e.workdir, '.llmgw/observed.json'), '--now', snapshot.observedAt, '--json']);
+  const snapshot = JSON.parse(await (await import('node:fs/promises')).readFile(join(e!.workdir, '.llmgw/observed.json'), 'utf8')) as { observedAt: string };
+  const r = await status(['--repo', e!.workdir, '--observed', join(e!.workdir, '.llmgw/observed.json'), '--now', snapshot.observedAt, '--json']);
   assert.is(r.code, 0, r.err);
   const report = JSON.parse(r.out) as StatusReport;
-  const base = await serve(e.workdir);
-  const head = (await e.repo.head()).slice(0, 12);
-  await walk(base, 'demo', report, [`/models/${report.models[0]!.name}`, `/nodes/${e.world.nodeNames[0]}`, `/ticks/${head}`]);
+  const base = await serve(e!.workdir);
+  const head = (await e!.repo.head()).slice(0, 12);
+  await walk(base, 'demo', report, [`/models/${report.models[0]!.name}`, `/nodes/${e!.world.nodeNames[0]}`, `/ticks/${head}`]);
 });
 
 test('a page open in the browser reloads itself when a tick commits, and then shows what changed', async () => {
-  const base = await serve(e.workdir, 250);
-  const page = await chromium.browser.newPage();
+  const base = await serve(e!.workdir, 250);
+  const page = await chromium!.browser.newPage();
   const problems = watchProblems(page);
   try {
     await page.goto(base + '/', { waitUntil: 'load' });
     const before = await page.$eval('body', (b) => b.getAttribute('data-version'));
     assert.not.ok((await page.content()).includes('gpu-a03</a> <span class="detail">(refused)'));
-    const down = e.world.sim.setFaultAsync('gpu-a03', 'refuse');
-    e.world.sim.dropConnections('gpu-a03');
+    const down = e!.world.sim.setFaultAsync('gpu-a03', 'refuse');
+    e!.world.sim.dropConnections('gpu-a03');
     await down;
     const reloaded = page.waitForNavigation({ timeout: 20_000 });
-    const t = await e.tick();
+    const t = await e!.tick();
     assert.ok(t.commit, 'the tick committed');
     await reloaded;
     for (let i = 0; i < 50 && (await page.$eval('body', (b) => b.getAttribute('data-version'))) === before; i++) await sleep(100);
@@ -168,7 +167,7 @@ test('a page open in the browser reloads itself when a tick commits, and then sh
     assert.equal(problems, []);
   } finally {
     await page.close();
-    await e.world.sim.setFaultAsync('gpu-a03', null);
+    await e!.world.sim.setFaultAsync('gpu-a03', null);
   }
 });
 

@@ -27,7 +27,7 @@ function fakeTick() {
       holding = false;
       for (const g of gates.splice(0)) g();
     },
-    async tick(reason: TickReason) {
+    tick: async (reason: TickReason) => {
       reasons.push(reason);
       active++;
       maxActive = Math.max(maxActive, active);

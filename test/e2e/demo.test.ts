@@ -33,7 +33,7 @@ test('llmgw demo starts replicas at tick 1, sees them running at tick 2, and lea
   assert.ok(block);
   const { stdout: ps } = await exec('ps', ['-eo', 'args']);
   assert.not.ok(ps.includes(`--host ${block}.`), 'a stub engine of the demo is still running');
-  await rm(dir!, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
 });
 
 const OWN_CLUSTER = `apiVersion: llmgw/v1
@@ -83,7 +83,7 @@ test('llmgw demo --repo refuses a config too large to simulate, or an invalid on
     await writeFile(join(own, 'models.yaml'), OWN_MODELS);
     const big = await exec(process.execPath, [main, 'demo', '--repo', own]).then(
       () => null,
-      (e: { code: number; stderr: string }) => e,
+      (e: unknown) => e as { code: number; stderr: string },
     );
     assert.is(big?.code, 1);
     assert.is(big?.stderr, `llmgw demo: ${own}/cluster.yaml has 400 nodes; the simulation runs at most 100 (an SSH server each, in this process)\n`);
@@ -91,7 +91,7 @@ test('llmgw demo --repo refuses a config too large to simulate, or an invalid on
     await writeFile(join(own, 'cluster.yaml'), OWN_CLUSTER);
     const bad = await exec(process.execPath, [main, 'demo', '--repo', own]).then(
       () => null,
-      (e: { code: number; stderr: string }) => e,
+      (e: unknown) => e as { code: number; stderr: string },
     );
     assert.is(bad?.code, 1);
     assert.match(bad!.stderr, new RegExp(`^${own}/models\\.yaml:4:\\d+: models\\[0\\]\\.gpus: `));

@@ -30,19 +30,19 @@ export interface LifecycleWorld {
   stub(endpoint: string, knobs: Record<string, unknown>): Promise<void>;
   state(): Promise<State>;
   /** Push new models.yaml (and cluster.yaml) as a merged PR. */
-  config(files: { models?: string; cluster?: (doc: Record<string, any>) => void }): Promise<void>;
+  config(files: { models?: string; cluster?: (doc: ClusterDoc) => void }): Promise<void>;
   /** Webhook events received, when started with `hook: true`. */
   events: { event: string; subject: string; details: Record<string, unknown> }[];
   close(): Promise<void>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- cluster.yaml as parsed; a test edits the keys it names and the config load checks the result
+type ClusterDoc = Record<string, any>;
+
 /** Today 01:00 UTC: the clock moves by seconds, never across midnight. */
 const DAY_START = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 1);
 
-export async function startLifecycleWorld(
-  modelsYaml: string,
-  opts: { hook?: boolean; cluster?: (doc: Record<string, any>) => void } = {},
-): Promise<LifecycleWorld> {
+export async function startLifecycleWorld(modelsYaml: string, opts: { hook?: boolean; cluster?: (doc: ClusterDoc) => void } = {}): Promise<LifecycleWorld> {
   const events: LifecycleWorld['events'] = [];
   let hook: Server | null = null;
   let hookUrl: string | null = null;
@@ -94,7 +94,7 @@ export async function startLifecycleWorld(
       const out: Record<string, string> = {};
       if (files.models) out['models.yaml'] = files.models;
       if (files.cluster) {
-        const doc = parse(await readFile(join(e.people, 'cluster.yaml'), 'utf8')) as Record<string, any>;
+        const doc = parse(await readFile(join(e.people, 'cluster.yaml'), 'utf8')) as ClusterDoc;
         files.cluster(doc);
         out['cluster.yaml'] = stringify(doc, { lineWidth: 0 });
       }
@@ -102,7 +102,7 @@ export async function startLifecycleWorld(
     },
     async close() {
       await e.close();
-      if (hook) await new Promise<void>((r) => hook!.close(() => r()));
+      if (hook) await new Promise<void>((r) => hook.close(() => r()));
     },
   };
   if (opts.cluster) await w.config({ cluster: opts.cluster });

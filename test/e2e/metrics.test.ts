@@ -51,20 +51,20 @@ test.before(async () => {
     ]),
   });
   const logger = createLogger({ format: 'json', stdout: logOut, stderr: logOut, timestamps: true });
-  metrics = await serveRunMetrics({ host: '127.0.0.1', port: 0 }, { log: logger.line });
+  metrics = await serveRunMetrics({ host: '127.0.0.1', port: 0 }, { log: (text) => logger.line(text) });
   loop = startDaemon({
     repo: e.repo,
     schedule: '0 0 1 1 *',
     holder: 'metrics-e2e',
     leaseTtlMs: 600_000,
     now: () => new Date(),
-    log: logger.line,
+    log: (text) => logger.line(text),
     tick: observeTicks(metrics, logger, async (_reason, leaseExpiresAt) => {
       if (gate) {
         gate.waiting = true;
         await gate.opened;
       }
-      const r = await e.tick({ leaseExpiresAt, log: logger.line });
+      const r = await e.tick({ leaseExpiresAt, log: (text) => logger.line(text) });
       results.push(r);
       return r;
     }),
@@ -121,7 +121,7 @@ test('after the first tick the metrics say what it did: its starts, the GPUs the
 });
 
 test("a scrape during a tick answers at once with the last tick's numbers; the tick's own land when it ends", async () => {
-  let open = () => undefined as void;
+  let open: () => void = () => undefined;
   const opened = new Promise<void>((r) => (open = r));
   gate = { opened, open, waiting: false };
   await e.waitRunning(3);

@@ -54,7 +54,7 @@ test('a node going away fires node.lost exactly once, signed, and a restart does
     ['node.lost'],
   );
   assert.ok(lost.commit);
-  assert.match(await git(e.world.remote, ['log', '-1', '--format=%s', lost.commit!]), /^llmgw: gpu-b04 lost/, 'the commit names the event');
+  assert.match(await git(e.world.remote, ['log', '-1', '--format=%s', lost.commit]), /^llmgw: gpu-b04 lost/, 'the commit names the event');
   await e.tick(at(13));
   await e.tick(at(14));
 

@@ -30,7 +30,7 @@ let sshdLog = '';
 
 function keygen(type: string, file: string): string {
   const r = spawnSync('ssh-keygen', ['-q', '-t', type, '-N', '', '-C', 'llmgw-e2e', '-f', file]);
-  if (r.status !== 0) throw new Error(`ssh-keygen -t ${type} failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`ssh-keygen -t ${type} failed: ${r.stderr.toString()}`);
   return readFileSync(`${file}.pub`, 'utf8').trim();
 }
 
@@ -46,7 +46,10 @@ async function waitForPort(p: number, ms: number): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
-      const c = connect(p, ADDRESS, () => (c.destroy(), resolve(true)));
+      const c = connect(p, ADDRESS, () => {
+        c.destroy();
+        resolve(true);
+      });
       c.on('error', () => resolve(false));
     });
     if (ok) return;

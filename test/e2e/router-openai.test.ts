@@ -50,7 +50,7 @@ test('chat through an adapter name reaches the base model and answers as that ad
 test('a streamed chat through an adapter name arrives whole', async () => {
   const stream = await client.chat.completions.create({ model: 'sql-lora', stream: true, messages: [{ role: 'user', content: 'capital of France?' }] });
   let text = '';
-  for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+  for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
   assert.is(text, 'Paris is the capital.');
 });
 
@@ -70,7 +70,7 @@ test('/v1/responses: a response, and a stream of events ending in response.compl
 
 test('/v1/models lists the adapter with its parent', async () => {
   const ids: { id: string; parent?: string }[] = [];
-  for await (const m of client.models.list()) ids.push(m as { id: string; parent?: string });
+  for await (const m of client.models.list()) ids.push(m);
   assert.equal(
     ids.map((m) => [m.id, m.parent ?? null]),
     [

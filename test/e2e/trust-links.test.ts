@@ -97,7 +97,7 @@ test('a STATUS.md linked to /proc/self/environ: `llmgw reconcile` (its own proce
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, GIT_TERMINAL_PROMPT: '0', LLMGW_WEBHOOK_SECRET: `${CANARY}-webhook-secret` };
   const run = await exec(process.execPath, [main, 'reconcile', '--repo', e.workdir], { env }).then(
     (out) => ({ code: 0, ...out }),
-    (err: { code: number; stdout: string; stderr: string }) => err,
+    (err: unknown) => err as { code: number; stdout: string; stderr: string },
   );
   assert.equal(await remoteLeaks(e.world.remote), []);
   assert.is(run.code, 1, 'an invalid config is exit 1');

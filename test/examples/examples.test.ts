@@ -32,7 +32,6 @@ for (const name of withConfig) {
 test('examples/demo: 2 fabrics, 8 nodes of H100 and H200 hosts, a router, 5 models, one on 2 nodes, one with priority, no webhooks', async () => {
   const r = await loadConfig(join(examplesDir, 'demo'), { env, displayDir: 'examples/demo' });
   assert.ok(r.ok);
-  if (!r.ok) return;
   const { cluster, models } = r.config;
   assert.equal(cluster.fabrics, ['ib-a', 'ib-b']);
   assert.equal(
@@ -61,7 +60,6 @@ test('examples/demo: 2 fabrics, 8 nodes of H100 and H200 hosts, a router, 5 mode
 test('examples/large: at least 256 nodes in 4 fabrics and 40 models of 1, 2, 4 and 8 GPUs, some on 2 nodes', async () => {
   const r = await loadConfig(join(examplesDir, 'large'), { env });
   assert.ok(r.ok);
-  if (!r.ok) return;
   const { cluster, models } = r.config;
   assert.ok(cluster.nodes.length >= 256, String(cluster.nodes.length));
   assert.is(new Set(cluster.nodes.map((n) => n.fabric)).size, 4);

@@ -26,7 +26,7 @@ function execStart(unit: string): string[] {
   const text = readFileSync(join(UNITS, unit), 'utf8').replace(/\\\n\s*/g, ' ');
   const line = /^ExecStart=(.*)$/m.exec(text);
   assert.ok(line, `${unit} has an ExecStart`);
-  return line![1]!.trim().split(/\s+/);
+  return line[1]!.trim().split(/\s+/);
 }
 
 /** `systemd-analyze verify` of a unit text placed in the scratch root. */
@@ -41,7 +41,7 @@ function verify(name: string, text: string): { status: number | null; output: st
 test.before(() => {
   assert.ok(SYSTEM_UNITS, "this machine's systemd units are missing (Debian's systemd package)");
   mkdirSync(join(root, 'usr/lib/systemd'), { recursive: true });
-  cpSync(SYSTEM_UNITS!, join(root, 'usr/lib/systemd/system'), { recursive: true });
+  cpSync(SYSTEM_UNITS, join(root, 'usr/lib/systemd/system'), { recursive: true });
   mkdirSync(join(root, 'etc/systemd/system'), { recursive: true });
   for (const unit of ['llmgw-run.service', 'llmgw-router.service']) {
     const program = join(root, execStart(unit)[0]!);

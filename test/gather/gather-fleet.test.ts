@@ -65,7 +65,7 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
       snap.nodes.map((n) => n.name),
       [...snap.nodes.map((n) => n.name)].sort(),
     );
-    const bad = snap.nodes.filter((n) => !n.reachable) as Extract<NodeObservation, { reachable: false }>[];
+    const bad = snap.nodes.filter((n): n is Extract<NodeObservation, { reachable: false }> => !n.reachable);
     assert.equal(bad.map((n) => n.name).sort(), FAULTS.map((f) => `node-${f.replace('-', '')}`).sort());
     for (const n of bad) {
       const fault = FAULTS.find((f) => n.name === `node-${f.replace('-', '')}`)!;
@@ -76,7 +76,7 @@ test('50 nodes with one of each fault: every healthy node reachable, each faulty
       assert.is(n.lastReport, null);
     }
     for (const n of snap.nodes.filter((x) => x.reachable)) {
-      assert.equal(n.reachable && n.report, cannedReport(n.name));
+      assert.equal(n.report, cannedReport(n.name));
     }
     assert.equal(
       snap.routers.map((r) => [r.name, r.reachable, r.reachable ? null : r.reason]),

@@ -54,7 +54,7 @@ test('a task that throws frees its slot: the next waiting task runs', async () =
   });
   const next = limit(async () => 'ran');
   let caught = '';
-  await failing.catch((e: Error) => (caught = e.message));
+  await failing.catch((e: unknown) => (caught = (e as Error).message));
   assert.is(caught, 'boom');
   assert.is(await next, 'ran');
 });
@@ -89,7 +89,10 @@ test('ssh.concurrency bounds the SSH sessions in flight during a gather: 9 nodes
     most = Math.max(most, active);
     await new Promise<void>((resolve) => {
       const fallback = setTimeout(resolve, 5000);
-      waiting.push(() => (clearTimeout(fallback), resolve()));
+      waiting.push(() => {
+        clearTimeout(fallback);
+        resolve();
+      });
       if (active >= concurrency) {
         const batch = waiting;
         waiting = [];

@@ -113,7 +113,8 @@ function paths(value: unknown, at: (string | number)[] = [], out: (string | numb
   return out;
 }
 
-function setAt(root: Json, path: (string | number)[], fn: (old: unknown) => unknown | typeof DELETE): Json {
+/** `fn` answers the new value, or DELETE to remove the key. */
+function setAt(root: Json, path: (string | number)[], fn: (old: unknown) => unknown): Json {
   if (path.length === 0) {
     const v = fn(root);
     return (v === DELETE ? null : v) as Json;
@@ -126,7 +127,7 @@ function setAt(root: Json, path: (string | number)[], fn: (old: unknown) => unkn
   const v = fn(container[last]);
   if (v === DELETE) {
     if (Array.isArray(container)) container.splice(last as number, 1);
-    else delete container[last];
+    else Reflect.deleteProperty(container, last);
   } else container[last] = v;
   return root;
 }
@@ -191,7 +192,11 @@ export async function eachVariant<T>(
   count: number,
   make: (r: Rng, i: number) => T,
   check: (v: T, i: number) => void | Promise<void>,
-  show: (v: T) => string = (v) => JSON.stringify(v) ?? String(v),
+  // JSON.stringify answers undefined for undefined (and functions), which its type leaves out.
+  show: (v: T) => string = (v) => {
+    const json: unknown = JSON.stringify(v);
+    return typeof json === 'string' ? json : String(v);
+  },
 ): Promise<void> {
   const r = rng(SEED ^ hash(kind));
   for (let i = 0; i < count; i++) {

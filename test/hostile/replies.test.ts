@@ -105,7 +105,9 @@ for (const { kind, host, base } of kinds) {
       kind,
       COUNT,
       (r) => reply(base, r),
-      async (stdout) => void seen[await checkGathered(host, stdout)]++,
+      async (stdout) => {
+        seen[await checkGathered(host, stdout)]++;
+      },
       (s) => s,
     );
     assert.ok(seen.accepted > COUNT / 20 && seen.refused > COUNT / 20, `both outcomes are reached: ${JSON.stringify(seen)}`);

@@ -41,7 +41,7 @@ function hostileReport(): AgentReport {
     ],
     storage: [{ path: `/models${EVIL}`, kind: 'local', weights: [`org/m${EVIL}`], incomplete: [`org/x${EVIL}`] }],
     warnings: [`warn${EVIL}`, `weights path ../../etc${EVIL} ignored`],
-  } as AgentReport;
+  };
 }
 
 const handler: ExecHandler = async ({ host, command }) => {

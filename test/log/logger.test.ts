@@ -95,7 +95,7 @@ test('json: two ticks interleaving in time keep their own ids', async () => {
     }),
   ]);
   assert.equal(
-    parse(out()).map((e) => `${e.msg}@${e.tick}`),
+    parse(out()).map((e) => `${String(e.msg)}@${String(e.tick)}`),
     ['b@tick2', 'a@tick1', 'b2@tick2'],
   );
 });

@@ -60,7 +60,7 @@ ${urls.map((u) => `    - url: "${u}"`).join('\n')}
 test('a webhook is named by its position and its variable, never by its URL or host: a failed delivery’s line carries no part of the URL', async () => {
   const port = await closedPort();
   const token = 'canary-token-5f1e';
-  const hooks = hooksFrom(['${SLACK_URL}', 'http://127.0.0.1:' + port + '/' + token, 'http://127.0.0.1:' + port + '/x/${HOOK_PATH}'], {
+  const hooks = hooksFrom(['${SLACK_URL}', 'http://127.0.0.1:' + String(port) + '/' + token, 'http://127.0.0.1:' + String(port) + '/x/${HOOK_PATH}'], {
     SLACK_URL: `http://127.0.0.1:${port}/T0/${token}`,
     HOOK_PATH: token,
   });

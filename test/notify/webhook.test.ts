@@ -96,7 +96,7 @@ test('with a secret: X-Llmgw-Signature-256 is the HMAC of the body, webhook-sign
     await tickDeliver([{ url: rx.url, secret: 's3cret' }], [lost]);
     const { body, headers } = rx.got[0]!;
     assert.is(headers['x-llmgw-signature-256'], 'sha256=' + createHmac('sha256', 's3cret').update(body).digest('hex'));
-    const signed = `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`;
+    const signed = `${String(headers['webhook-id'])}.${String(headers['webhook-timestamp'])}.${body}`;
     assert.is(headers['webhook-signature'], 'v1,' + createHmac('sha256', 's3cret').update(signed).digest('base64'));
     // A whsec_ secret (as Standard Webhooks libraries make them) is the base64 of the key.
     const key = Buffer.from('a key of random bytes');
@@ -104,7 +104,10 @@ test('with a secret: X-Llmgw-Signature-256 is the HMAC of the body, webhook-sign
     const two = rx.got[1]!;
     assert.is(
       two.headers['webhook-signature'],
-      'v1,' + createHmac('sha256', key).update(`${two.headers['webhook-id']}.${two.headers['webhook-timestamp']}.${two.body}`).digest('base64'),
+      'v1,' +
+        createHmac('sha256', key)
+          .update(`${String(two.headers['webhook-id'])}.${String(two.headers['webhook-timestamp'])}.${two.body}`)
+          .digest('base64'),
     );
   } finally {
     await rx.close();

@@ -151,7 +151,7 @@ test("a start of the same id is not a stop: the duplicate's stop is added beside
 test('the copy ranks are copied: the stop does not share GPU arrays with the fleet', () => {
   const fleet = withCopies(WORLD, [copy([['a2', [5]]])]);
   const out = withDuplicateStops(fleet, []);
-  (out[0]!.placement[0]!.gpus as number[]).push(6);
+  out[0]!.placement[0]!.gpus.push(6);
   assert.equal(fleet.duplicates![0]!.ranks[0]!.gpus, [5]);
 });
 

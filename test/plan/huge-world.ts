@@ -10,7 +10,7 @@ import { buildFleet } from '../../src/fleet/build-fleet.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { projectFleet, projectedSnapshot } from '../../src/plan/project-fleet.js';
 import type { Config } from '../../src/types/config.js';
-import type { NodeObservation, Snapshot } from '../../src/types/snapshot.js';
+import type { NodeObservation, ReplicaReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 
 export const HUGE_NOW = '2026-11-29T08:00:00Z';
@@ -84,9 +84,9 @@ export function hugeWorld(): HugeWorld {
   let k = 0;
   const nodes = placed.nodes.map((obs, i): NodeObservation => {
     if (!obs.reachable) return obs;
-    const replicas = obs.report.replicas.map((r) => ({
+    const replicas = obs.report.replicas.map((r): ReplicaReport => ({
       ...r,
-      state: (k++ % 53 === 7 ? 'failed' : 'running') as 'failed' | 'running',
+      state: k++ % 53 === 7 ? 'failed' : 'running',
       startedAt: '2026-11-28T08:00:00Z',
     }));
     const report = { ...obs.report, replicas };

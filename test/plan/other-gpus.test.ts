@@ -13,7 +13,7 @@ import { lcConfig, lines, model, planned, rep, snap, T0 } from './lifecycle-fixt
 test('a GPU with foreign processes and no replica is other; with a replica it is used; between unhealthy and used', () => {
   const c = lcConfig([], { nodes: 1 });
   const s = snap(c, [rep(c, 'gone-0', 'n1', [1])], [], T0, { n1: [1, 3] });
-  s.nodes[0]!.reachable && (s.nodes[0]!.report.gpus[3]!.healthy = false);
+  if (s.nodes[0]!.reachable) s.nodes[0]!.report.gpus[3]!.healthy = false;
   const f = buildFleet(c, s, emptyState(), T0);
   assert.equal(
     f.nodeByName.get('n1')!.gpus.map((g) => g.bucket),

@@ -146,7 +146,6 @@ for (const example of ['demo', 'large']) {
     const dir = join(ROOT, 'examples', example);
     const loaded = await loadConfig(dir, { env: {}, strictEnv: false });
     assert.ok(loaded.ok);
-    if (!loaded.ok) return;
     const snapshot = JSON.parse(readFileSync(join(dir, '.llmgw/observed.json'), 'utf8')) as Snapshot;
     const fleet = buildFleet(loaded.config, snapshot, emptyState(), NOW);
     const plan = planFleet(fleet, emptyState());

@@ -4,7 +4,6 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RolloutRecord } from '../../src/types/plan.js';
 import type { ReplicaReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState, type State } from '../../src/types/state.js';
 import { lcConfig, lines, model, planned, rep, router, snap, specOf, T0, type Rep } from './lifecycle-fixture.js';
@@ -19,7 +18,7 @@ const started = (): State => ({ ...emptyState(), lifecycle: { draining: {}, roll
 const summary = (s: Snapshot, state: State = started()) => {
   const { plan } = planned(c, s, state);
   const r = plan.rollouts![0]!;
-  return { lines: lines(plan), stage: r.stage, text: r.text, next: r.next as RolloutRecord };
+  return { lines: lines(plan), stage: r.stage, text: r.text, next: r.next };
 };
 
 test('a canary that failed without an error, or fails its answer check without one, is named alone as the reason', () => {

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/build-fleet.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { renderPlanJson } from '../../src/views/plan/render-json.js';
-import type { StartAction } from '../../src/types/plan.js';
+import type { Action, StartAction } from '../../src/types/plan.js';
 import type { AgentReport, NodeObservation, ReplicaReport, Snapshot, StorageReport } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { makeConfig, NOW, type FleetIn } from '../fixtures/index.js';
@@ -24,7 +24,7 @@ function snapshot(nodes: NodeObservation[]): Snapshot {
 }
 
 const up = (name: string, r: AgentReport = report()): NodeObservation => ({ name, reachable: true, report: r });
-const firstStart = (json: string) => (JSON.parse(json).actions as StartAction[]).find((a) => a.op === 'start')!;
+const firstStart = (json: string) => (JSON.parse(json).actions as Action[]).find((a): a is StartAction => a.op === 'start')!;
 
 test('through the fleet model: a local copy makes its fabric-mate `fabric`, never `node`', () => {
   const input: FleetIn = {

@@ -6,7 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
-import { chat, clientAgent, eventually, sleep, engineTracker, tempSocket, withRouter } from './helpers.js';
+import { type Reply, chat, clientAgent, eventually, sleep, engineTracker, tempSocket, withRouter } from './helpers.js';
 import { runRouterClient } from '../../src/router/client.js';
 import { startRouter } from '../../src/router/server.js';
 import { RouterError } from '../../src/router/router-error.js';
@@ -289,7 +289,7 @@ test('swapping tables under load loses no request and sends none to a removed re
     ],
   };
   await r.setTable(t1);
-  const replies: Promise<{ status: number; json: any }>[] = [];
+  const replies: Promise<Reply>[] = [];
   for (let seq = 0; seq < 250; seq++) replies.push(chat(r.port, 'm', { seq }));
   for (const t of [t2, t1, t2, t1]) {
     await sleep(5);

@@ -30,7 +30,13 @@ test('a body in one piece is handed back as that very Buffer, uncopied', () => {
 });
 
 const holder = (): BodyHolder & { evicted: number } => {
-  const h = { held: 0, evicted: 0, evict: () => void h.evicted++ };
+  const h = {
+    held: 0,
+    evicted: 0,
+    evict: () => {
+      h.evicted++;
+    },
+  };
   return h;
 };
 

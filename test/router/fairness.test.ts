@@ -160,7 +160,12 @@ test('over --max-model-connections a request is refused with 503 at once, and th
   const first = new Promise<number>((resolve) => {
     const s = net.connect(router!.port, '127.0.0.1', () => s.write(post('m', 1)));
     const got = reader(s);
-    const t = setInterval(() => got.statuses.length && (clearInterval(t), s.destroy(), resolve(got.statuses[0]!)), 5);
+    const t = setInterval(() => {
+      if (got.statuses.length === 0) return;
+      clearInterval(t);
+      s.destroy();
+      resolve(got.statuses[0]!);
+    }, 5);
   });
   await eventually(() => held.length === 1);
   const s2 = net.connect(router.port, '127.0.0.1', () => s2.write(post('m', 2)));

@@ -29,7 +29,10 @@ export async function startEngine(name: string, handler?: EngineHandler): Promis
     req.on('end', () => {
       const body = JSON.parse(text) as Record<string, unknown>;
       received.push({ path: req.url ?? '', body, headers: req.headers });
-      if (handler) return handler(req, res, body);
+      if (handler) {
+        handler(req, res, body);
+        return;
+      }
       const out = JSON.stringify({ engine: name, model: body['model'], seq: body['seq'] ?? null });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
       res.end(out);
@@ -50,7 +53,7 @@ export async function startEngine(name: string, handler?: EngineHandler): Promis
 }
 
 /** Engines a test file starts, closed together after each test. */
-export function engineTracker(): { engine(name: string, handler?: EngineHandler): Promise<Engine>; closeAll(): Promise<void> } {
+export function engineTracker(): { engine: (name: string, handler?: EngineHandler) => Promise<Engine>; closeAll: () => Promise<void> } {
   const running: Engine[] = [];
   return {
     async engine(name, handler) {
@@ -68,6 +71,7 @@ export interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed body (JSON); each test asserts the fields it reads
   json: any;
 }
 
@@ -105,7 +109,7 @@ export function chat(port: number, model: string, extra: Record<string, unknown>
   return request(port, '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }], ...extra });
 }
 
-export function tempSocket(): { path: string; cleanup(): void } {
+export function tempSocket(): { path: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'llmgw-rt-'));
   return { path: join(dir, 'admin.sock'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -116,6 +120,7 @@ export interface TestRouter extends RunningRouter {
   setTable(models: Record<string, { replica: string; url: string }[]>, routing?: RouterEndpoints['routing']): Promise<void>;
   /** Swap in a whole table (settings, lease and all). */
   put(table: RouterEndpoints): Promise<void>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the usage reply (JSON); each test asserts the fields it reads
   usage(): Promise<any>;
 }
 

@@ -81,8 +81,8 @@ test('past --max-connections, a new connection is answered 503 in the OpenAI sha
   assert.is(third.status, 503);
   assert.is(openAiError(third.body)!.code, 'too_many_connections');
   assert.match(third.head, /\r\nconnection: close/i, 'the connection is closed');
-  const closed = new Promise((r) => one!.once('close', r));
-  one!.destroy();
+  const closed = new Promise((r) => one.once('close', r));
+  one.destroy();
   await closed;
   let again: RawAnswer | null = null;
   // The router learns of the close on its next turn: a few tries, not a timer.

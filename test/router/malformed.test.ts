@@ -57,8 +57,8 @@ for (const [kind, bytes, status, code] of CASES) {
     assert.match(r.head, /\r\ncontent-type: application\/json/i);
     const error = openAiError(r.body);
     assert.ok(error, `an OpenAI error object: ${r.body}`);
-    assert.is(error!.code, code);
-    assert.is(error!.type, 'invalid_request_error');
+    assert.is(error.code, code);
+    assert.is(error.type, 'invalid_request_error');
   });
 }
 

@@ -19,7 +19,6 @@ const load = (m: string) =>
 test('routing is resolved only where models.yaml names it; the table lists those modes and the router accepts it', () => {
   const r = load(models(''));
   assert.ok(r.ok);
-  if (!r.ok) return;
   assert.equal(
     r.config.models.map((m) => m.routing),
     [undefined, 'least-inflight'],
@@ -37,7 +36,6 @@ test('routing is resolved only where models.yaml names it; the table lists those
 test('a config that names no routing sends the table in its old form (no routing key)', () => {
   const r = load(models('').replace(', routing: least-inflight', ''));
   assert.ok(r.ok);
-  if (!r.ok) return;
   assert.not.ok('routing' in endpointTable(r.config, fleet(r.config, []), new Set()));
 });
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, statSync } from 'node:fs';
 import { simAddress, startSimFleet } from '../../src/sim/fleet.js';
 import { createSshTransport } from '../../src/gather/ssh-transport.js';
-import { SshError } from '../../src/errors.js';
+import { type SshError } from '../../src/errors.js';
 import { cannedHandler, simSshConfig, tempDir } from '../gather/sim-helpers.js';
 import { defined } from '../helpers/defined.js';
 
@@ -41,7 +41,7 @@ test('a fault set at run time takes effect, and clearing it restores the host on
   const kind = (p: Promise<unknown>) =>
     p.then(
       () => 'ok',
-      (e: SshError) => e.kind,
+      (e: unknown) => (e as SshError).kind,
     );
   try {
     await fleet.setFaultAsync('a', 'refuse');

@@ -43,7 +43,7 @@ test('a sim fleet running the real agent, one state dir and GPU fixture per node
       [1, 2, 3],
     );
     for (const r of reports) assert.equal(defined(r.storage[0]).weights, ['org/m']);
-    const other = await transport.run(defined(fleet.hosts[0]), 'uptime', '').catch((e: Error) => e.message);
+    const other = await transport.run(defined(fleet.hosts[0]), 'uptime', '').catch((e: unknown) => (e as Error).message);
     assert.match(other, /`uptime` exited with code 127: sh: 1: uptime: not found$/);
   } finally {
     await transport.close();

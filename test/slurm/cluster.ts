@@ -92,7 +92,7 @@ export async function startSlurmCluster(nodes: readonly SlurmNodeSpec[]): Promis
   const procs: ChildProcess[] = [];
   const daemon = (cmd: string, args: string[]): ChildProcess => {
     const p = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SLURM_CONF: join(dir, 'etc', 'slurm.conf') } });
-    p.stderr?.resume();
+    p.stderr.resume();
     procs.push(p);
     return p;
   };

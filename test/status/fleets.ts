@@ -4,7 +4,7 @@
 // every replica state).
 
 import { buildFleet } from '../../src/fleet/index.js';
-import type { NodeConfig, StorageDecl } from '../../src/types/config.js';
+import type { NodeConfig } from '../../src/types/config.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import type { NodeObservation } from '../../src/types/snapshot.js';
 import type { Unplaceable } from '../../src/types/plan.js';

@@ -17,7 +17,7 @@ import { NOW, config, gpus, model, nodeConfig, replica, report, routerUp, snapsh
 const EVIL = 'NVIDIA <script>alert(1)</script>|*x*_y_[l](http://e.vil)`c`#1@all<img/src=x>';
 
 function html(text: string): string {
-  return marked.parse(text, { async: false, gfm: true }) as string;
+  return marked.parse(text, { async: false, gfm: true });
 }
 
 test('the capacity bar renders as one code span per table cell on a GFM renderer', () => {
@@ -108,7 +108,7 @@ test('past 10 names an attention item folds the rest into <details>, and each na
       .join(', ')}`,
   );
   assert.is(lines[at + 5], '  </details>');
-  const html = marked.parse(out, { async: false, gfm: true }) as string;
+  const html = marked.parse(out, { async: false, gfm: true });
   assert.match(html, /<li>(?:<p>)?250 nodes lost[^]*?<details><summary>240 more<\/summary>[^]*?n249 \(timeout\)[^]*?<\/details>[^]*?<\/li>/);
 });
 

@@ -38,7 +38,7 @@ test('examples/large: every unhealthy GPU, unreachable and lost node (with its r
   assert.is(failed.length, 2);
   for (const r of failed) {
     assert.ok(r.error !== null && r.error.length > 0, r.id);
-    assert.ok(seen.includes(`${r.id} (on ${r.nodes[0]}: ${mdEscape(r.error!).slice(0, 40)}`), r.id);
+    assert.ok(seen.includes(`${r.id} (on ${r.nodes[0]}: ${mdEscape(r.error).slice(0, 40)}`), r.id);
   }
   for (const m of json.models.filter((x) => x.running + x.starting < x.desired))
     assert.ok(seen.includes(`${m.name} (${m.running} of ${m.desired} running`), m.name);

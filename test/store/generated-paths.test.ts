@@ -83,7 +83,7 @@ test('modes of a commit are judged alike: 120000 is a link, 160000 a submodule, 
     ]),
   );
   assert.equal(
-    problems.map((p) => p.file + ' ' + p.message.split(':')[0]),
+    problems.map((p) => p.file + ' ' + p.message.split(':')[0]!),
     ['STATUS.md STATUS.md is a symbolic link', '.llmgw/state.json .llmgw/state.json is not a regular file (a FIFO, socket, device or submodule)'],
   );
   assert.equal(await treePathProblems(new Map([['.llmgw', '040000']])), []);

@@ -83,14 +83,14 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
       ['m-0', 'm-1', 'm-2'],
     );
 
-    if (fs) (await rm(join(fs.dir, 'ballast'), { force: true }), await rm(join(fs.dir, 'ballast2'), { force: true }));
-    else await chmod(join(workdir, '.llmgw'), 0o755);
+    if (fs) {
+      await rm(join(fs.dir, 'ballast'), { force: true });
+      await rm(join(fs.dir, 'ballast2'), { force: true });
+    } else await chmod(join(workdir, '.llmgw'), 0o755);
     const next = await tick();
     assert.ok(next.held);
-    if (next.held) {
-      assert.equal(next.result.plan!.actions, [], 'm-2 is found running, not started again');
-      assert.ok(next.result.pushed);
-    }
+    assert.equal(next.result.plan!.actions, [], 'm-2 is found running, not started again');
+    assert.ok(next.result.pushed);
     assert.equal(
       [...canned.replicas.values()]
         .flat()

@@ -46,7 +46,10 @@ test('every file in schemas/ is a named schema with a $id and compiles under str
 test('every property of every schema has a description, for editor hover', () => {
   const missing: string[] = [];
   function walk(node: unknown, at: string): void {
-    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, `${at}/${i}`));
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => walk(v, `${at}/${i}`));
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
     if (o.properties && typeof o.properties === 'object') {

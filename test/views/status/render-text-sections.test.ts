@@ -17,7 +17,7 @@ import { NOW, config, down, foreignGpu as foreign, gpus, nodeConfig, report, sna
 function text(obs: NodeObservation[], cordon: string[] = []): string {
   const c = config(
     obs.map((o) => nodeConfig(o.name, { cordon: cordon.includes(o.name) })),
-    { notify: { webhooks: [{ url: 'https://hooks.example/x' }] } as never },
+    { notify: { webhooks: [{ url: 'https://hooks.example/x' }] } },
   );
   return renderStatusText(summarize(buildFleet(c, snapshot(obs), emptyState(), NOW), []), { color: false });
 }
@@ -44,7 +44,7 @@ test('a node that is down and also cordoned reads `unreachable,cordoned`', () =>
 });
 
 test('a headline without subjects is said alone, with no trailing colon', () => {
-  const c = config([nodeConfig('n1')], { notify: { webhooks: [{ url: 'https://hooks.example/x' }] } as never });
+  const c = config([nodeConfig('n1')], { notify: { webhooks: [{ url: 'https://hooks.example/x' }] } });
   const report0 = summarize(buildFleet(c, snapshot([up('n1', report(gpus(1)))]), emptyState(), NOW), []);
   const out = renderStatusText({ ...report0, attention: [{ kind: 'test', text: 'Plan blocked by safety', subjects: [] }] }, { color: false });
   assert.ok(out.includes('\n  ! Plan blocked by safety\n'), out);
