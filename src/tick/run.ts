@@ -198,9 +198,9 @@ function holdOf(opts: ReconcileMode, config: Config, planned: Planned, dirty: st
 }
 
 /** The observe phase: the fleet as given (a file, a ref), or gathered now, stamped with one time. */
-async function observed(config: Config, state: State, fleet: Snapshot | Gather, at: Date): Promise<TickInput> {
+async function observed(config: Config, state: State, fleet: Snapshot | Gather, at: Date, warn?: (m: string) => void): Promise<TickInput> {
   if (!('transport' in fleet)) return { config, snapshot: fleet, state, now: at.toISOString() };
-  return observe(config, { transport: fleet.transport, previous: fleet.previous, state, at, onProgress: fleet.onProgress });
+  return observe(config, { transport: fleet.transport, previous: fleet.previous, state, at, onProgress: fleet.onProgress, ...(warn ? { warn } : {}) });
 }
 
 export function runTick(mode: PreviewMode): Promise<PreviewRun>;
@@ -244,7 +244,7 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   const { config, dir } = mode;
   const held = (reason: HoldReason, detail: string): ByHandRun => ({ kind: 'by-hand', verdict: { kind: 'held', reason, detail } });
   const { previous, state } = await previousRun(dir, mode.warn);
-  const planned = planTick(await observed(config, state, { transport: mode.transport, previous }, mode.now()));
+  const planned = planTick(await observed(config, state, { transport: mode.transport, previous }, mode.now(), mode.warn));
   const current = await committedStatus(dir);
   const shown = previewTick(planned, { before: current === null ? null : { text: current, label: STATUS_FILE }, base: null, force: mode.force });
   mode.show(shown);
@@ -325,7 +325,7 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const config = loaded.config;
   const key = await loadOutboxKey(opts.env, config.cluster.ssh.identityFile);
   const transport = resolveTransport(opts.transport, config);
-  const planned = planTick(await observed(config, committed, { transport, previous }, at));
+  const planned = planTick(await observed(config, committed, { transport, previous }, at, (m) => log(`warning: ${m}`)));
   const hold = holdOf(opts, config, planned, draft === null ? [] : dirtyConfig);
   if (hold?.line) log(hold.line);
   const draftPlan = draft === null ? undefined : reportDraft(draft, planned, dirtyConfig, log);
