@@ -28,17 +28,21 @@ import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from
 import { heldOut, heldOutOfTables } from './routed.js';
 import { currentTables, endpointTable, pushTables, serving } from './router-tables.js';
 import { isDrain, scheduleApply } from './schedule.js';
+import { openGuard, type ApplyGuard } from './guard.js';
 
 export interface ApplyContext {
   config: Config;
   fleet: Fleet;
   transport: Transport;
+  /** The lease every changing request carries, and when to stop making them (guard.ts); default: no lease, no deadline. */
+  guard?: ApplyGuard;
   /** The routers as this tick observed them: their `usage` replies say which routes they hold now (router-tables.ts). */
   routers?: readonly RouterObservation[];
 }
 
 interface Run {
   ctx: ApplyContext;
+  guard: ApplyGuard;
   results: Map<string, ActionResult>;
   failures: ApplyFailure[];
   tables: Map<string, RouterTableResult>;
@@ -84,8 +88,10 @@ async function runStops(run: Run, all: StopAction[]): Promise<void> {
       } else calls.push({ node: p.node, replica: s.replica, entry: stopEntry(s, fleet) });
     }
   }
-  const byNode = await applyOnNodes(batchesOf([], calls), config, transport);
+  const byNode = await applyOnNodes(batchesOf([], calls), config, transport, run.guard);
   for (const s of stops) {
+    // A node the cut apply never called: the stop is left for the next tick (deferred at the end).
+    if (calls.some((c) => c.replica === s.replica && !byNode.has(c.node))) continue;
     const errors = [...(skipped.get(s.replica) ?? [])];
     for (const c of calls) {
       if (c.replica !== s.replica) continue;
@@ -116,11 +122,13 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
       );
     }
   }
-  const byNode = await applyOnNodes(batchesOf([...ranks.values()].flat(), []), config, transport);
+  const byNode = await applyOnNodes(batchesOf([...ranks.values()].flat(), []), config, transport, run.guard);
   const rollback: { node: string; replica: string; entry: ReturnType<typeof stopEntry> }[] = [];
   for (const a of starts) {
     const list = ranks.get(a.replica);
     if (!list) continue;
+    // A rank the cut apply never sent: the start is left for the next tick, which sees what did start.
+    if (list.some((s) => !byNode.has(s.node))) continue;
     const nodes = list.map((s) => s.node);
     const outcome = list.map((s) => ({ node: s.node, r: byNode.get(s.node)?.get(resultKey('start', a.replica)) }));
     const errors = outcome.flatMap(({ node, r }) => (r && r.ok ? [] : [{ node, error: r ? r.error : 'no result' }]));
@@ -133,15 +141,17 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
     // so the next tick places the whole replica afresh.
     for (const o of outcome) if (o.r?.ok) rollback.push({ node: o.node, replica: a.replica, entry: stopEntry(a, fleet) });
   }
-  if (rollback.length > 0) await applyOnNodes(batchesOf([], rollback), config, transport);
+  if (rollback.length > 0) await applyOnNodes(batchesOf([], rollback), config, transport, run.guard);
 }
 
 /** Push the table to every router; the names of those that did not take it. */
 async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<string[]> {
   const { config, fleet, transport } = run.ctx;
   if (config.cluster.routers.length === 0) return [];
+  // A cut apply pushes no table: every router counts as not having taken it, so no stop that needs it goes ahead.
+  if (run.guard.stop() !== null) return config.cluster.routers.map((r) => r.name);
   const current = currentTables(run.ctx.routers);
-  const pushed = await pushTables((router) => endpointTable(config, fleet, leaving, current.get(router) ?? null), config, transport);
+  const pushed = await pushTables((router) => endpointTable(config, fleet, leaving, current.get(router) ?? null), config, transport, run.guard);
   for (const r of pushed.results) run.tables.set(r.router, r);
   run.failures.push(...pushed.failures);
   return pushed.failures.map((f) => f.host);
@@ -181,7 +191,7 @@ function holdForRouters(run: Run, stops: StopAction[], refused: string[]): StopA
 }
 
 export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyOutcome> {
-  const run: Run = { ctx, results: new Map(), failures: [], tables: new Map() };
+  const run: Run = { ctx, guard: ctx.guard ?? openGuard(), results: new Map(), failures: [], tables: new Map() };
   const { starts, freeing, ready, waiting } = scheduleApply(plan, ctx.fleet);
   const isRunning = (id: string) => ctx.fleet.replicaById.get(id)?.state === 'running';
   // A duplicate's stop leaves the replica itself in the tables; a draining
@@ -196,11 +206,23 @@ export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyO
   await runStops(run, holdForRouters(run, ready, refused));
 
   for (const s of waiting) defer(run, s, { waitingFor: s.waitFor.filter((id) => !isRunning(id)) });
-  const results = plan.actions.map((a) => {
+  const cut = run.guard.stop();
+  const results = plan.actions.map((a): ActionResult => {
     const r = run.results.get(resultKey(a.op, a.replica));
+    if (r) return r;
+    // An action the cut apply never reached (a step boundary): left for the next tick, which plans it again.
+    if (cut !== null)
+      return {
+        op: a.op,
+        replica: a.replica,
+        model: a.model,
+        status: 'deferred',
+        nodes: a.placement.map((p) => p.node),
+        waitingFor: [],
+        reason: `not sent: ${cut}`,
+      };
     // Every action ends in a result (ok, failed or deferred) before this line.
-    if (!r) throw new Error(`no result for ${a.op} ${a.replica}`);
-    return r;
+    throw new Error(`no result for ${a.op} ${a.replica}`);
   });
   const count = (op: 'start' | 'stop' | null, status: ActionResult['status']) =>
     results.filter((r) => (op === null || r.op === op) && r.status === status).length;

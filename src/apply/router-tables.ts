@@ -19,6 +19,17 @@ import type { RouterEndpoints, RouterObservation } from '../types/snapshot.js';
 import type { Transport } from '../types/transport.js';
 import type { ApplyFailure, RouterTableResult } from './outcome.js';
 import { crashPoint } from '../util/crash-point.js';
+import { isFenced, type ApplyGuard } from './guard.js';
+
+/** A router's refusal of a stale lease (`{"ok":false,"error":"fenced: …"}`, exit 0); null for any other reply. */
+function fencedReply(stdout: string): string | null {
+  try {
+    const v = JSON.parse(stdout) as { ok?: unknown; error?: unknown } | null;
+    return v !== null && typeof v === 'object' && v.ok === false && typeof v.error === 'string' && isFenced(v.error) ? v.error : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A router's table as it reported it this tick (`router usage` → `table`); null when it did not say. */
 export type CurrentTable = RouterEndpoints['models'] | null;
@@ -69,13 +80,20 @@ export async function pushTables(
   tableFor: (router: string) => RouterEndpoints,
   config: Config,
   transport: Transport,
+  guard: ApplyGuard,
 ): Promise<{ results: RouterTableResult[]; failures: ApplyFailure[] }> {
   const command = `${config.cluster.router.command} endpoints`;
+  const lease = guard.lease;
   const results = await Promise.all(
     config.cluster.routers.map(async (rt): Promise<RouterTableResult> => {
       try {
-        // Exit 0 is the router's acceptance; its reply carries nothing we use.
-        await transport.run({ name: rt.name, host: rt.host, port: rt.port }, command, JSON.stringify(tableFor(rt.name)));
+        const table = { ...tableFor(rt.name), ...(lease ? { lease } : {}) };
+        // Exit 0 is the router's acceptance, unless its reply says the lease is stale.
+        const refused = fencedReply(await transport.run({ name: rt.name, host: rt.host, port: rt.port }, command, JSON.stringify(table)));
+        if (refused !== null) {
+          guard.fenced(refused);
+          return { router: rt.name, ok: false, error: refused };
+        }
         crashPoint('apply:tables');
         return { router: rt.name, ok: true };
       } catch (err) {

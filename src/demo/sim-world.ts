@@ -8,6 +8,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { highestEpoch } from '../agent/fence.js';
 import { runAgent } from '../agent/main.js';
 import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../errors.js';
@@ -108,7 +109,9 @@ async function stopAll(nodeNames: string[], agentEnv: (node: string) => Record<s
       const out = await runAgent('report', JSON.stringify(req), agentEnv(node));
       if (out.code !== 0) return;
       const ids = (JSON.parse(out.stdout) as AgentReport).replicas.map((r) => r.id);
-      if (ids.length > 0) await runAgent('apply', JSON.stringify({ version: 1, node, start: [], stop: ids }), agentEnv(node));
+      // At the node's own highest epoch (docs/safety.md#fencing): a lease-less stop would be refused as fenced.
+      const lease = { epoch: await highestEpoch(agentEnv(node)), holder: 'llmgw demo cleanup' };
+      if (ids.length > 0) await runAgent('apply', JSON.stringify({ version: 1, node, lease, start: [], stop: ids }), agentEnv(node));
     }),
   );
 }

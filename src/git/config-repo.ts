@@ -191,8 +191,69 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     }
   }
 
-  /** After a fetch: fast-forward, or rebase our own commits when both sides moved. */
-  async function catchUp(u: Upstream): Promise<void> {
+  /** The remote tip this checkout was last level with (pushed to, or caught up with): how a rewritten remote branch is told. */
+  const SYNCED_REF = 'refs/llmgw/synced';
+
+  async function markSynced(): Promise<void> {
+    await git.run(['update-ref', SYNCED_REF, tracking]);
+  }
+
+  function rewrittenPush(target: string, gone: string): GitError {
+    return new GitError(
+      `git push to ${target} refused by llmgw: the remote branch was rewritten (it no longer contains ${gone.slice(0, 12)}); the next tick follows it`,
+    );
+  }
+
+  /** The remote tip last level with, when the remote branch no longer contains it (a force-push); null otherwise. */
+  async function rewrittenFrom(): Promise<string | null> {
+    const last = await git.tryRun(['rev-parse', '--verify', '--quiet', SYNCED_REF]);
+    if (!last.ok || last.out === '') return null;
+    const still = await git.tryRun(['merge-base', '--is-ancestor', last.out, tracking]);
+    return still.ok ? null : last.out;
+  }
+
+  /**
+   * The remote's history wins (docs/safety.md#history-rewritten-by-a-person): the
+   * branch was rewritten since this checkout was last level with it, so its
+   * commits the remote dropped are not put back. llmgw's own unpushed commits
+   * are dropped (the log names them) and the checkout is reset to the remote;
+   * an unpushed commit of a person's is never dropped: that is theirs to resolve.
+   */
+  async function followRewrite(u: Upstream, last: string, log: (line: string) => void): Promise<void> {
+    const local = (await git.run(['log', '--format=%H %s', `${last}..HEAD`])).split('\n').filter((l) => l !== '');
+    const touched = (await git.run(['log', '--format=', '--name-only', `${last}..HEAD`])).split('\n').filter((f) => f !== '');
+    const ours = new Set([...GENERATED_FILES, GENERATED_DIR].map((f) => prefix + f));
+    const foreign = [...new Set(touched)].filter((f) => !ours.has(f) && !f.startsWith(`${prefix}${GENERATED_DIR}/`));
+    if (foreign.length > 0) {
+      throw new GitError(
+        `${u.remote}/${u.branch} was rewritten (it no longer contains ${last.slice(0, 12)}) and the local branch has unpushed commits to ${foreign.join(', ')}: resolve it by hand`,
+      );
+    }
+    // Generated files a dead tick left uncommitted are rewritten by this tick anyway.
+    await git.tryRun(['checkout', 'HEAD', '--', ...GENERATED_FILES]);
+    await withOpMarker(ctx.where.gitDir, 'merge', () =>
+      git.run(['reset', '--quiet', '--keep', tracking], `reset to ${u.remote}/${u.branch}`, { moment: 'git:merge' }),
+    );
+    const dropped = local.map((l) => `${l.slice(0, 12)} (${l.slice(41)})`);
+    log(
+      `warning: ${u.remote}/${u.branch} was rewritten (it no longer contains ${last.slice(0, 12)}, which this checkout was level with): the remote's history wins, following it` +
+        (dropped.length > 0 ? `; dropped llmgw's unpushed commit${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')}` : ''),
+    );
+  }
+
+  /** After a fetch: follow a rewritten remote branch, else fast-forward, or rebase our own commits when both sides moved. */
+  async function catchUp(u: Upstream, log: (line: string) => void): Promise<void> {
+    const last = await rewrittenFrom();
+    if (last !== null) {
+      await followRewrite(u, last, log);
+      await markSynced();
+      return;
+    }
+    await catchUpLinear(u);
+    await markSynced();
+  }
+
+  async function catchUpLinear(u: Upstream): Promise<void> {
     const behind = await count(`HEAD..${tracking}`);
     if (behind === 0) return;
     const ahead = await count(`${tracking}..HEAD`);
@@ -278,7 +339,7 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       await fetch(upstream);
       try {
         await git.run(['rev-parse', '--verify', '--quiet', 'HEAD'], 'reading HEAD');
-        await catchUp(upstream);
+        await catchUp(upstream, log);
       } catch (err) {
         // A remote that does not answer is not the checkout's fault; anything
         // local that fails in llmgw's own workdir is cured by a fresh clone.
@@ -340,15 +401,23 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       // Nothing of ours the remote lacks: a steady tick costs no round trip here.
       if ((await count(`${tracking}..HEAD`)) === 0) return;
       const target = `${upstream.remote} ${upstream.branch}`;
+      // A remote rewritten since the sync would take HEAD as a fast-forward and get back the commits it dropped: look first.
+      await fetch(upstream);
+      const rewritten = await rewrittenFrom();
+      if (rewritten !== null) throw rewrittenPush(target, rewritten);
       let last = '';
       for (let attempt = 1; attempt <= pushAttempts; attempt++) {
         const pushed = await git.tryRun(['push', '--quiet', upstream.remote, `HEAD:refs/heads/${upstream.branch}`], { moment: 'git:push' });
         if (pushed.ok) {
           await fetch(upstream).catch(() => undefined);
+          await markSynced().catch(() => undefined);
           return;
         }
         last = pushed.detail;
         await fetch(upstream);
+        // Rewritten meanwhile: never rebase the dropped commits back on; the next tick's sync follows the remote.
+        const gone = await rewrittenFrom();
+        if (gone !== null) throw rewrittenPush(target, gone);
         // Nothing new upstream: the push failed for another reason (permissions, a hook), retrying won't help.
         if ((await count(`HEAD..${tracking}`)) === 0) throw new GitError(`git push to ${target} failed: ${last}`);
         await rebaseOnto(upstream);

@@ -5,8 +5,11 @@
 // ref, so no other coordination service is needed and the branch is never forced.
 
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { GitError } from '../errors.js';
+import { STATE_FILE, stateOrFresh } from '../store/files.js';
 import { crashPoint } from '../util/crash-point.js';
 import type { LeaseRefs } from './config-repo.js';
 
@@ -32,46 +35,103 @@ export interface LeaseResult {
   held: boolean;
   holder: string;
   expiresAt: string;
+  /** The fencing epoch the lease carries now (docs/safety.md#fencing). */
+  epoch: number;
 }
 
 /**
  * The lease's record, the JSON message of the lease commit. Readers accept
- * any extra key, so a field added here (the fencing epoch of a later step
- * goes here, and is bumped in takeLease) stays readable by older instances.
+ * any extra key, so an older instance still reads holder and expiry. `epoch`
+ * grows by one at every change of holder; `at` is the writer's clock when it
+ * wrote, so a reader can tell a writer whose clock runs ahead.
  */
 interface LeaseBody {
   holder: string;
   expiresAt: string;
+  epoch: number;
+  at?: string;
 }
 
-export async function takeLease(repo: LeaseRefs, opts: { holder: string; ttlMs: number; now: Date }): Promise<LeaseResult> {
+/** How far in the future a time read from the repo may lie before it counts as now (docs/safety.md#clocks). */
+export const FUTURE_SLACK_MS = 5 * 60_000;
+
+/** The highest epoch this process has issued or seen, per repo: a ref deleted meanwhile never takes the epoch back. */
+const highestSeen = new WeakMap<LeaseRefs, number>();
+
+function noteEpoch(repo: LeaseRefs, epoch: number): void {
+  if (epoch > (highestSeen.get(repo) ?? 0)) highestSeen.set(repo, epoch);
+}
+
+/** When this process first read a lease commit written in its future: that write counts as made then. */
+const sightings = new Map<string, number>();
+
+/**
+ * When another holder's lease runs out, by this reader's clock. A writer whose
+ * clock ran more than FUTURE_SLACK_MS ahead wrote an expiry that far ahead
+ * too: its write counts as made when this reader first saw it, so the lease
+ * lasts its TTL from then, not an hour longer.
+ */
+function expiryOf(sha: string, body: LeaseBody, now: Date, warn: (m: string) => void): number {
+  const expires = Date.parse(body.expiresAt);
+  const at = body.at === undefined ? Number.NaN : Date.parse(body.at);
+  if (Number.isNaN(at) || at - now.getTime() <= FUTURE_SLACK_MS) return expires;
+  let seen = sightings.get(sha);
+  if (seen === undefined) {
+    if (sightings.size > 64) sightings.clear();
+    sightings.set(sha, (seen = now.getTime()));
+  }
+  warn(
+    `the lease of ${body.holder} was written at ${body.at ?? ''}, in the future of this clock (${now.toISOString()}): counted as written at ${new Date(seen).toISOString()}`,
+  );
+  return seen + Math.max(0, expires - at);
+}
+
+export interface TakeOptions {
+  holder: string;
+  ttlMs: number;
+  now: Date;
+  /** The highest epoch issued as state.json records it: a lease ref created afresh starts above it. Default 0. */
+  floorEpoch?: number;
+  /** Told when a time read from the lease lies in the future of this clock. */
+  warn?: (message: string) => void;
+}
+
+export async function takeLease(repo: LeaseRefs, opts: TakeOptions): Promise<LeaseResult> {
   const wanted = new Date(opts.now.getTime() + opts.ttlMs).toISOString();
-  // Without a remote there is nobody to share the fleet with: a single instance.
-  if (!repo.hasRemote) return { held: true, holder: opts.holder, expiresAt: wanted };
+  const floor = Math.max(opts.floorEpoch ?? 0, highestSeen.get(repo) ?? 0);
+  // Without a remote there is nobody to share the fleet with: a single instance (its epoch is never refused by its own nodes).
+  if (!repo.hasRemote) return { held: true, holder: opts.holder, expiresAt: wanted, epoch: Math.max(floor, 1) };
 
   const current = await readLease(repo);
-  if (current && current.body && current.body.holder !== opts.holder && Date.parse(current.body.expiresAt) > opts.now.getTime()) {
-    return { held: false, holder: current.body.holder, expiresAt: current.body.expiresAt };
+  if (current?.body) noteEpoch(repo, current.body.epoch);
+  const warn = opts.warn ?? (() => undefined);
+  if (current && current.body && current.body.holder !== opts.holder && expiryOf(current.sha, current.body, opts.now, warn) > opts.now.getTime()) {
+    return { held: false, holder: current.body.holder, expiresAt: current.body.expiresAt, epoch: current.body.epoch };
   }
+  const mine = current?.body?.holder === opts.holder ? current.body : null;
   // A renewal never moves this holder's expiry backwards (a clock stepped back, a shorter TTL); only a release (ttl 0) does.
-  const mineUntil = opts.ttlMs > 0 && current?.body?.holder === opts.holder ? current.body.expiresAt : null;
+  const mineUntil = opts.ttlMs > 0 && mine !== null ? mine.expiresAt : null;
   const expiresAt = mineUntil !== null && Date.parse(mineUntil) > Date.parse(wanted) ? mineUntil : wanted;
-  const body: LeaseBody = { holder: opts.holder, expiresAt };
+  // A renewal keeps the epoch; a change of holder, or a ref created afresh, goes above every epoch known.
+  const epoch = mine !== null ? mine.epoch : Math.max(current?.body?.epoch ?? 0, floor) + 1;
+  const body: LeaseBody = { holder: opts.holder, expiresAt, epoch, at: opts.now.toISOString() };
   // An empty expected value means "the ref must not exist yet".
   const expect = current ? current.sha : '';
   const swapped = await repo.swapRemoteRef(LEASE_REF, JSON.stringify(body), expect);
   if (swapped.ok) {
-    if (swapped.sha !== undefined) taken.set(repo, { holder: opts.holder, sha: swapped.sha });
+    noteEpoch(repo, epoch);
+    if (swapped.sha !== undefined) taken.set(repo, { holder: opts.holder, sha: swapped.sha, epoch });
     if (opts.ttlMs > 0) crashPoint('lease');
-    return { held: true, holder: opts.holder, expiresAt };
+    return { held: true, holder: opts.holder, expiresAt, epoch };
   }
   const after = await readLease(repo);
   // The ref did not move, so no one beat us to it: the push failed for its own reason.
   if ((after?.sha ?? '') === expect) {
     throw new GitError(`taking the lease ${LEASE_REF} failed: ${swapped.detail}`);
   }
+  if (after?.body) noteEpoch(repo, after.body.epoch);
   // Lost the race: the winner is whoever the ref names now.
-  return { held: false, holder: after?.body?.holder ?? '', expiresAt: after?.body?.expiresAt ?? '' };
+  return { held: false, holder: after?.body?.holder ?? '', expiresAt: after?.body?.expiresAt ?? '', epoch: after?.body?.epoch ?? 0 };
 }
 
 /** The lease while a body runs under it. */
@@ -79,7 +139,8 @@ export interface HeldLease {
   readonly holder: string;
   /** When the lease runs out, as last taken or renewed; undefined without a remote (nobody to hand over to, no deadline). */
   expiresAt(): Date | undefined;
-  // The fencing epoch of a later step (#19) is handed to the body here, next to the expiry.
+  /** The fencing epoch every changing request carries (docs/safety.md#fencing). */
+  epoch(): number;
 }
 
 export type Leased<T> = { held: true; value: T } | { held: false; holder: string; expiresAt: string };
@@ -94,6 +155,17 @@ export interface WithLeaseOptions {
   renewEveryMs?: number;
   /** Keep the lease when the body ends (`llmgw run`, across its ticks); default: let it go at once. */
   keep?: boolean;
+  /** The highest epoch issued; default: what the checkout's state.json records (when `repo` is a checkout). */
+  floorEpoch?: () => Promise<number>;
+  warn?: (message: string) => void;
+}
+
+/** The highest epoch a checkout's state.json records; 0 when there is none or it cannot be read. */
+async function stateFloor(repo: LeaseRefs): Promise<number> {
+  const dir = (repo as Partial<{ dir: string }>).dir;
+  if (typeof dir !== 'string') return 0;
+  const text = await readFile(join(dir, STATE_FILE), 'utf8').catch(() => null);
+  return stateOrFresh(text, STATE_FILE, () => undefined).leaseEpoch ?? 0;
 }
 
 /**
@@ -105,18 +177,21 @@ export interface WithLeaseOptions {
 export async function withLease<T>(repo: LeaseRefs, opts: WithLeaseOptions, body: (lease: HeldLease) => Promise<T>): Promise<Leased<T>> {
   const holder = opts.holder ?? processHolder();
   const ttlMs = opts.ttlMs ?? LEASE_TTL_MS;
-  const first = await takeLease(repo, { holder, ttlMs, now: opts.now() });
+  const floorEpoch = await (opts.floorEpoch ?? (() => stateFloor(repo)))();
+  const first = await takeLease(repo, { holder, ttlMs, now: opts.now(), floorEpoch, warn: opts.warn });
   if (!first.held) return { held: false, holder: first.holder, expiresAt: first.expiresAt };
   let until = first.expiresAt;
+  let epoch = first.epoch;
   // Set and cleared from the timer: typed wide so the await below is not read as awaiting null.
   let renewing = null as Promise<void> | null;
   let timer: NodeJS.Timeout | undefined;
   if (opts.renewEveryMs !== undefined && repo.hasRemote) {
     timer = setInterval(() => {
       // A renewal that fails (or finds the lease taken) leaves the old expiry: the holder's deadline then stops it acting.
-      renewing ??= takeLease(repo, { holder, ttlMs, now: opts.now() })
+      renewing ??= takeLease(repo, { holder, ttlMs, now: opts.now(), floorEpoch: epoch, warn: opts.warn })
         .then((r) => {
-          if (r.held && r.holder === holder) until = r.expiresAt;
+          // Taken back after someone else held it: a new epoch, and nodes that saw the other holder's admit this one again.
+          if (r.held && r.holder === holder) [until, epoch] = [r.expiresAt, r.epoch];
         })
         .catch(() => undefined)
         .finally(() => (renewing = null));
@@ -124,7 +199,7 @@ export async function withLease<T>(repo: LeaseRefs, opts: WithLeaseOptions, body
     timer.unref();
   }
   try {
-    const value = await body({ holder, expiresAt: () => (repo.hasRemote ? new Date(until) : undefined) });
+    const value = await body({ holder, expiresAt: () => (repo.hasRemote ? new Date(until) : undefined), epoch: () => epoch });
     return { held: true, value };
   } finally {
     clearInterval(timer);
@@ -135,7 +210,17 @@ export async function withLease<T>(repo: LeaseRefs, opts: WithLeaseOptions, body
 }
 
 /** The lease commit this process last pushed, per repo: what releaseLease may delete. */
-const taken = new WeakMap<LeaseRefs, { holder: string; sha: string }>();
+const taken = new WeakMap<LeaseRefs, { holder: string; sha: string; epoch: number }>();
+
+/**
+ * The lease this process holds on `repo` as a request carries it
+ * (`{"epoch":N,"holder":"…"}`); undefined when it holds none. The tick reads
+ * it here so every path that holds the lease (reconcile, run, apply) sends the same.
+ */
+export function heldFence(repo: LeaseRefs): { epoch: number; holder: string } | undefined {
+  const mine = taken.get(repo);
+  return mine === undefined ? undefined : { epoch: mine.epoch, holder: mine.holder };
+}
 
 /**
  * Let the lease go at once, so the next instance need not wait out its TTL:
@@ -166,7 +251,9 @@ function parseBody(message: string): LeaseBody | null {
   try {
     const raw = JSON.parse(message) as Partial<LeaseBody>;
     if (typeof raw.holder === 'string' && typeof raw.expiresAt === 'string' && !Number.isNaN(Date.parse(raw.expiresAt))) {
-      return { holder: raw.holder, expiresAt: raw.expiresAt };
+      // A lease written before fencing is epoch 0.
+      const epoch = typeof raw.epoch === 'number' && Number.isSafeInteger(raw.epoch) && raw.epoch > 0 ? raw.epoch : 0;
+      return { holder: raw.holder, expiresAt: raw.expiresAt, epoch, ...(typeof raw.at === 'string' ? { at: raw.at } : {}) };
     }
   } catch {
     // fall through: unreadable

@@ -66,6 +66,7 @@ export function parseState(text: string, file: string): State {
     placements: raw.placements ?? empty.placements,
     outbox: raw.outbox ?? empty.outbox,
     ...lifecycleOf(raw.lifecycle),
+    ...(typeof raw.leaseEpoch === 'number' && raw.leaseEpoch > 0 ? { leaseEpoch: raw.leaseEpoch } : {}),
   };
 }
 
@@ -101,6 +102,7 @@ export function serializeState(state: State): string {
     // Oldest first: the order they are sent in.
     outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event, ...(o.mac === undefined ? {} : { mac: o.mac }) })),
     ...(state.lifecycle ? { lifecycle: lifecycleJson(state.lifecycle) } : {}),
+    ...(state.leaseEpoch !== undefined && state.leaseEpoch > 0 ? { leaseEpoch: state.leaseEpoch } : {}),
   });
 }
 

@@ -3,6 +3,7 @@
 // effect; the project phase turns exactly that into the fleet it commits.
 
 import { executePlan } from '../apply/executor.js';
+import type { ApplyGuard } from '../apply/guard.js';
 import type { ApplyOutcome } from '../apply/outcome.js';
 import { effectsOf } from '../apply/schedule.js';
 import type { Effects } from '../plan/project-fleet.js';
@@ -15,7 +16,13 @@ export interface Applied {
   effects: Effects;
 }
 
-export async function applyTick(planned: Planned, transport: Transport): Promise<Applied> {
-  const outcome = await executePlan(planned.plan, { config: planned.config, fleet: planned.fleet, transport, routers: planned.snapshot.routers });
+export async function applyTick(planned: Planned, transport: Transport, guard?: ApplyGuard): Promise<Applied> {
+  const outcome = await executePlan(planned.plan, {
+    config: planned.config,
+    fleet: planned.fleet,
+    transport,
+    routers: planned.snapshot.routers,
+    ...(guard ? { guard } : {}),
+  });
   return { outcome, effects: effectsOf(planned.plan, outcome) };
 }

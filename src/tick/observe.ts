@@ -9,6 +9,7 @@ import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import type { Transport } from '../types/transport.js';
 import type { TickInput } from './plan.js';
+import { outagesAfter, previousOnThisClock, stateOnThisClock } from './clock.js';
 
 export interface ObserveDeps {
   transport: Transport;
@@ -18,9 +19,22 @@ export interface ObserveDeps {
   state: State;
   at: Date;
   onProgress?: (p: GatherProgress) => void;
+  /** Told of a time from the repo that lies in this clock's future (clock.ts); default: not told. */
+  warn?: (message: string) => void;
 }
 
 export async function observe(config: Config, deps: ObserveDeps): Promise<TickInput> {
-  const snapshot = await gatherSnapshot(config, { ...deps, now: () => deps.at });
-  return { config, snapshot, state: deps.state, now: snapshot.observedAt };
+  const warn = deps.warn ?? (() => undefined);
+  // Times the repo holds, read on this tick's clock (clock.ts) before anything is judged by them.
+  const state = stateOnThisClock(deps.state, deps.at, warn);
+  const previous = previousOnThisClock(deps.previous, deps.at, warn);
+  const gathered = await gatherSnapshot(config, {
+    transport: deps.transport,
+    previous,
+    state,
+    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+    now: () => deps.at,
+  });
+  const snapshot = outagesAfter(previous, gathered);
+  return { config, snapshot, state, now: snapshot.observedAt };
 }

@@ -20,6 +20,8 @@ export type HoldReason =
   | 'lease-short'
   /** Another instance holds the lease: this one stands by. */
   | 'lease-elsewhere'
+  /** A node or router refused this holder's epoch (another holder has acted since): it stopped acting and committed nothing. */
+  | 'fenced'
   /** A person answered no at `llmgw apply`'s prompt. */
   | 'declined'
   /** Nobody answered `llmgw apply`'s prompt within --confirm-timeout. */

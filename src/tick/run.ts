@@ -17,7 +17,9 @@ import type { GatherProgress } from '../gather/gather.js';
 import { STATUS_FILE } from '../store/files.js';
 import { committedStatus, previousRun } from '../store/read.js';
 import type { Checkout, ConfigRepo, LeaseRefs } from '../git/config-repo.js';
-import { LEASE_TTL_MS, withLease, type HeldLease } from '../git/lease.js';
+import { LEASE_TTL_MS, heldFence, withLease, type HeldLease } from '../git/lease.js';
+import { applyGuard, type ApplyGuard } from '../apply/guard.js';
+import type { Lease } from '../types/snapshot.js';
 import { newSpecs, type SpecArgv } from '../plan/new-specs.js';
 import { NO_EFFECTS } from '../plan/project-fleet.js';
 import type { Config, LoadResult } from '../types/config.js';
@@ -140,6 +142,33 @@ function leaseTooShort(expiresAt: Date | undefined, now: Date, config: Config): 
   return `the lease runs out in ${Math.max(0, Math.floor(left / 1000))}s, less than an apply may take (${needed / 1000}s): applied nothing; raise --lease-ttl if ticks are this slow`;
 }
 
+/**
+ * How long before its lease's expiry a holder starts no new changing SSH call
+ * (docs/safety.md#clocks): one call's connect plus command timeout, so a call
+ * started before then ends before the lease does.
+ */
+export function leaseSafetyMs(config: Config): number {
+  return config.cluster.ssh.connectTimeoutMs + config.cluster.ssh.commandTimeoutMs;
+}
+
+function guardOf(config: Config, lease: Lease | undefined, expiresAt: () => Date | undefined, now: () => Date): ApplyGuard {
+  return applyGuard({ ...(lease ? { lease } : {}), expiresAt, safetyMs: leaseSafetyMs(config), now });
+}
+
+/** What the log says when the guard stopped the apply; null when it ran to the end. */
+function cutLine(guard: ApplyGuard, outcome: ApplyOutcome): string | null {
+  const why = guard.stop();
+  if (why === null) return null;
+  const left = outcome.results.filter((r) => r.status === 'deferred' && r.reason?.startsWith('not sent:') === true).length;
+  return `apply cut at a step boundary: ${why}; ${left} action(s) left for the next tick`;
+}
+
+/** state.json records the highest epoch issued, so a lease ref created afresh starts above it. */
+function withEpoch(state: State, lease: Lease | undefined): State {
+  const epoch = Math.max(state.leaseEpoch ?? 0, lease?.epoch ?? 0);
+  return epoch > 0 ? { ...state, leaseEpoch: epoch } : state;
+}
+
 /** The lease ran out during the tick: another instance may hold it now, so this one commits nothing. */
 function leaseExpired(opts: ReconcileMode): boolean {
   return opts.leaseExpiresAt !== undefined && opts.now().getTime() >= opts.leaseExpiresAt.getTime();
@@ -169,9 +198,9 @@ function holdOf(opts: ReconcileMode, config: Config, planned: Planned, dirty: st
 }
 
 /** The observe phase: the fleet as given (a file, a ref), or gathered now, stamped with one time. */
-async function observed(config: Config, state: State, fleet: Snapshot | Gather, at: Date): Promise<TickInput> {
+async function observed(config: Config, state: State, fleet: Snapshot | Gather, at: Date, warn?: (m: string) => void): Promise<TickInput> {
   if (!('transport' in fleet)) return { config, snapshot: fleet, state, now: at.toISOString() };
-  return observe(config, { transport: fleet.transport, previous: fleet.previous, state, at, onProgress: fleet.onProgress });
+  return observe(config, { transport: fleet.transport, previous: fleet.previous, state, at, onProgress: fleet.onProgress, ...(warn ? { warn } : {}) });
 }
 
 export function runTick(mode: PreviewMode): Promise<PreviewRun>;
@@ -215,7 +244,7 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   const { config, dir } = mode;
   const held = (reason: HoldReason, detail: string): ByHandRun => ({ kind: 'by-hand', verdict: { kind: 'held', reason, detail } });
   const { previous, state } = await previousRun(dir, mode.warn);
-  const planned = planTick(await observed(config, state, { transport: mode.transport, previous }, mode.now()));
+  const planned = planTick(await observed(config, state, { transport: mode.transport, previous }, mode.now(), mode.warn));
   const current = await committedStatus(dir);
   const shown = previewTick(planned, { before: current === null ? null : { text: current, label: STATUS_FILE }, base: null, force: mode.force });
   mode.show(shown);
@@ -231,9 +260,18 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   // A renewal that failed while a person thought it over leaves too little lease to act safely.
   const short = leaseTooShort(lease?.expiresAt(), mode.now(), config);
   if (short !== null) return held('lease-short', short);
-  const applied = await applyTick(planned, mode.transport);
+  const fence = lease ? { epoch: lease.epoch(), holder: lease.holder } : undefined;
+  const guard = guardOf(config, fence, () => lease?.expiresAt(), mode.now);
+  const applied = await applyTick(planned, mode.transport, guard);
   mode.applied?.(applied.outcome);
-  const after = afterTick(planned, applied.effects, stateAfter(planned, applied));
+  const fenced = guard.fencedBy();
+  if (fenced !== null) {
+    mode.warn(`${fenced}: another holder has acted since; stopped acting, wrote nothing`);
+    return held('fenced', fenced);
+  }
+  const cut = cutLine(guard, applied.outcome);
+  if (cut !== null) mode.warn(cut);
+  const after = afterTick(planned, applied.effects, withEpoch(stateAfter(planned, applied), fence));
   await writeAll(dir, { status: after.status, state: after.state, snapshot: after.snapshot });
   return { kind: 'by-hand', verdict: { kind: 'applied', forced: plan.blocked !== null, outcome: applied.outcome }, after };
 }
@@ -287,16 +325,22 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const config = loaded.config;
   const key = await loadOutboxKey(opts.env, config.cluster.ssh.identityFile);
   const transport = resolveTransport(opts.transport, config);
-  const planned = planTick(await observed(config, committed, { transport, previous }, at));
+  const planned = planTick(await observed(config, committed, { transport, previous }, at, (m) => log(`warning: ${m}`)));
   const hold = holdOf(opts, config, planned, draft === null ? [] : dirtyConfig);
   if (hold?.line) log(hold.line);
   const draftPlan = draft === null ? undefined : reportDraft(draft, planned, dirtyConfig, log);
-  const applied: Applied = hold === null ? await applyTick(planned, transport) : { outcome: emptyOutcome(), effects: NO_EFFECTS };
+  const fence = heldFence(repo);
+  const guard = guardOf(config, fence, () => opts.leaseExpiresAt, opts.now);
+  const applied: Applied = hold === null ? await applyTick(planned, transport, guard) : { outcome: emptyOutcome(), effects: NO_EFFECTS };
   for (const f of applied.outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
+  const fenced = guard.fencedBy();
+  if (fenced !== null) return fencedTick(planned, applied, fenced, log);
+  const cut = cutLine(guard, applied.outcome);
+  if (cut !== null) log(cut);
 
   const updated = stateAfter(planned, hold === null ? applied : null);
   const detected = tickEvents(planned, updated, committed, applied.outcome);
-  const state = queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying, key);
+  const state = withEpoch(queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying, key), fence);
 
   const after = afterTick(planned, applied.effects, state);
   const counts = { running: 0, starting: 0, failed: 0 };
@@ -320,5 +364,31 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
     report: after.report,
     ...done,
     leaseLost: hold?.reason === 'lease-short' || done.leaseLost,
+  };
+}
+
+/**
+ * A node or router refused this holder's epoch: another holder has acted
+ * since, so this one stops at once (no further changing call was made after
+ * the refusal, guard.ts) and commits nothing — the new holder re-observes.
+ */
+function fencedTick(planned: Planned, applied: Applied, fenced: string, log: (line: string) => void): TickResult {
+  log(`${fenced}: another holder has acted since; stopped acting, committing nothing`);
+  const after = afterTick(planned, NO_EFFECTS, planned.state);
+  return {
+    verdict: { kind: 'held', reason: 'fenced', detail: fenced },
+    configInvalid: false,
+    dirtyConfig: [],
+    plan: planned.plan,
+    applied: false,
+    blocked: planned.plan.blocked,
+    outcome: applied.outcome,
+    events: [],
+    status: after.status,
+    report: after.report,
+    commit: null,
+    pushed: false,
+    pushError: null,
+    leaseLost: true,
   };
 }

@@ -85,6 +85,8 @@ export interface State {
   outbox: OutboxEntry[];
   /** Drains and rollouts under way (docs/protocol.md#the-snapshot); absent when there are none. */
   lifecycle?: LifecycleState;
+  /** The highest lease epoch issued (docs/safety.md#fencing): a lease ref created afresh starts above it. Absent: 0. */
+  leaseEpoch?: number;
 }
 
 /** What a stop that drains, and a rollout, must remember from one tick to the next. */

@@ -27,6 +27,7 @@ test('without a remote the single instance always holds the lease', async () => 
     held: true,
     holder: 'a:1',
     expiresAt: '2026-11-29T08:10:00.000Z',
+    epoch: 1,
   });
 });
 
@@ -34,14 +35,20 @@ test('two instances on one remote: only one holds, the other stands by and sees 
   const a = await instance('a');
   const b = await instance('b');
   const main = sb.git(sb.remote, 'rev-parse', 'main');
-  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:10:00.000Z' });
+  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:10:00.000Z', epoch: 1 });
   assert.equal(await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: at(60_000) }), {
     held: false,
     holder: 'a:1',
     expiresAt: '2026-11-29T08:10:00.000Z',
+    epoch: 1,
   });
-  // The ref's commit names the holder and the expiry; the branch is untouched.
-  assert.equal(JSON.parse(sb.git(sb.remote, 'log', '-1', '--format=%B', LEASE_REF)), { holder: 'a:1', expiresAt: '2026-11-29T08:10:00.000Z' });
+  // The ref's commit names the holder, the expiry, the epoch and the writer's clock; the branch is untouched.
+  assert.equal(JSON.parse(sb.git(sb.remote, 'log', '-1', '--format=%B', LEASE_REF)), {
+    holder: 'a:1',
+    expiresAt: '2026-11-29T08:10:00.000Z',
+    epoch: 1,
+    at: '2026-11-29T08:00:00.000Z',
+  });
   assert.is(sb.git(sb.remote, 'log', '-1', '--format=%an', LEASE_REF), 'llmgw');
   assert.is(sb.git(sb.remote, 'rev-parse', 'main'), main);
 });
@@ -50,7 +57,7 @@ test('the holder renews its lease, pushing the expiry forward', async () => {
   const a = await instance('a');
   await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 });
   const renewed = await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: at(5 * 60_000) });
-  assert.equal(renewed, { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:15:00.000Z' });
+  assert.equal(renewed, { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:15:00.000Z', epoch: 1 }, 'a renewal keeps the epoch');
   const b = await instance('b');
   assert.is((await takeLease(b, { holder: 'b:2', ttlMs: TTL, now: at(12 * 60_000) })).held, false, 'renewed past the first expiry');
 });
@@ -63,11 +70,13 @@ test('after the holder lets its lease expire the other instance takes over', asy
     held: true,
     holder: 'b:2',
     expiresAt: '2026-11-29T08:20:01.000Z',
+    epoch: 2,
   });
   assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: at(TTL + 2000) }), {
     held: false,
     holder: 'b:2',
     expiresAt: '2026-11-29T08:20:01.000Z',
+    epoch: 2,
   });
 });
 
@@ -102,9 +111,9 @@ test('holder ids are unique per process: host name, pid and a nonce, so two cont
 test('a renewal never moves the expiry backwards: a clock stepped back keeps the later expiry', async () => {
   const a = await instance('a');
   await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: at(60_000) });
-  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:11:00.000Z' });
+  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: TTL, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:11:00.000Z', epoch: 1 });
   // A release (ttl 0) still lets it go.
-  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: 0, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:00:00.000Z' });
+  assert.equal(await takeLease(a, { holder: 'a:1', ttlMs: 0, now: T0 }), { held: true, holder: 'a:1', expiresAt: '2026-11-29T08:00:00.000Z', epoch: 1 });
 });
 
 test('withLease runs its body only while holding the lease, and lets it go after, also when the body fails', async () => {
