@@ -102,6 +102,19 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   if (input.fleet) {
     nodeEvents(input.fleet, open, close, openSubjects, cluster, now);
     everRunning = modelEvents(input.fleet, everRunning, open, close, openSubjects, cluster, now);
+    // gpu.quarantined: once per quarantine; its end (expiry, release) closes it without an event of its own.
+    const quarantine = input.fleet.quarantine ?? {};
+    for (const [gpu, q] of Object.entries(quarantine).sort(([a], [b]) => a.localeCompare(b))) {
+      open('gpu.quarantined', gpu, `GPU ${esc(gpu)} is quarantined until ${q.until}: ${esc(q.reason)}; its replica is replaced`, {
+        node: q.node,
+        index: q.index,
+        code: q.code,
+        reason: q.reason,
+        since: q.since,
+        until: q.until,
+      });
+    }
+    for (const gpu of openSubjects('gpu.quarantined')) if (!Object.hasOwn(quarantine, gpu)) close('gpu.quarantined', gpu);
   }
 
   // model.unplaceable: no recovery event of its own; placing it again just closes it.

@@ -71,6 +71,8 @@ export interface ReplicaRow {
   error: string | null;
   /** A running replica whose answer check fails now: not routed, counts as down (absent otherwise). */
   check?: { ok: false; error: string };
+  /** Application Xids (docs/placement.md#quarantined-gpus) the kernel logged on its GPUs in the last report; absent: none. */
+  xid?: { node: string; gpu: number; code: number; at: string }[];
 }
 
 export interface IdleRow {
@@ -108,6 +110,16 @@ export interface UnhealthyGpu {
   class: string;
   /** The agent's reason (untrusted text), or null. */
   reason: string | null;
+}
+
+/** A GPU out of service after a fatal Xid, until `until` or cluster.yaml releases it. */
+export interface QuarantinedGpu {
+  node: string;
+  index: number;
+  code: number;
+  reason: string;
+  since: string;
+  until: string;
 }
 
 /** One thing an item of "Needs attention" names, linked to its page in the console. */
@@ -159,6 +171,8 @@ export interface StatusReport {
   notify: { webhooks: number; warning: string | null };
   /** Every GPU in the unhealthy bucket, by node and index. */
   unhealthyGpus: UnhealthyGpu[];
+  /** GPUs quarantined after a fatal Xid (docs/placement.md#quarantined-gpus), by node and index; absent: none. */
+  quarantinedGpus?: QuarantinedGpu[];
   /** Copies of replica ids running in a second place, until they are stopped (docs/safety.md#one-replica-id-in-one-place). */
   duplicates: DuplicateRow[];
   /** Each model's fit on every GPU class it may use; null for a model of unknown size (docs/placement.md#will-it-fit). */

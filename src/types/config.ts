@@ -83,7 +83,9 @@ export type EventName =
   | 'apply.failed'
   | 'config.invalid'
   | 'plan.blocked'
-  | 'rollout.failed';
+  | 'rollout.failed'
+  | 'gpu.quarantined'
+  | 'replica.stalled';
 
 export const EVENT_NAMES: readonly EventName[] = [
   'node.lost',
@@ -95,6 +97,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'config.invalid',
   'plan.blocked',
   'rollout.failed',
+  'gpu.quarantined',
+  'replica.stalled',
 ];
 
 export interface WebhookConfig {
@@ -137,6 +141,12 @@ export interface ClusterConfig {
    * replica of a model models.yaml no longer names is stopped. Absent: the built-in ones.
    */
   stopDefaults?: { drainTimeoutMs: number; stopGraceMs: number };
+  /**
+   * GPU quarantine (docs/config.md): how long a fatal Xid keeps a GPU out
+   * (`defaults.quarantine`), and the GPUs an operator lifted early
+   * (`quarantine.release`, `node:index`). Absent: 24h, none released.
+   */
+  quarantine?: { durationMs: number; release: string[] };
 }
 
 /** The answer check of a replica (docs/config.md): a chat completion whose answer must match. */

@@ -4,7 +4,7 @@
 
 import type { AgentReport, CheckResult, ReplicaState, RouterObservation, UnreachableReason } from './snapshot.js';
 import type { Config, NodeConfig } from './config.js';
-import type { PlacementRecord } from './state.js';
+import type { PlacementRecord, QuarantineRecord } from './state.js';
 
 export type NodeCondition = 'reachable' | 'unreachable' | 'lost';
 
@@ -145,4 +145,6 @@ export interface Fleet {
    * a rollout's hold are judged by. Absent: none observed.
    */
   routers?: readonly RouterObservation[];
+  /** GPUs in quarantine after a fatal Xid (state.json and the snapshot), by `node:index`; absent: none. */
+  quarantine?: Readonly<Record<string, QuarantineRecord>>;
 }
