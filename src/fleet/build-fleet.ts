@@ -14,6 +14,7 @@ import { drainMarkOf } from './lifecycle.js';
 import { observedCondition, type ObservedCondition } from './node-condition.js';
 import { mergeReplicas, replicaPort } from './replicas.js';
 import { quarantinesOf, withQuarantine } from './quarantine.js';
+import { ejectedSince } from './liveness.js';
 
 function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -90,6 +91,10 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     expectedNodes: (model) => nodesOf.get(model),
   });
   if (frame.draining) for (const r of replicas) r.draining = frame.draining(r.id);
+  for (const r of replicas) {
+    const since = r.state === 'running' && !r.lost ? ejectedSince(r.id, r.model, frame.routers ?? []) : null;
+    if (since !== null) r.ejectedSince = since;
+  }
   for (const r of replicas) {
     // Lost replicas count as gone: no idleness to report for what is not there.
     if (r.state !== 'running' || r.lost) continue;

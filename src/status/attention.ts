@@ -70,6 +70,17 @@ const quarantinedGpus: AttentionRule = (f) => {
   );
 };
 
+// Serving nothing while /health may say 200: replaced once past liveness.replaceAfter.
+const stuckReplicas: AttentionRule = (f) => {
+  const s = f.stuckReplicas ?? [];
+  if (s.length === 0) return null;
+  return item(
+    'replicas-stuck',
+    `${plural(s.length, 'replica')} stalled or ejected by every router (replaced after liveness.replaceAfter)`,
+    s.map((x) => ({ name: x.replica, detail: `${x.kind === 'stalled' ? 'stalled' : 'ejected by every router'} since ${x.since}`, model: x.model })),
+  );
+};
+
 const unhealthyGpus: AttentionRule = (f) => {
   // A quarantined GPU has its own item, which says why.
   const quarantined = new Set((f.quarantinedGpus ?? []).map((g) => `${g.node}:${g.index}`));
@@ -180,6 +191,7 @@ export const RULES: readonly AttentionRule[] = [
   unhealthyGpus,
   unplaceable,
   failed,
+  stuckReplicas,
   checksFailing,
   down,
   short,

@@ -9,6 +9,8 @@ import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, Unplaceable } from '../types/plan.js';
 import { attentionItems } from './attention.js';
 import type { FabricRow, HoldingRow, IdleRow, ModelRow, NodeSince, OtherGpus, ReplicaRow, StatusFacts, StatusReport } from './types.js';
+import { stuckOf } from '../fleet/liveness.js';
+import type { StuckReplica } from './types.js';
 import { applicationXids, quarantinedGpus, replicaError, unhealthyGpus } from './where.js';
 
 export const NO_WEBHOOK_WARNING =
@@ -67,6 +69,16 @@ function replicaRow(fleet: Fleet, r: FleetReplica): ReplicaRow {
 function quarantinedList(fleet: Fleet): { quarantinedGpus?: ReturnType<typeof quarantinedGpus> } {
   const q = quarantinedGpus(fleet);
   return q.length === 0 ? {} : { quarantinedGpus: q };
+}
+
+/** The stalled and ejected replicas, when there are any. */
+function stuckList(replicas: readonly FleetReplica[]): { stuckReplicas?: StuckReplica[] } {
+  const out: StuckReplica[] = [];
+  for (const r of replicas) {
+    const stuck = stuckOf(r);
+    if (stuck !== null) out.push({ replica: r.id, model: r.model, nodes: r.nodes, kind: stuck.kind, since: stuck.since });
+  }
+  return out.length === 0 ? {} : { stuckReplicas: out };
 }
 
 /** Each model's row, with its rollout when one is under way or failed. */
@@ -144,6 +156,7 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     // Beyond docs/commands.md's keys, so they come after them.
     unhealthyGpus: unhealthyGpus(fleet),
     ...quarantinedList(fleet),
+    ...stuckList(present),
     duplicates: (fleet.duplicates ?? []).map((d) => ({ replica: d.replica, model: d.model, nodes: d.nodes, recordNodes: d.recordNodes })),
     fit: fitReport(fleet, ff),
     fitWarnings: fitWarnings(fleet, ff),

@@ -112,6 +112,15 @@ export interface UnhealthyGpu {
   reason: string | null;
 }
 
+/** A running replica that serves nothing: `stalled` (its engine's progress stopped) or `ejected` (by every router that routes it), since `since`. */
+export interface StuckReplica {
+  replica: string;
+  model: string;
+  nodes: string[];
+  kind: 'stalled' | 'ejected';
+  since: string;
+}
+
 /** A GPU out of service after a fatal Xid, until `until` or cluster.yaml releases it. */
 export interface QuarantinedGpu {
   node: string;
@@ -171,6 +180,8 @@ export interface StatusReport {
   notify: { webhooks: number; warning: string | null };
   /** Every GPU in the unhealthy bucket, by node and index. */
   unhealthyGpus: UnhealthyGpu[];
+  /** Running replicas stalled or ejected by every router that routes them (docs/placement.md#stalled-and-ejected-replicas); absent: none. */
+  stuckReplicas?: StuckReplica[];
   /** GPUs quarantined after a fatal Xid (docs/placement.md#quarantined-gpus), by node and index; absent: none. */
   quarantinedGpus?: QuarantinedGpu[];
   /** Copies of replica ids running in a second place, until they are stopped (docs/safety.md#one-replica-id-in-one-place). */

@@ -165,6 +165,20 @@ export interface RolloutConfig {
   maxErrorRate: number;
 }
 
+/** How a model's replicas are judged alive (docs/config.md#liveness). */
+export interface LivenessConfig {
+  /** Failed requests in a row that eject a replica from a router's rotation. */
+  consecutiveErrors: number;
+  /** No response bytes this long, with a stream in flight: stalled. */
+  stallAfterMs: number;
+  /** The first ejection's length (it doubles on each repeat, up to 5m). */
+  ejectForMs: number;
+  /** Stalled, or ejected by every router, this long: replaced. */
+  replaceAfterMs: number;
+}
+
+export const LIVENESS_DEFAULTS: Readonly<LivenessConfig> = { consecutiveErrors: 5, stallAfterMs: 60_000, ejectForMs: 30_000, replaceAfterMs: 120_000 };
+
 export interface ModelConfig {
   name: string;
   weights: string;
@@ -181,6 +195,8 @@ export interface ModelConfig {
   index: number;
   /** How long a stop waits for the routers to drain the replica: the model's, else cluster.yaml defaults', else 10m. */
   drainTimeoutMs: number;
+  /** Liveness beyond /health (docs/config.md#liveness): the model's, else cluster.yaml defaults.liveness, else the built-in ones. Absent: the built-in ones. */
+  liveness?: LivenessConfig;
   /** SIGTERM to SIGKILL: the model's, else the default's, else 30s. */
   stopGraceMs: number;
   /** The model's check, else defaults.check; null: none (or `check: false`). */

@@ -87,6 +87,10 @@ export interface FleetReplica {
   idleSince: string | null;
   /** Why it failed (the agent's `error`, rank 0's first), when it did and the agent said. */
   error?: string | null;
+  /** Its engine made no progress with requests running since then (the agent's `load.stalledSince`); absent: progressing or unknown. */
+  stalledSince?: string;
+  /** Ejected by every router that routes it since then (the latest run's start); absent: not. */
+  ejectedSince?: string;
   /** Rank 0's last answer check (docs/protocol.md#the-answer-check); null/absent when it has none. */
   check?: CheckResult | null;
   /** Out of the routers' tables and waiting to be stopped (state.json); null/absent otherwise. */
