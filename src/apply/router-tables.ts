@@ -13,9 +13,9 @@
 // gets its own table: the same new routes, and its own kept ones.
 
 import { routedUrl } from '../fleet/routes.js';
-import type { Config } from '../types/config.js';
+import { LIVENESS_DEFAULTS, type Config, type LivenessConfig } from '../types/config.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
-import type { RouterEndpoints, RouterObservation } from '../types/snapshot.js';
+import type { RouterEndpoints, RouterModelSettings, RouterObservation } from '../types/snapshot.js';
 import type { Transport } from '../types/transport.js';
 import type { ApplyFailure, RouterTableResult } from './outcome.js';
 import { crashPoint } from '../util/crash-point.js';
@@ -61,9 +61,12 @@ export function serving(r: FleetReplica): boolean {
 export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet<string>, current: CurrentTable = null): RouterEndpoints {
   const models: RouterEndpoints['models'] = {};
   const routing: NonNullable<RouterEndpoints['routing']> = {};
+  const settings: NonNullable<RouterEndpoints['settings']> = {};
   for (const m of config.models) {
     models[m.name] = [];
     if (m.routing) routing[m.name] = m.routing;
+    const l = livenessSettings(m.liveness);
+    if (l !== null) settings[m.name] = l;
   }
   for (const r of fleet.replicas) {
     const list = models[r.model];
@@ -73,7 +76,20 @@ export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet
     if (!r.unreachable || listed(current, r, url)) list.push({ replica: r.id, url });
   }
   // Only models that name a mode are listed: the table of a config that names none stays as routers before 0.2 knew it.
-  return Object.keys(routing).length > 0 ? { version: 1, models, routing } : { version: 1, models };
+  const table: RouterEndpoints = Object.keys(routing).length > 0 ? { version: 1, models, routing } : { version: 1, models };
+  return Object.keys(settings).length > 0 ? { ...table, settings } : table;
+}
+
+/**
+ * A model's ejection settings for the routers (docs/protocol.md `router endpoints`), or
+ * null when they are the built-in ones: then the router's own (its `router serve`
+ * flags) stay in force, and a config that sets no liveness sends the table it always did.
+ */
+function livenessSettings(l: LivenessConfig | undefined): RouterModelSettings | null {
+  if (l === undefined) return null;
+  const d = LIVENESS_DEFAULTS;
+  if (l.consecutiveErrors === d.consecutiveErrors && l.stallAfterMs === d.stallAfterMs && l.ejectForMs === d.ejectForMs) return null;
+  return { consecutiveErrors: l.consecutiveErrors, stallAfterMs: l.stallAfterMs, ejectForMs: l.ejectForMs };
 }
 
 export async function pushTables(

@@ -19,6 +19,7 @@ const DEFAULTS = {
   maxStopFraction: 0.5,
   minReachableFraction: 0.5,
   gitTimeout: '60s',
+  quarantine: '24h',
 } as const;
 
 function resolveRouters(ctx: ResolveContext, raw: Raw, sshPort: number): RouterConfig[] {
@@ -75,6 +76,10 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): { cluster: Cluste
       minReachableFraction: num(safety.minReachableFraction) ?? DEFAULTS.minReachableFraction,
     },
     git: { timeoutMs: timeoutAt(ctx, obj(raw.git).timeout, DEFAULTS.gitTimeout, ['git', 'timeout']) },
+    quarantine: {
+      durationMs: durationAt(ctx, obj(raw.defaults).quarantine, DEFAULTS.quarantine, ['defaults', 'quarantine']),
+      release: arr(obj(raw.quarantine).release).filter((g): g is string => typeof g === 'string'),
+    },
   };
   return { cluster, argRules };
 }

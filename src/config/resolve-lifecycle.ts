@@ -3,7 +3,7 @@
 // `defaults`. Only the config surface: what the values mean at run time is
 // the agent's, the planner's and the applier's business.
 
-import { MODEL_LIFECYCLE_DEFAULTS, type CheckConfig, type ConfigProblem, type RolloutConfig } from '../types/config.js';
+import { LIVENESS_DEFAULTS, MODEL_LIFECYCLE_DEFAULTS, type CheckConfig, type ConfigProblem, type LivenessConfig, type RolloutConfig } from '../types/config.js';
 import { compileBounded } from '../util/bounded-pattern.js';
 import { durationAt, timeoutAt } from './resolve-ssh.js';
 import { int, num, obj, str, type Raw } from './raw.js';
@@ -19,6 +19,7 @@ export interface ModelDefaults {
   drainTimeoutMs: number;
   stopGraceMs: number;
   check: CheckConfig | null;
+  liveness?: LivenessConfig;
 }
 
 /** docs/config.md's defaults. */
@@ -27,6 +28,18 @@ export const BUILT_IN_DEFAULTS: ModelDefaults = {
   stopGraceMs: MODEL_LIFECYCLE_DEFAULTS.stopGraceMs,
   check: null,
 };
+
+/** A `liveness:` mapping over `base`: each key written wins, the others stay. */
+function livenessOf(ctx: LifecycleContext, raw: unknown, base: LivenessConfig, at: PathSegment[]): LivenessConfig {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return base;
+  const l = raw as Raw;
+  return {
+    consecutiveErrors: int(l.consecutiveErrors) ?? base.consecutiveErrors,
+    stallAfterMs: waitAt(ctx, l.stallAfter, base.stallAfterMs, [...at, 'stallAfter']),
+    ejectForMs: waitAt(ctx, l.ejectFor, base.ejectForMs, [...at, 'ejectFor']),
+    replaceAfterMs: waitAt(ctx, l.replaceAfter, base.replaceAfterMs, [...at, 'replaceAfter']),
+  };
+}
 export const LIFECYCLE_DEFAULTS = { checkTimeout: '60s', canary: 1, holdMs: 10 * 60_000, maxErrorRate: 0.05 } as const;
 
 /** Node's timers overflow past this (about 24.8 days); a wait that long is never meant. */
@@ -90,6 +103,7 @@ export function resolveModelDefaults(ctx: LifecycleContext, raw: Raw): ModelDefa
     drainTimeoutMs: waitAt(ctx, raw.drainTimeout, BUILT_IN_DEFAULTS.drainTimeoutMs, ['defaults', 'drainTimeout']),
     stopGraceMs: waitAt(ctx, raw.stopGrace, BUILT_IN_DEFAULTS.stopGraceMs, ['defaults', 'stopGrace']),
     check: check !== null && typeof check === 'object' && !Array.isArray(check) ? checkOf(ctx, check as Raw, ['defaults', 'check']) : null,
+    liveness: livenessOf(ctx, raw.liveness, LIVENESS_DEFAULTS, ['defaults', 'liveness']),
   };
 }
 
@@ -99,12 +113,13 @@ export function modelLifecycle(
   m: Raw,
   at: PathSegment[],
   defaults: ModelDefaults,
-): { drainTimeoutMs: number; stopGraceMs: number; check: CheckConfig | null; rollout: RolloutConfig | null } {
+): { drainTimeoutMs: number; stopGraceMs: number; check: CheckConfig | null; rollout: RolloutConfig | null; liveness: LivenessConfig } {
   const check = m.check;
   const rollout = m.rollout;
   return {
     drainTimeoutMs: waitAt(ctx, m.drainTimeout, defaults.drainTimeoutMs, [...at, 'drainTimeout']),
     stopGraceMs: waitAt(ctx, m.stopGrace, defaults.stopGraceMs, [...at, 'stopGrace']),
+    liveness: livenessOf(ctx, m.liveness, defaults.liveness ?? LIVENESS_DEFAULTS, [...at, 'liveness']),
     check:
       check === false
         ? null

@@ -6,13 +6,15 @@ import { gpuClassOf } from '../config/gpu-class.js';
 import type { Config, NodeConfig } from '../types/config.js';
 import type { DrainMark, Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
 import type { NodeObservation, RouterObservation, Snapshot } from '../types/snapshot.js';
-import type { PlacementRecord, State } from '../types/state.js';
+import type { PlacementRecord, QuarantineRecord, State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
 import { forEachHolding } from './holdings.js';
 import { answeredRouters, idleness, type Idleness } from './idle.js';
 import { drainMarkOf } from './lifecycle.js';
 import { observedCondition, type ObservedCondition } from './node-condition.js';
 import { mergeReplicas, replicaPort } from './replicas.js';
+import { quarantinesOf, withQuarantine } from './quarantine.js';
+import { ejectedSince } from './liveness.js';
 
 function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -76,6 +78,8 @@ export interface FleetFrame {
   routers?: readonly RouterObservation[];
   /** A replica's drain (state.json), or null; absent: none drains. */
   draining?: (id: string) => DrainMark | null;
+  /** The GPUs in quarantine (src/fleet/quarantine.ts), by `node:index`; absent: none. */
+  quarantine?: Readonly<Record<string, QuarantineRecord>>;
 }
 
 /** The fleet from its nodes (sorted by name): replicas merged across nodes, idleness filled in. */
@@ -87,6 +91,10 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     expectedNodes: (model) => nodesOf.get(model),
   });
   if (frame.draining) for (const r of replicas) r.draining = frame.draining(r.id);
+  for (const r of replicas) {
+    const since = r.state === 'running' && !r.lost ? ejectedSince(r.id, r.model, frame.routers ?? []) : null;
+    if (since !== null) r.ejectedSince = since;
+  }
   for (const r of replicas) {
     // Lost replicas count as gone: no idleness to report for what is not there.
     if (r.state !== 'running' || r.lost) continue;
@@ -109,6 +117,7 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     duplicates,
     records,
     routers: frame.routers ?? [],
+    quarantine: frame.quarantine ?? {},
   };
 }
 
@@ -117,10 +126,13 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
   const observed = new Map<string, NodeObservation>(snapshot.nodes.map((n) => [n.name, n]));
   const classOf = classifier(config);
   const lostAfterMs = config.cluster.lostAfterMs;
+  // From the snapshot as well as state.json, so `plan --observed` and `status` see a fatal Xid too.
+  const quarantine = quarantinesOf(state.quarantine, snapshot, config.cluster, nowMs);
 
   const nodes: FleetNode[] = [...config.cluster.nodes].sort(byName).map((nc) => {
     const remembered = Object.hasOwn(state.unreachableSince, nc.name) ? state.unreachableSince[nc.name] : undefined;
-    return fleetNode(nc, observedCondition(observed.get(nc.name), remembered, nowMs, lostAfterMs), classOf);
+    const seen = observedCondition(observed.get(nc.name), remembered, nowMs, lostAfterMs);
+    return fleetNode(nc, { ...seen, report: withQuarantine(seen.report, nc.name, quarantine) }, classOf);
   });
 
   const configured = new Set(config.cluster.nodes.map((n) => n.name));
@@ -140,5 +152,6 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     records: state.placements,
     routers: snapshot.routers,
     draining: drainMarkOf(state),
+    quarantine,
   });
 }

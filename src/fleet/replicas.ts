@@ -60,6 +60,8 @@ function merge(id: string, acc: Acc): FleetReplica {
     idleSince: null,
     // The head's check: it serves the endpoint, and only it is sent one (src/apply/agent-requests.ts).
     check: head.rep.check ?? null,
+    // The head serves the endpoint: its engine's progress is the replica's (docs/placement.md#stalled-and-ejected-replicas).
+    ...(head.rep.load?.stalledSince === undefined ? {} : { stalledSince: head.rep.load.stalledSince }),
     error: parts.find((p) => p.rep.state === 'failed' && p.rep.error)?.rep.error ?? null,
     draining: null,
   };

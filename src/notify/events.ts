@@ -11,6 +11,7 @@ import type { Plan } from '../types/plan.js';
 import type { NotifyEvent, State } from '../types/state.js';
 import { escapeTerminal } from '../text/terminal-text.js';
 import { rolloutEvents } from './rollout-events.js';
+import { stuckOf } from '../fleet/liveness.js';
 
 // The event's shape lives with the state that queues it (types/state.ts), so types/ imports nothing of notify/.
 export type { NotifyEvent } from '../types/state.js';
@@ -104,6 +105,34 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
   if (input.fleet) {
     nodeEvents(input.fleet, open, close, openSubjects, cluster, now);
     everRunning = modelEvents(input.fleet, everRunning, open, close, openSubjects, cluster, now);
+    // gpu.quarantined: once per quarantine; its end (expiry, release) closes it without an event of its own.
+    const quarantine = input.fleet.quarantine ?? {};
+    for (const [gpu, q] of Object.entries(quarantine).sort(([a], [b]) => a.localeCompare(b))) {
+      open('gpu.quarantined', gpu, `GPU ${esc(gpu)} is quarantined until ${q.until}: ${esc(q.reason)}; its replica is replaced`, {
+        node: q.node,
+        index: q.index,
+        code: q.code,
+        reason: q.reason,
+        since: q.since,
+        until: q.until,
+      });
+    }
+    // replica.stalled: once per transition into stalled or ejected; serving again, or gone, closes it.
+    const stuck = new Set<string>();
+    for (const r of input.fleet.replicas) {
+      const s = stuckOf(r);
+      if (s === null) continue;
+      stuck.add(r.id);
+      const how = s.kind === 'stalled' ? 'is stalled (no progress with requests running)' : 'is ejected by every router';
+      open('replica.stalled', r.id, `Replica ${esc(r.id)} of ${esc(r.model)} ${how} since ${s.since}; it is replaced past liveness.replaceAfter`, {
+        replica: r.id,
+        model: r.model,
+        nodes: r.nodes,
+        ...(s.kind === 'stalled' ? { stalledSince: s.since } : { ejectedSince: s.since }),
+      });
+    }
+    for (const id of openSubjects('replica.stalled')) if (!stuck.has(id)) close('replica.stalled', id);
+    for (const gpu of openSubjects('gpu.quarantined')) if (!Object.hasOwn(quarantine, gpu)) close('gpu.quarantined', gpu);
   }
 
   // model.unplaceable: no recovery event of its own; placing it again just closes it.

@@ -8,6 +8,7 @@ import type { StopAction, StopPhase } from '../types/plan.js';
 import { drainVerdict, needsDrain } from './drain.js';
 import { replicaSpec } from './spec.js';
 import { compareNames } from './replica-ids.js';
+import { isStuckReason, replaceStuckReason } from '../fleet/liveness.js';
 
 /** The reason of a replica whose spec differs from the one it would be started with now. */
 export const SPEC_CHANGED = 'spec changed';
@@ -44,7 +45,8 @@ export function stopAction(replica: FleetReplica, reason: string, waitFor: strin
   // Only ranks on reachable nodes can be stopped: a lost node's ranks are gone
   // with it, and an unreachable node cannot be told anything.
   const placement = replica.ranks.filter((r) => fleet.nodeByName.get(r.node)?.condition === 'reachable').map((r) => ({ node: r.node, gpus: [...r.gpus] }));
-  const p = phase ?? (needsDrain(replica, fleet) ? 'drain' : 'stop');
+  // A stalled or ejected replica serves nothing: a drain would only wait out drainTimeout.
+  const p = phase ?? (!isStuckReason(reason) && needsDrain(replica, fleet) ? 'drain' : 'stop');
   return { op: 'stop', replica: replica.id, model: replica.model, placement, reason, waitFor, phase: p };
 }
 
@@ -80,7 +82,8 @@ export function notKeptReason(replica: FleetReplica, model: ModelConfig, spec: s
   if (wrongClass) return 'gpuClass changed';
   if (cordoned) return 'node cordoned';
   if (unhealthy) return 'GPU unhealthy';
-  return null;
+  // Replaced with surge like the others: a new one starts first when there is room.
+  return replaceStuckReason(replica, model, Date.parse(fleet.now));
 }
 
 export function classify(fleet: Fleet): Classified {

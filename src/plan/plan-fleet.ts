@@ -3,6 +3,7 @@
 // them in the contract's order and assembles the plan.
 
 import { fleetFit } from '../fleet/fit-report.js';
+import { isStuckReason } from '../fleet/liveness.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Action, Plan, RolloutPlan, StartAction, StopAction, Unplaceable } from '../types/plan.js';
 import type { State } from '../types/state.js';
@@ -108,6 +109,11 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     const waitFor = [...ids, ...keptStarting].sort(order);
     for (const nk of notKept.slice(0, result.placed.length)) {
       replaceStops.push(stopAction(nk.replica, nk.reason, waitFor, fleet));
+    }
+    // A stalled or ejected replica with no room for its surge serves nothing by
+    // staying: it stops now, and its GPUs are room for the replacement next tick.
+    for (const nk of notKept.slice(result.placed.length)) {
+      if (isStuckReason(nk.reason)) replaceStops.push(stopAction(nk.replica, nk.reason, [], fleet));
     }
     if (result.reason !== null) {
       unplaceable.push({ model: model.name, missing: missing - result.placed.length, reason: result.reason });

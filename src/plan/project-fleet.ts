@@ -91,6 +91,7 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     foreignReplicaIds: fleet.foreignReplicaIds ?? [],
     records: fleet.records,
     routers: fleet.routers ?? [],
+    quarantine: fleet.quarantine ?? {},
     // A drain is the state's (src/fleet/lifecycle.ts): carried over; the tick marks the ones it began.
     draining: (id) => fleet.replicaById.get(id)?.draining ?? null,
     // What a replica's idleness depends on (its id, start, the routers, now) is

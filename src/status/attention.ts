@@ -58,13 +58,37 @@ const unreachable: AttentionRule = (f) => {
   return n.length === 0 ? null : item('nodes-unreachable', `${plural(n.length, 'node')} unreachable (not yet lost)`, nodeSubjects(n));
 };
 
-const unhealthyGpus: AttentionRule = (f) => {
-  if (f.unhealthyGpus.length === 0) return null;
-  // One entry per set of nodes with the same broken indices; a single node links to its page.
-  const subjects = gpuGroups(f.unhealthyGpus).map((g) =>
-    g.nodes.length === 1 ? { name: g.name, detail: null, node: g.nodes[0] } : { name: g.name, detail: null },
+// Where and why, one subject per GPU: the Xid and when the quarantine ends
+// (both fixed while it lasts, so STATUS.md does not move).
+const quarantinedGpus: AttentionRule = (f) => {
+  const q = f.quarantinedGpus ?? [];
+  if (q.length === 0) return null;
+  return item(
+    'gpus-quarantined',
+    `${plural(q.length, 'GPU')} quarantined after a fatal Xid (never placed on; ${q.length === 1 ? 'its replica is' : 'their replicas are'} replaced)`,
+    q.map((g) => ({ name: `${g.node}:${g.index}`, detail: `${g.reason}, until ${g.until}`, node: g.node })),
   );
-  return item('gpus-unhealthy', `${plural(f.unhealthyGpus.length, 'GPU')} unhealthy`, subjects);
+};
+
+// Serving nothing while /health may say 200: replaced once past liveness.replaceAfter.
+const stuckReplicas: AttentionRule = (f) => {
+  const s = f.stuckReplicas ?? [];
+  if (s.length === 0) return null;
+  return item(
+    'replicas-stuck',
+    `${plural(s.length, 'replica')} stalled or ejected by every router (replaced after liveness.replaceAfter)`,
+    s.map((x) => ({ name: x.replica, detail: `${x.kind === 'stalled' ? 'stalled' : 'ejected by every router'} since ${x.since}`, model: x.model })),
+  );
+};
+
+const unhealthyGpus: AttentionRule = (f) => {
+  // A quarantined GPU has its own item, which says why.
+  const quarantined = new Set((f.quarantinedGpus ?? []).map((g) => `${g.node}:${g.index}`));
+  const gpus = f.unhealthyGpus.filter((g) => !quarantined.has(`${g.node}:${g.index}`));
+  if (gpus.length === 0) return null;
+  // One entry per set of nodes with the same broken indices; a single node links to its page.
+  const subjects = gpuGroups(gpus).map((g) => (g.nodes.length === 1 ? { name: g.name, detail: null, node: g.nodes[0] } : { name: g.name, detail: null }));
+  return item('gpus-unhealthy', `${plural(gpus.length, 'GPU')} unhealthy`, subjects);
 };
 
 const unplaceable: AttentionRule = (f) => {
@@ -163,9 +187,11 @@ export const RULES: readonly AttentionRule[] = [
   duplicates,
   lost,
   unreachable,
+  quarantinedGpus,
   unhealthyGpus,
   unplaceable,
   failed,
+  stuckReplicas,
   checksFailing,
   down,
   short,

@@ -9,7 +9,9 @@ import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, Unplaceable } from '../types/plan.js';
 import { attentionItems } from './attention.js';
 import type { FabricRow, HoldingRow, IdleRow, ModelRow, NodeSince, OtherGpus, ReplicaRow, StatusFacts, StatusReport } from './types.js';
-import { replicaError, unhealthyGpus } from './where.js';
+import { stuckOf } from '../fleet/liveness.js';
+import type { StuckReplica } from './types.js';
+import { applicationXids, quarantinedGpus, replicaError, unhealthyGpus } from './where.js';
 
 export const NO_WEBHOOK_WARNING =
   'No notify.webhooks in cluster.yaml: a lost node or a model going down notifies nobody. ' +
@@ -58,7 +60,25 @@ function replicaRow(fleet: Fleet, r: FleetReplica): ReplicaRow {
   };
   // `at` is left out: a passing re-check every 30 s must not change the report.
   if (r.state === 'running' && r.check?.ok === false) row.check = { ok: false, error: r.check.error ?? 'no answer matched' };
+  const xid = applicationXids(fleet, r);
+  if (xid.length > 0) row.xid = xid;
   return row;
+}
+
+/** The quarantined GPUs, when there are any: absent otherwise, so a fleet without faults reports as before. */
+function quarantinedList(fleet: Fleet): { quarantinedGpus?: ReturnType<typeof quarantinedGpus> } {
+  const q = quarantinedGpus(fleet);
+  return q.length === 0 ? {} : { quarantinedGpus: q };
+}
+
+/** The stalled and ejected replicas, when there are any. */
+function stuckList(replicas: readonly FleetReplica[]): { stuckReplicas?: StuckReplica[] } {
+  const out: StuckReplica[] = [];
+  for (const r of replicas) {
+    const stuck = stuckOf(r);
+    if (stuck !== null) out.push({ replica: r.id, model: r.model, nodes: r.nodes, kind: stuck.kind, since: stuck.since });
+  }
+  return out.length === 0 ? {} : { stuckReplicas: out };
 }
 
 /** Each model's row, with its rollout when one is under way or failed. */
@@ -135,6 +155,8 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     notify: { webhooks, warning: webhooks === 0 ? NO_WEBHOOK_WARNING : null },
     // Beyond docs/commands.md's keys, so they come after them.
     unhealthyGpus: unhealthyGpus(fleet),
+    ...quarantinedList(fleet),
+    ...stuckList(present),
     duplicates: (fleet.duplicates ?? []).map((d) => ({ replica: d.replica, model: d.model, nodes: d.nodes, recordNodes: d.recordNodes })),
     fit: fitReport(fleet, ff),
     fitWarnings: fitWarnings(fleet, ff),

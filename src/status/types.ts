@@ -71,6 +71,8 @@ export interface ReplicaRow {
   error: string | null;
   /** A running replica whose answer check fails now: not routed, counts as down (absent otherwise). */
   check?: { ok: false; error: string };
+  /** Application Xids (docs/placement.md#quarantined-gpus) the kernel logged on its GPUs in the last report; absent: none. */
+  xid?: { node: string; gpu: number; code: number; at: string }[];
 }
 
 export interface IdleRow {
@@ -108,6 +110,25 @@ export interface UnhealthyGpu {
   class: string;
   /** The agent's reason (untrusted text), or null. */
   reason: string | null;
+}
+
+/** A running replica that serves nothing: `stalled` (its engine's progress stopped) or `ejected` (by every router that routes it), since `since`. */
+export interface StuckReplica {
+  replica: string;
+  model: string;
+  nodes: string[];
+  kind: 'stalled' | 'ejected';
+  since: string;
+}
+
+/** A GPU out of service after a fatal Xid, until `until` or cluster.yaml releases it. */
+export interface QuarantinedGpu {
+  node: string;
+  index: number;
+  code: number;
+  reason: string;
+  since: string;
+  until: string;
 }
 
 /** One thing an item of "Needs attention" names, linked to its page in the console. */
@@ -159,6 +180,10 @@ export interface StatusReport {
   notify: { webhooks: number; warning: string | null };
   /** Every GPU in the unhealthy bucket, by node and index. */
   unhealthyGpus: UnhealthyGpu[];
+  /** Running replicas stalled or ejected by every router that routes them (docs/placement.md#stalled-and-ejected-replicas); absent: none. */
+  stuckReplicas?: StuckReplica[];
+  /** GPUs quarantined after a fatal Xid (docs/placement.md#quarantined-gpus), by node and index; absent: none. */
+  quarantinedGpus?: QuarantinedGpu[];
   /** Copies of replica ids running in a second place, until they are stopped (docs/safety.md#one-replica-id-in-one-place). */
   duplicates: DuplicateRow[];
   /** Each model's fit on every GPU class it may use; null for a model of unknown size (docs/placement.md#will-it-fit). */

@@ -4,7 +4,8 @@
 import { compressHostlist } from '../text/compress-hostlist.js';
 import { expandHostlist } from '../config/hostlist.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
-import type { UnhealthyGpu } from './types.js';
+import { isFatalXid } from '../fleet/quarantine.js';
+import type { QuarantinedGpu, ReplicaRow, UnhealthyGpu } from './types.js';
 
 /** A GPU by node and index, with the agent's reason when it gave one (unhealthy GPUs; GPUs in other hands have none). */
 export type GpuAt = Pick<UnhealthyGpu, 'node' | 'index'> & { reason?: string | null };
@@ -17,6 +18,30 @@ export function unhealthyGpus(fleet: Fleet): UnhealthyGpu[] {
       if (g.bucket !== 'unhealthy') continue;
       const reported = node.report?.gpus.find((r) => r.index === g.index);
       out.push({ node: node.name, index: g.index, class: g.class, reason: reported?.reason ?? null });
+    }
+  }
+  return out;
+}
+
+/** The GPUs in quarantine, by node then index. */
+export function quarantinedGpus(fleet: Fleet): QuarantinedGpu[] {
+  return Object.values(fleet.quarantine ?? {})
+    .map((q) => ({ node: q.node, index: q.index, code: q.code, reason: q.reason, since: q.since, until: q.until }))
+    .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : a.index - b.index));
+}
+
+/**
+ * The application Xids (not fatal: docs/placement.md#quarantined-gpus) the last
+ * reports show on the GPUs a replica holds: the workload's fault, shown where
+ * the workload is.
+ */
+export function applicationXids(fleet: Fleet, r: FleetReplica): NonNullable<ReplicaRow['xid']> {
+  const out: NonNullable<ReplicaRow['xid']> = [];
+  for (const rank of r.ranks) {
+    const report = fleet.nodeByName.get(rank.node)?.report;
+    for (const g of report?.gpus ?? []) {
+      if (!rank.gpus.includes(g.index)) continue;
+      for (const x of g.xid ?? []) if (!isFatalXid(x.code)) out.push({ node: rank.node, gpu: g.index, code: x.code, at: x.at });
     }
   }
   return out;

@@ -61,6 +61,7 @@ export function parseState(text: string, file: string): State {
     unreachableSince: raw.unreachableSince ?? empty.unreachableSince,
     ...(raw.outageEnded && Object.keys(raw.outageEnded).length > 0 ? { outageEnded: raw.outageEnded } : {}),
     startFailures: raw.startFailures ?? empty.startFailures,
+    ...(raw.quarantine && Object.keys(raw.quarantine).length > 0 ? { quarantine: raw.quarantine } : {}),
     notified: raw.notified ?? empty.notified,
     everRunning: raw.everRunning ?? empty.everRunning,
     placements: raw.placements ?? empty.placements,
@@ -92,6 +93,9 @@ export function serializeState(state: State): string {
     unreachableSince: sortRecord(state.unreachableSince),
     ...(state.outageEnded && Object.keys(state.outageEnded).length > 0 ? { outageEnded: sortRecord(state.outageEnded) } : {}),
     startFailures: failures,
+    ...(state.quarantine && Object.keys(state.quarantine).length > 0
+      ? { quarantine: Object.fromEntries(Object.entries(state.quarantine).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }
+      : {}),
     notified: sortRecord(state.notified),
     everRunning: [...new Set(state.everRunning)].sort(),
     placements: Object.fromEntries(

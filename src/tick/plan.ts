@@ -10,7 +10,7 @@ import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
-import { recordObservedFailures } from './state.js';
+import { recordObservedFailures, recordQuarantines } from './state.js';
 
 export interface TickInput {
   config: Config;
@@ -29,7 +29,7 @@ export interface Planned extends TickInput {
 }
 
 export function planTick(input: TickInput): Planned {
-  const state = recordObservedFailures(input.state, input.snapshot, new Date(input.now));
+  const state = recordQuarantines(recordObservedFailures(input.state, input.snapshot, new Date(input.now)), input);
   const fleet = buildFleet(input.config, input.snapshot, state, input.now);
   return { ...input, state, fleet, plan: planFleet(fleet, state) };
 }

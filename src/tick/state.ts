@@ -6,6 +6,8 @@
 
 import type { ApplyOutcome } from '../apply/outcome.js';
 import type { Snapshot } from '../types/snapshot.js';
+import type { Config } from '../types/config.js';
+import { quarantinesOf } from '../fleet/quarantine.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { PlacementRecord, State, StartFailure } from '../types/state.js';
 
@@ -53,6 +55,17 @@ export function recordObservedFailures(prev: State, snapshot: Snapshot, now: Dat
     }
   }
   return added.length === 0 ? prev : { ...prev, startFailures: [...prev.startFailures, ...added] };
+}
+
+/**
+ * The GPU quarantines (src/fleet/quarantine.ts) committed with state.json: an
+ * Xid is in one report only, so what it opened must be remembered. Absent when
+ * none is in force, so a fleet without faults never gains the key.
+ */
+export function recordQuarantines(prev: State, input: { snapshot: Snapshot; config: Config; now: string }): State {
+  const quarantine = quarantinesOf(prev.quarantine, input.snapshot, input.config.cluster, Date.parse(input.now));
+  const { quarantine: _old, ...rest } = prev;
+  return Object.keys(quarantine).length === 0 ? rest : { ...rest, quarantine };
 }
 
 /**

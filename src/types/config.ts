@@ -83,7 +83,9 @@ export type EventName =
   | 'apply.failed'
   | 'config.invalid'
   | 'plan.blocked'
-  | 'rollout.failed';
+  | 'rollout.failed'
+  | 'gpu.quarantined'
+  | 'replica.stalled';
 
 export const EVENT_NAMES: readonly EventName[] = [
   'node.lost',
@@ -95,6 +97,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'config.invalid',
   'plan.blocked',
   'rollout.failed',
+  'gpu.quarantined',
+  'replica.stalled',
 ];
 
 export interface WebhookConfig {
@@ -137,6 +141,12 @@ export interface ClusterConfig {
    * replica of a model models.yaml no longer names is stopped. Absent: the built-in ones.
    */
   stopDefaults?: { drainTimeoutMs: number; stopGraceMs: number };
+  /**
+   * GPU quarantine (docs/config.md): how long a fatal Xid keeps a GPU out
+   * (`defaults.quarantine`), and the GPUs an operator lifted early
+   * (`quarantine.release`, `node:index`). Absent: 24h, none released.
+   */
+  quarantine?: { durationMs: number; release: string[] };
 }
 
 /** The answer check of a replica (docs/config.md): a chat completion whose answer must match. */
@@ -155,6 +165,20 @@ export interface RolloutConfig {
   maxErrorRate: number;
 }
 
+/** How a model's replicas are judged alive (docs/config.md#liveness). */
+export interface LivenessConfig {
+  /** Failed requests in a row that eject a replica from a router's rotation. */
+  consecutiveErrors: number;
+  /** No response bytes this long, with a stream in flight: stalled. */
+  stallAfterMs: number;
+  /** The first ejection's length (it doubles on each repeat, up to 5m). */
+  ejectForMs: number;
+  /** Stalled, or ejected by every router, this long: replaced. */
+  replaceAfterMs: number;
+}
+
+export const LIVENESS_DEFAULTS: Readonly<LivenessConfig> = { consecutiveErrors: 5, stallAfterMs: 60_000, ejectForMs: 30_000, replaceAfterMs: 120_000 };
+
 export interface ModelConfig {
   name: string;
   weights: string;
@@ -171,6 +195,8 @@ export interface ModelConfig {
   index: number;
   /** How long a stop waits for the routers to drain the replica: the model's, else cluster.yaml defaults', else 10m. */
   drainTimeoutMs: number;
+  /** Liveness beyond /health (docs/config.md#liveness): the model's, else cluster.yaml defaults.liveness, else the built-in ones. Absent: the built-in ones. */
+  liveness?: LivenessConfig;
   /** SIGTERM to SIGKILL: the model's, else the default's, else 30s. */
   stopGraceMs: number;
   /** The model's check, else defaults.check; null: none (or `check: false`). */

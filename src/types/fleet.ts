@@ -4,7 +4,7 @@
 
 import type { AgentReport, CheckResult, ReplicaState, RouterObservation, UnreachableReason } from './snapshot.js';
 import type { Config, NodeConfig } from './config.js';
-import type { PlacementRecord } from './state.js';
+import type { PlacementRecord, QuarantineRecord } from './state.js';
 
 export type NodeCondition = 'reachable' | 'unreachable' | 'lost';
 
@@ -87,6 +87,10 @@ export interface FleetReplica {
   idleSince: string | null;
   /** Why it failed (the agent's `error`, rank 0's first), when it did and the agent said. */
   error?: string | null;
+  /** Its engine made no progress with requests running since then (the agent's `load.stalledSince`); absent: progressing or unknown. */
+  stalledSince?: string;
+  /** Ejected by every router that routes it since then (the latest run's start); absent: not. */
+  ejectedSince?: string;
   /** Rank 0's last answer check (docs/protocol.md#the-answer-check); null/absent when it has none. */
   check?: CheckResult | null;
   /** Out of the routers' tables and waiting to be stopped (state.json); null/absent otherwise. */
@@ -145,4 +149,6 @@ export interface Fleet {
    * a rollout's hold are judged by. Absent: none observed.
    */
   routers?: readonly RouterObservation[];
+  /** GPUs in quarantine after a fatal Xid (state.json and the snapshot), by `node:index`; absent: none. */
+  quarantine?: Readonly<Record<string, QuarantineRecord>>;
 }

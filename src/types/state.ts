@@ -14,6 +14,19 @@ export interface StartFailure {
   error: string;
 }
 
+/** A GPU out of service after a fatal Xid: unhealthy and never placed on until `until`, or until cluster.yaml releases it. */
+export interface QuarantineRecord {
+  node: string;
+  index: number;
+  /** The Xid code. */
+  code: number;
+  reason: string;
+  /** ISO: when the Xid was logged. */
+  since: string;
+  /** ISO: since + cluster.yaml `defaults.quarantine`. */
+  until: string;
+}
+
 /** One rank of a replica where state.json last knew it. */
 export interface RecordedRank {
   node: string;
@@ -71,6 +84,8 @@ export interface State {
   outageEnded?: Record<string, string>;
   /** Recent start failures; the planner avoids (model, node) for 30 minutes. */
   startFailures: StartFailure[];
+  /** `node:index` -> a GPU quarantined by a fatal Xid (docs/placement.md#quarantined-gpus); absent: none. */
+  quarantine?: Record<string, QuarantineRecord>;
   /**
    * Conditions already notified, so each event fires once per transition and a
    * restarted reconciler does not resend. Key: `<event>/<subject>` of the open

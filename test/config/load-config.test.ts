@@ -44,6 +44,7 @@ test('every default of docs/config.md is filled in', () => {
   assert.is(c.lostAfterMs, 600_000);
   assert.equal(c.safety, { maxStopFraction: 0.5, minReachableFraction: 0.5 });
   assert.equal(c.git, { timeoutMs: 60_000 });
+  assert.equal(c.quarantine, { durationMs: 86_400_000, release: [] });
   assert.equal(r.config.models, [
     {
       name: 'm',
@@ -60,6 +61,7 @@ test('every default of docs/config.md is filled in', () => {
       survive: 'none',
       drainTimeoutMs: 600_000,
       stopGraceMs: 30_000,
+      liveness: { consecutiveErrors: 5, stallAfterMs: 60_000, ejectForMs: 30_000, replaceAfterMs: 120_000 },
       check: null,
       rollout: null,
     },
@@ -162,6 +164,7 @@ test('models keep their file order as index, and models: [] is valid', () => {
     survive: 'none',
     drainTimeoutMs: 600_000,
     stopGraceMs: 30_000,
+    liveness: { consecutiveErrors: 5, stallAfterMs: 60_000, ejectForMs: 30_000, replaceAfterMs: 120_000 },
     check: null,
     rollout: null,
   });
