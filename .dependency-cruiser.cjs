@@ -27,7 +27,7 @@ const LAYERS = {
   status: ['config', 'fleet', 'text', 'types', 'util'],
   'views/plan': ['errors', 'plan', 'status', 'text', 'types', 'util'],
   'views/status': ['errors', 'status', 'text', 'types', 'util'],
-  notify: ['errors', 'text', 'types', 'util'],
+  notify: ['errors', 'fleet', 'text', 'types', 'util'],
   gather: ['config', 'errors', 'text', 'types', 'util'],
   git: ['config', 'errors', 'store', 'text', 'types', 'util'],
   store: ['errors', 'text', 'types', 'util'],
