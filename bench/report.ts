@@ -43,7 +43,7 @@ function snapshot(h: number): string {
   const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: !(index === 7 && h % 500 < 30) }));
   const nodes = NODES.map((name, n) => {
     const replicas = [0, 1].map((k) => {
-      const model = MODELS[(n + k) % MODELS.length];
+      const model = MODELS[(n + k) % MODELS.length] ?? 'm';
       const age = (h + n * 7) % 48;
       return {
         id: `${model}-${n * 2 + k}`,
@@ -59,7 +59,7 @@ function snapshot(h: number): string {
     if ((h + n) % 97 === 0) return { name, reachable: false, error: 'connect ETIMEDOUT', reason: 'timeout', unreachableSince: at(h), lastReport: report };
     return { name, reachable: true, report };
   });
-  const lastUsed = Object.fromEntries(NODES.flatMap((_, n) => (n % 3 === 0 ? [] : [[`${MODELS[n % MODELS.length]}-${n * 2}`, at(h - (n % 4))]])));
+  const lastUsed = Object.fromEntries(NODES.flatMap((_, n) => (n % 3 === 0 ? [] : [[`${MODELS[n % MODELS.length] ?? 'm'}-${n * 2}`, at(h - (n % 4))]])));
   return JSON.stringify({
     version: 1,
     observedAt: at(h),

@@ -58,8 +58,8 @@ test('after real ticks: one hour past the last tick counts its fleet, 48 GPUs, 1
   // The last tick's commit, by author time (what report reads): the clock's, whatever the tick's injected now.
   const [last] = (await git(dir, ['log', '-1', '--format=%aI', '--author=llmgw@localhost'])).trim().split('\n');
   assert.ok(last, 'a tick committed');
-  const since = new Date(Date.parse(last!)).toISOString();
-  const until = new Date(Date.parse(last!) + 3_600_000).toISOString();
+  const since = new Date(Date.parse(last)).toISOString();
+  const until = new Date(Date.parse(last) + 3_600_000).toISOString();
   const c = captureIo({ cwd: dir, env: { PATH: process.env.PATH } });
   assert.is(await main(['report', '--repo', dir, '--since', since, '--until', until, '--format', 'json'], c.io), 0, c.err());
   const j = JSON.parse(c.out()) as { models: { model: string; serving: number; idle: number; transit: number }[]; fleet: Record<string, number> };
