@@ -25,7 +25,7 @@ export function createAdminServer(state: RouterState, log: Logger): http.Server 
     // A client that leaves mid-table rejects the body's iterator: that ends its
     // request, never the router (an unhandled rejection would stop the process).
     if (req.method === 'PUT' && req.url === '/endpoints') return void putEndpoints(state, req, res, log).catch(() => res.destroy());
-    sendJson(res, 404, { version: 1, ok: false, errors: [`unknown admin request ${req.method} ${req.url}`] });
+    sendJson(res, 404, { version: 1, ok: false, errors: [`unknown admin request ${req.method ?? ''} ${req.url ?? ''}`] });
   });
 }
 
@@ -34,15 +34,22 @@ async function putEndpoints(state: RouterState, req: IncomingMessage, res: Serve
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_TABLE_BYTES) return sendJson(res, 413, { version: 1, ok: false, errors: ['table too large'] }, { connection: 'close' });
+    if (size > MAX_TABLE_BYTES) {
+      sendJson(res, 413, { version: 1, ok: false, errors: ['table too large'] }, { connection: 'close' });
+      return;
+    }
     chunks.push(chunk);
   }
   const parsed = parseEndpoints(Buffer.concat(chunks).toString('utf8'));
-  if (!parsed.ok) return sendJson(res, 400, { version: 1, ok: false, errors: parsed.errors });
+  if (!parsed.ok) {
+    sendJson(res, 400, { version: 1, ok: false, errors: parsed.errors });
+    return;
+  }
   const fenced = fence(state.highestEpoch, parsed.value);
   if (!fenced.ok) {
     log.log('warn', `table refused: ${fenced.error} (holder ${JSON.stringify(parsed.value.lease?.holder ?? null)})`);
-    return sendJson(res, 409, { version: 1, ok: false, error: fenced.error });
+    sendJson(res, 409, { version: 1, ok: false, error: fenced.error });
+    return;
   }
   state.highestEpoch = fenced.highest;
   swapTable(state, parsed.value);

@@ -23,9 +23,10 @@ export class BodyBuffer {
       this.parts.push(chunk);
       return;
     }
-    if (this.slab === null && this.parts.length === 1 && this.parts[0]!.length < SLAB) {
+    const first = this.parts.length === 1 ? this.parts[0] : undefined;
+    if (this.slab === null && first !== undefined && first.length < SLAB) {
       // A second piece: the first one moves into a slab too, so small pieces never pile up.
-      const first = this.parts.pop()!;
+      this.parts.pop();
       this.size = 0;
       this.copy(first, chunk.length);
     }
@@ -41,7 +42,8 @@ export class BodyBuffer {
     this.seal();
     const parts = this.parts;
     this.parts = [];
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.size);
+    const only = parts.length === 1 ? parts[0] : undefined;
+    return only ?? Buffer.concat(parts, this.size);
   }
 
   /** Copy `chunk` into slabs; `coming` = bytes known to follow at once (sizes the first slab). */

@@ -39,7 +39,7 @@ export function checkEndpoints(value: unknown): EndpointsResult {
   for (const [model, settings] of Object.entries(table.settings ?? {})) {
     for (const name of settings.adapters ?? []) {
       if (Object.hasOwn(table.models, name)) errors.push(`/settings/${model}/adapters: '${name}' is also a model's name`);
-      else if (owner.has(name)) errors.push(`/settings/${model}/adapters: '${name}' is also an adapter of '${owner.get(name)}'`);
+      else if (owner.has(name)) errors.push(`/settings/${model}/adapters: '${name}' is also an adapter of '${owner.get(name) ?? ''}'`);
       else owner.set(name, model);
     }
   }

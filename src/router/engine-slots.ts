@@ -24,7 +24,8 @@ export class EngineSlots {
 
   give(model: string): void {
     this.total--;
-    const used = this.perModel.get(model)! - 1;
+    // give() follows a take() of the same model: the count is there.
+    const used = (this.perModel.get(model) ?? 0) - 1;
     if (used === 0) this.perModel.delete(model);
     else this.perModel.set(model, used);
   }

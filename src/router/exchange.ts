@@ -109,7 +109,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     this.leftLane = true;
     if (this.holdsLane) {
       this.holdsLane = false;
-      this.lane!.leave();
+      this.lane?.leave();
     }
     if (finished) return;
     // The client left (or was cut for not reading): stop the engine generating tokens for nobody.
@@ -153,7 +153,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     }
     const fields = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
     const model = fields?.['model'];
-    if (typeof model !== 'string' || model === '') {
+    if (fields === null || typeof model !== 'string' || model === '') {
       return sendError(res, 400, 'missing_model', 'The request body must name a model: {"model": "..."}', {}, 'model');
     }
     const state = this.ctx.state;
@@ -164,8 +164,8 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     this.stats = this.ctx.stats.forModel(name);
     this.model = name;
     this.route = route;
-    if (route.mode === 'prefix') this.key = routeKey(this.head.session, fields!);
-    this.streaming = fields!['stream'] === true;
+    if (route.mode === 'prefix') this.key = routeKey(this.head.session, fields);
+    this.streaming = fields['stream'] === true;
     this.dispatchOptions = { origin: '', path: '', method: 'POST', headers: this.head.forward, body };
     this.lane = laneOf(this.req.socket);
     if (!this.lane.enter(this)) {
@@ -194,9 +194,10 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     this.route = route;
     const u = pickUpstream(route, this.key, exclude);
     if (u === null) return this.waitForReplica(route);
-    if (!this.counted) {
+    // dispatch() has set stats before any admit: counted only what was counted.
+    if (!this.counted && this.stats !== null) {
       this.counted = true;
-      this.stats!.inflight++;
+      this.stats.inflight++;
     }
     this.forward(u);
   }
@@ -225,6 +226,9 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
   }
 
   private forward(u: Upstream): void {
+    // dispatch() sets the options before any forward; checked before a slot is taken.
+    const opts = this.dispatchOptions;
+    if (opts === null) return;
     if (!this.ctx.slots.take(this.model)) {
       return sendError(this.res, 503, 'overloaded', 'The router has too many requests open to engines; try again shortly', { 'retry-after': '1' });
     }
@@ -233,9 +237,9 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     this.heard = false;
     this.cut = false;
     this.abort = null;
-    const opts = this.dispatchOptions!;
     (opts as { origin: string }).origin = u.origin;
-    (opts as { path: string }).path = u.basePath + this.req.url;
+    // A server's request always has a url; '' only narrows the type.
+    (opts as { path: string }).path = u.basePath + (this.req.url ?? '');
     this.ctx.upstreams.poolFor(u).dispatch(opts, this);
   }
 

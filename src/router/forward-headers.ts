@@ -37,20 +37,22 @@ export function readRequestHead(raw: string[]): RequestHead {
   let contentLength: string | undefined;
   let session: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
+    const name = raw[i] ?? '';
+    // Node's raw list is always name, value pairs: `i + 1` is in range.
+    const value = raw[i + 1] ?? '';
     const n = name.length;
     if (REQUEST_DROP_LENGTHS.has(n)) {
       const lower = name.toLowerCase();
       if (REQUEST_DROP.has(lower)) {
         if (n === 4) hasHost = true;
-        else if (n === 14 && lower === 'content-length') contentLength ??= raw[i + 1]!;
+        else if (n === 14 && lower === 'content-length') contentLength ??= value;
         // Nearly every client sends just `keep-alive` (or `close`): no need to split those.
-        else if (n === 10 && lower === 'connection' && !PLAIN_CONNECTION.has(raw[i + 1]!.toLowerCase())) named = connectionNamed(raw[i + 1]!, named);
+        else if (n === 10 && lower === 'connection' && !PLAIN_CONNECTION.has(value.toLowerCase())) named = connectionNamed(value, named);
         continue;
       }
     }
-    if (n === 12 && session === undefined && name.toLowerCase() === 'x-session-id') session = raw[i + 1]!;
-    forward.push(name, raw[i + 1]!);
+    if (n === 12 && session === undefined && name.toLowerCase() === 'x-session-id') session = value;
+    forward.push(name, value);
   }
   return { hasHost, contentLength, session, forward: named ? withoutNamed(forward, named) : forward };
 }
@@ -74,8 +76,9 @@ export function responseHeaders(raw: Buffer[]): ResponseHead {
   let eventStream = false;
   let named: Set<string> | null = null;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1');
-    const value = raw[i + 1]!.toString('latin1');
+    // undici's raw list is always name, value pairs: both indexes are in range.
+    const name = raw[i]?.toString('latin1') ?? '';
+    const value = raw[i + 1]?.toString('latin1') ?? '';
     if (RESPONSE_DROP_LENGTHS.has(name.length)) {
       const lower = name.toLowerCase();
       if (RESPONSE_DROP.has(lower)) {
@@ -101,6 +104,9 @@ function connectionNamed(value: string, named: Set<string> | null): Set<string> 
 
 function withoutNamed(flat: string[], named: Set<string>): string[] {
   const out: string[] = [];
-  for (let i = 0; i < flat.length; i += 2) if (!named.has(flat[i]!.toLowerCase())) out.push(flat[i]!, flat[i + 1]!);
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i] ?? '';
+    if (!named.has(name.toLowerCase())) out.push(name, flat[i + 1] ?? '');
+  }
   return out;
 }

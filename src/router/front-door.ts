@@ -44,7 +44,7 @@ export interface FrontDoor {
 }
 
 /** Connections answered 503 over the cap: the HTTP server still parses them, the proxy must not serve them. */
-const refused = new WeakSet<object>();
+const refused = new WeakSet();
 
 /** For the request handler: a request on a connection refused over the cap is never served. */
 export function isRefusedSocket(socket: object): boolean {

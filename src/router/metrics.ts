@@ -36,7 +36,7 @@ export function createRouterMetrics(stats: RouterStats = new RouterStats()): Rou
       for (const s of stats.models.values()) {
         if (s.count === 0) continue;
         const bucketValues: Record<number, number> = {};
-        DURATION_BUCKETS.forEach((bound, i) => (bucketValues[bound] = s.buckets[i]!));
+        DURATION_BUCKETS.forEach((bound, i) => (bucketValues[bound] = s.buckets[i] ?? 0));
         entries[`model:${s.model}`] = { labels: { model: s.model }, bucketValues, sum: s.sum, count: s.count };
       }
     },

@@ -35,9 +35,10 @@ export const PROXIED_PATHS = new Set([
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export interface Proxy {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Given to the server unbound, as its request listener. */
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** The server's 'checkContinue': `Expect: 100-continue` gets its 100 only for a request the proxy would take. */
-  checkContinue(req: IncomingMessage, res: ServerResponse): void;
+  checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export function createProxy(ctx: ProxyContext): Proxy {
@@ -56,7 +57,10 @@ export function createProxy(ctx: ProxyContext): Proxy {
       const head = readRequestHead(req.rawHeaders);
       if (head.hasHost || req.httpVersion !== '1.1') {
         const declared = head.contentLength;
-        if (declared === undefined || Number(declared) <= maxBodyBytes) return void new Exchange(ctx, req, res, started, head);
+        if (declared === undefined || Number(declared) <= maxBodyBytes) {
+          new Exchange(ctx, req, res, started, head);
+          return;
+        }
         tooLarge(res, maxBodyBytes);
         return ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
       }
@@ -76,7 +80,7 @@ export function createProxy(ctx: ProxyContext): Proxy {
       if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res, path, 'GET, HEAD');
       return path === '/v1/models' ? listModels(state, res) : oneModel(state, res, path.slice('/v1/models/'.length));
     }
-    if (!PROXIED_PATHS.has(path)) return sendError(res, 404, 'unknown_url', `Unknown request URL: ${req.method} ${path}`, hangUpIfBody(req));
+    if (!PROXIED_PATHS.has(path)) return sendError(res, 404, 'unknown_url', `Unknown request URL: ${req.method ?? ''} ${path}`, hangUpIfBody(req));
     return notAllowed(req, res, path, 'POST');
   }
 
@@ -100,7 +104,7 @@ function hostOk(req: IncomingMessage): boolean {
 }
 
 function notAllowed(req: IncomingMessage, res: ServerResponse, path: string, allow: string): void {
-  sendError(res, 405, 'method_not_allowed', `Use ${allow.split(',')[0]} for ${path}`, { allow, ...hangUpIfBody(req) });
+  sendError(res, 405, 'method_not_allowed', `Use ${allow.split(',')[0] ?? allow} for ${path}`, { allow, ...hangUpIfBody(req) });
 }
 
 interface ModelObject {

@@ -32,12 +32,16 @@ export function buildRing(ids: readonly string[]): Ring {
   });
   // Ties (two points on one position) are broken by owner id, so the order never
   // depends on the order of the table.
-  entries.sort((a, b) => a[0] - b[0] || (ids[a[1]]! < ids[b[1]]! ? -1 : ids[a[1]]! > ids[b[1]]! ? 1 : 0));
+  entries.sort((a, b) => a[0] - b[0] || compareIds(ids[a[1]] ?? '', ids[b[1]] ?? ''));
   return {
     points: Uint32Array.from(entries, (e) => e[0]),
     owners: Uint16Array.from(entries, (e) => e[1]),
     size: ids.length,
   };
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Index of the first point at or after `key` (wrapping to 0). */
@@ -47,7 +51,7 @@ export function firstPoint(ring: Ring, key: number): number {
   let hi = p.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (p[mid]! < key) lo = mid + 1;
+    if ((p[mid] ?? 0) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo === p.length ? 0 : lo;
@@ -63,7 +67,7 @@ export function pickOnRing(ring: Ring, key: number, loads: ArrayLike<number>, ex
   const n = ring.size;
   if (n === 0) return -1;
   let total = 0;
-  for (let i = 0; i < n; i++) total += loads[i]!;
+  for (let i = 0; i < n; i++) total += loads[i] ?? 0;
   const cap = Math.ceil((LOAD_FACTOR * (total + 1)) / n);
   const points = ring.points.length;
   let seen = 0;
@@ -71,16 +75,16 @@ export function pickOnRing(ring: Ring, key: number, loads: ArrayLike<number>, ex
   const visited = n <= 32 ? null : new Uint8Array(n);
   let mask = 0;
   for (let step = 0, i = firstPoint(ring, key); step < points; step++, i = i + 1 === points ? 0 : i + 1) {
-    const owner = ring.owners[i]!;
+    const owner = ring.owners[i] ?? 0;
     if (visited ? visited[owner] : mask & (1 << owner)) continue;
     if (visited) visited[owner] = 1;
     else mask |= 1 << owner;
-    if (owner !== excluded && !(out && out[owner]) && loads[owner]! + 1 <= cap) return owner;
+    if (owner !== excluded && !(out && out[owner]) && (loads[owner] ?? 0) + 1 <= cap) return owner;
     if (++seen === n) break;
   }
   // Only the excluded replica was under the bound (the least loaded replica always
   // is: its load + 1 <= floor(total / n) + 1 <= the bound): the least loaded other one.
   let best = -1;
-  for (let i = 0; i < n; i++) if (i !== excluded && !(out && out[i]) && (best < 0 || loads[i]! < loads[best]!)) best = i;
+  for (let i = 0; i < n; i++) if (i !== excluded && !(out && out[i]) && (best < 0 || (loads[i] ?? 0) < (loads[best] ?? 0))) best = i;
   return best;
 }

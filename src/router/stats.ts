@@ -39,8 +39,9 @@ export class RouterStats {
     s.sum += seconds;
     s.count++;
     for (let i = 0; i < DURATION_BUCKETS.length; i++) {
-      if (seconds <= DURATION_BUCKETS[i]!) {
-        s.buckets[i]!++;
+      // i < DURATION_BUCKETS.length = s.buckets.length: the fallbacks only narrow.
+      if (seconds <= (DURATION_BUCKETS[i] ?? Infinity)) {
+        s.buckets[i] = (s.buckets[i] ?? 0) + 1;
         break;
       }
     }

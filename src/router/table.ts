@@ -122,12 +122,14 @@ export function pickUpstream(route: ModelRoute, key: number | null, exclude: Ups
     const out = route.out;
     let anyOut = false;
     for (let i = 0; i < list.length; i++) {
-      const cell = list[i]!.cell;
+      // i < list.length: never skipped, the check only narrows.
+      const cell = list[i]?.cell;
+      if (cell === undefined) continue;
       loads[i] = cell.inFlight;
       anyOut = (out[i] = cell.run?.out ? 1 : 0) === 1 || anyOut;
     }
     const i = pickOnRing(route.ring, key, loads, exclude ? list.indexOf(exclude) : -1, anyOut ? out : null);
-    return i < 0 ? null : list[i]!;
+    return i < 0 ? null : (list[i] ?? null);
   }
   return leastInFlight(route, exclude);
 }
@@ -139,8 +141,8 @@ function leastInFlight(route: ModelRoute, exclude: Upstream | null): Upstream | 
   let bestIndex = 0;
   for (let i = 0; i < n; i++) {
     const index = (route.cursor + i) % n;
-    const u = list[index]!;
-    if (u === exclude || u.cell.run?.out) continue;
+    const u = list[index];
+    if (u === undefined || u === exclude || u.cell.run?.out) continue;
     if (best === null || u.cell.inFlight < best.cell.inFlight) {
       best = u;
       bestIndex = index;
@@ -188,8 +190,8 @@ export function swapTable(state: RouterState, endpoints: RouterEndpoints): void 
     for (const u of route.upstreams) previous.set(`${u.model}\n${u.replica}\n${u.url}`, u);
   }
   const models = new Map<string, ModelRoute>();
-  for (const model of Object.keys(endpoints.models)) {
-    const upstreams = endpoints.models[model]!.map((e) => {
+  for (const [model, entries] of Object.entries(endpoints.models)) {
+    const upstreams = entries.map((e) => {
       const key = `${model}\n${e.replica}\n${e.url}`;
       const kept = previous.get(key);
       previous.delete(key);
@@ -227,8 +229,9 @@ export function routeOf(state: RouterState, model: string): { name: string; rout
   const route = state.models.get(model);
   if (route) return { name: model, route };
   const base = state.adapters.get(model);
-  const baseRoute = base === undefined ? undefined : state.models.get(base);
-  return baseRoute ? { name: base!, route: baseRoute } : null;
+  if (base === undefined) return null;
+  const baseRoute = state.models.get(base);
+  return baseRoute ? { name: base, route: baseRoute } : null;
 }
 
 function newUpstream(state: RouterState, model: string, replica: string, url: string): Upstream {
@@ -271,7 +274,8 @@ export function usageOf(state: RouterState): RouterUsage {
   const inTable = new Set<string>();
   for (const route of state.models.values()) for (const u of route.upstreams) inTable.add(u.replica);
   for (const replica of [...state.cells.keys()].sort()) {
-    const cell = state.cells.get(replica)!;
+    const cell = state.cells.get(replica);
+    if (cell === undefined) continue;
     if (cell.lastUsedMs > 0) lastUsed[replica] = new Date(cell.lastUsedMs).toISOString();
     if (cell.inFlight > 0 || inTable.has(replica)) inflight[replica] = cell.inFlight;
     if (cell.requests > 0) served[replica] = { requests: cell.requests, errors: cell.errors };

@@ -3,8 +3,8 @@
 // a test drives them with a fake it advances by hand.
 
 export interface Timers {
-  /** Epoch milliseconds. */
-  now(): number;
+  /** Epoch milliseconds. A property, not a method: it is passed around unbound (`createRouterState(timers.now)`). */
+  now: () => number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }

@@ -3,7 +3,7 @@
 // engines' framing with llhttp, the parser Node's server uses: the place where
 // response smuggling lives is the one the most eyes are on.
 
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { Upstream } from './table.js';
 
 export interface UpstreamOptions {
@@ -21,7 +21,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const MAX_HEAD_BYTES = 64 * 1024;
 
 export interface Upstreams {
-  poolFor(u: Upstream): Pool;
+  poolFor(u: Upstream): Dispatcher;
   /** Upstreams gone from the table: their pools close once their requests finish (a drain, never a cut). */
   drop(gone: readonly Upstream[]): void;
   /** Cut every connection (router shutdown). */
@@ -32,7 +32,7 @@ export function createUpstreams(opts: UpstreamOptions): Upstreams {
   const live = new Set<Pool>();
   return {
     poolFor(u) {
-      if (u.pool) return u.pool as Pool;
+      if (u.pool) return u.pool;
       const pool = new Pool(u.origin, {
         // As many connections as requests in flight, up to the model's bound (engine-slots.ts refuses beyond it first).
         connections: opts.maxConnections,

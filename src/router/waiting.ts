@@ -63,9 +63,12 @@ export class WaitRoom {
     if (!entry) return false;
     this.entries.delete(waiter);
     if (entry.timer !== null) this.timers.clearTimeout(entry.timer);
-    const q = this.queues.get(entry.model)!;
-    q.splice(q.indexOf(entry), 1);
-    if (q.length === 0) this.queues.delete(entry.model);
+    // Every entry is in its model's queue; the check only narrows.
+    const q = this.queues.get(entry.model);
+    if (q) {
+      q.splice(q.indexOf(entry), 1);
+      if (q.length === 0) this.queues.delete(entry.model);
+    }
     return true;
   }
 
@@ -87,8 +90,11 @@ export class WaitRoom {
   usage(): Record<string, { count: number; oldest: string }> {
     const out: Record<string, { count: number; oldest: string }> = {};
     for (const model of [...this.queues.keys()].sort()) {
-      const q = this.queues.get(model)!;
-      out[model] = { count: q.length, oldest: new Date(q[0]!.arrivedMs).toISOString() };
+      // A queue is deleted when it empties: every one listed has a first entry.
+      const q = this.queues.get(model);
+      const first = q?.[0];
+      if (q === undefined || first === undefined) continue;
+      out[model] = { count: q.length, oldest: new Date(first.arrivedMs).toISOString() };
     }
     return out;
   }
