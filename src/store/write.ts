@@ -12,7 +12,7 @@
 import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENERATED_PATHS, foundOnDisk, readGeneratedOrNull } from './paths.js';
-import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, serializeState } from './files.js';
+import { GENERATED_FILES, OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseState, serializeState } from './files.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import { WriteError } from '../errors.js';
@@ -49,6 +49,28 @@ export async function clearNonRegular(dir: string): Promise<string[]> {
   return removed;
 }
 
+/**
+ * Whether state.json would change by more than the lease epoch. A one-shot
+ * `llmgw reconcile` is a new holder each run, so the epoch grows every run: on
+ * its own that must not commit (a steady fleet commits nothing). The epoch is
+ * carried by the lease ref itself; state.json takes the new value with the
+ * next commit that happens anyway.
+ */
+function sameBesideEpoch(oldText: string | null, state: State, stateText: string): boolean {
+  if (oldText === stateText) return true;
+  if (oldText === null) return false;
+  let old: State;
+  try {
+    old = parseState(oldText, STATE_FILE);
+  } catch {
+    return false;
+  }
+  if ((old.leaseEpoch ?? 0) > (state.leaseEpoch ?? 0)) return false;
+  const { leaseEpoch: _old, ...oldRest } = old;
+  const { leaseEpoch: _new, ...newRest } = state;
+  return serializeState(oldRest) === serializeState(newRest);
+}
+
 /** Writes the files that matter; true when STATUS.md or state.json changed, or a link was replaced (and so all were written). */
 export async function writeGenerated(repo: CheckoutFiles, g: Generated): Promise<boolean> {
   const { dir } = repo;
@@ -58,7 +80,7 @@ export async function writeGenerated(repo: CheckoutFiles, g: Generated): Promise
   // A tick killed between a write and its rename left a temporary file: gone before this one writes.
   // After clearNonRegular, so .llmgw/ is a real directory (or none) and nothing is removed through a link.
   await Promise.all(GENERATED_FILES.map((f) => removeDeadTemps(join(dir, f))));
-  if (replaced.length === 0 && oldStatus === g.status && oldState === stateText && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0)
+  if (replaced.length === 0 && oldStatus === g.status && sameBesideEpoch(oldState, g.state, stateText) && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0)
     return false;
   await writeAll(dir, g);
   return true;
