@@ -80,7 +80,12 @@ export async function writeGenerated(repo: CheckoutFiles, g: Generated): Promise
   // A tick killed between a write and its rename left a temporary file: gone before this one writes.
   // After clearNonRegular, so .llmgw/ is a real directory (or none) and nothing is removed through a link.
   await Promise.all(GENERATED_FILES.map((f) => removeDeadTemps(join(dir, f))));
-  if (replaced.length === 0 && oldStatus === g.status && sameBesideEpoch(oldState, g.state, stateText) && (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0)
+  if (
+    replaced.length === 0 &&
+    oldStatus === g.status &&
+    sameBesideEpoch(oldState, g.state, stateText) &&
+    (await repo.changedFromHead([STATUS_FILE, STATE_FILE])).length === 0
+  )
     return false;
   await writeAll(dir, g);
   return true;
