@@ -1,17 +1,12 @@
-// `llmgw report` over commits that real ticks made (src/daemon/tick.ts, agents
+// `llmgw report` over commits that real ticks made (src/tick/run.ts, agents
 // answered in-process): the commits ConfigRepo writes are llmgw's by the one
 // rule, and the last one counts forward at the fleet it committed.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.js';
-import { runTick } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport } from '../fixtures/canned-fleet.js';
 import { git } from '../../src/demo/git-remote.js';
-import { openConfigRepo } from '../../src/git/config-repo.js';
+import { tickNodes, tickWorld } from '../fixtures/tick-world.js';
 import { captureIo } from '../helpers/io.js';
 
 const CLUSTER = `apiVersion: llmgw/v1
@@ -33,28 +28,11 @@ models:
   - { name: a, weights: org/a, engine: vllm, gpus: 4, replicas: 2 }
   - { name: b, weights: org/b, engine: vllm, gpus: 8, replicas: 1 }
 `;
-const T0 = Date.parse('2026-11-29T08:00:00Z');
 
 test('after real ticks: one hour past the last tick counts its fleet, 48 GPUs, 16 of them held by a and b', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'llmgw-report-ticks-'));
-  await git(dir, ['init', '--quiet', '--initial-branch=main']);
-  await writeFile(join(dir, 'cluster.yaml'), CLUSTER);
-  await writeFile(join(dir, 'models.yaml'), MODELS);
-  await git(dir, ['add', '-A']);
-  await git(dir, ['commit', '--quiet', '-m', 'seed']);
-  const repo = await openConfigRepo({ dir, env: process.env });
-  const canned = cannedFleet({ nodes: ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'] });
-  for (const min of [0, 1, 2]) {
-    await runTick({
-      repo,
-      transport: handlerTransport(canned),
-      env: {},
-      now: () => new Date(T0 + min * 60_000),
-      push: false,
-      log: () => undefined,
-      notify: false,
-    });
-  }
+  const world = await tickWorld({ cluster: CLUSTER, models: MODELS, nodes: tickNodes(6), prefix: 'report-ticks' });
+  const { dir } = world;
+  for (const min of [0, 1, 2]) await world.tick(min, { notify: false });
   // The last tick's commit, by author time (what report reads): the clock's, whatever the tick's injected now.
   const [last] = (await git(dir, ['log', '-1', '--format=%aI', '--author=llmgw@localhost'])).trim().split('\n');
   assert.ok(last, 'a tick committed');
@@ -81,7 +59,7 @@ test('after real ticks: one hour past the last tick counts its fleet, 48 GPUs, 1
     Object.values(j.fleet).reduce((s, x) => s + x, 0),
     48,
   );
-  await rm(dir, { recursive: true, force: true });
+  await world.close();
 });
 
 test.run();
