@@ -48,7 +48,7 @@ interface Run {
   tables: Map<string, RouterTableResult>;
 }
 
-function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, nodes: string[], errors: { node: string; error: string }[]): void {
+function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, nodes: string[], errors: { node: string; error: string }[], port?: number): void {
   run.results.set(resultKey(op, replica), {
     op,
     replica,
@@ -57,7 +57,7 @@ function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, no
     nodes,
     error: errors.map((e) => `${e.node}: ${e.error}`).join('; '),
   });
-  for (const e of errors) run.failures.push({ op, replica, model, host: e.node, error: e.error });
+  for (const e of errors) run.failures.push({ op, replica, model, host: e.node, error: e.error, ...(port === undefined ? {} : { port }) });
 }
 
 async function runStops(run: Run, all: StopAction[]): Promise<void> {
@@ -136,7 +136,7 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
       run.results.set(resultKey('start', a.replica), { op: 'start', replica: a.replica, model: a.model, status: 'ok', nodes });
       continue;
     }
-    fail(run, 'start', a.replica, a.model, nodes, errors);
+    fail(run, 'start', a.replica, a.model, nodes, errors, a.port);
     // Ranks that did start cannot serve without the others: take them down
     // so the next tick places the whole replica afresh.
     for (const o of outcome) if (o.r?.ok) rollback.push({ node: o.node, replica: a.replica, entry: stopEntry(a, fleet) });

@@ -14,7 +14,7 @@ import { isDuplicateStop, withDuplicateStops } from './duplicate-stops.js';
 import type { PlaceContext } from './place-context.js';
 import { placeModel } from './place-model.js';
 import { placementOrder } from './placement-order.js';
-import { recentFailures } from './recent-failures.js';
+import { recentFailedPorts, recentFailures } from './recent-failures.js';
 import { byReplicaNumber, compareNames, idAllocator } from './replica-ids.js';
 import { planRollout } from './rollout.js';
 import { blockedReason } from './safety.js';
@@ -45,7 +45,12 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   // A drain keeps its GPUs until the stop that ends it; only stops of this tick free theirs.
   const freed = new Set(freeStops.filter(freesNow).map((s) => s.replica));
   const fit = fleetFit(fleet);
-  const ctx: PlaceContext = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now), fit };
+  const ctx: PlaceContext = {
+    fleet,
+    capacity: buildCapacity(fleet, freed, recentFailedPorts(state, fleet.now)),
+    recentFailures: recentFailures(state, fleet.now),
+    fit,
+  };
   const newId = idAllocator([...fleet.replicas.map((r) => r.id), ...(fleet.foreignReplicaIds ?? [])]);
   const starts: StartAction[] = [];
   const replaceStops: StopAction[] = [];
