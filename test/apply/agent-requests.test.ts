@@ -202,4 +202,13 @@ test('a node cluster.yaml lists that the fleet does not know yet still gets its 
   assert.ok(only!.request.command.includes('--host=g2.example'));
 });
 
+test('a start with no placement is refused with its replica named, before any request is built', () => {
+  const cfg = config([node('g1', { storage })]);
+  const action: StartAction = { op: 'start', replica: 'llama-7', model: 'llama', port: 8001, placement: [], weights: 'none', reason: 'r' };
+  assert.throws(
+    () => startRequests(action, cfg, fleet(cfg, [])),
+    (err: unknown) => err instanceof Error && err.message === 'start llama-7 has no placement',
+  );
+});
+
 test.run();
