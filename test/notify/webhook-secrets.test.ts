@@ -7,14 +7,13 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, type AddressInfo } from 'node:net';
 import type { NotifyEvent } from '../../src/notify/events.js';
 import { deliverOutbox, enqueue, eventId } from '../../src/notify/outbox.js';
 import { hookName, postTarget, requestHeaders } from '../../src/notify/webhook.js';
 import type { WebhookConfig } from '../../src/types/config.js';
 import { emptyState } from '../../src/types/state.js';
 import { CLUSTER, modelsYaml, validConfig } from '../fixtures/config-yaml.js';
-import { receiver } from './http-receiver.js';
+import { closedPort, receiver } from './http-receiver.js';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
 const lost: NotifyEvent = {
@@ -25,14 +24,6 @@ const lost: NotifyEvent = {
   text: '[prod-eu] Node gpu-a02 is lost.',
   details: { node: 'gpu-a02' },
 };
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /** The webhooks as cluster.yaml resolves them with this environment. */
 function hooksFrom(urls: string[], env: Record<string, string>): WebhookConfig[] {
