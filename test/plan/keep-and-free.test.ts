@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { Action, StartAction, StopAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet } from '../fixtures/index.js';
+import { brief, makeFleet, wholeNodes } from '../fixtures/index.js';
 
 const starts = (actions: Action[]) => actions.filter((a): a is StartAction => a.op === 'start');
 const stops = (actions: Action[]) => actions.filter((a): a is StopAction => a.op === 'stop');
@@ -139,20 +139,12 @@ test('a replica whose ranks are all on lost nodes needs no stop, and its id is n
 });
 
 test('a lost node that comes back with its old rank: that replica is surplus, not the replacement', () => {
-  const full = [0, 1, 2, 3, 4, 5, 6, 7];
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }, { name: 'a4' }],
     replicas: [
       // ds-0's rank on a2 was stopped while a1 was lost; a1 is back with its rank.
-      { id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: full }] },
-      {
-        id: 'ds-1',
-        model: 'ds',
-        ranks: [
-          { node: 'a3', gpus: full },
-          { node: 'a4', gpus: full },
-        ],
-      },
+      { id: 'ds-0', model: 'ds', ranks: wholeNodes('a1') },
+      { id: 'ds-1', model: 'ds', ranks: wholeNodes('a3', 'a4') },
     ],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
@@ -160,10 +152,9 @@ test('a lost node that comes back with its old rank: that replica is surplus, no
 });
 
 test('a multi-node replica with ranks missing is stopped and placed again even when not surplus', () => {
-  const full = [0, 1, 2, 3, 4, 5, 6, 7];
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
-    replicas: [{ id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: full }] }],
+    replicas: [{ id: 'ds-0', model: 'ds', ranks: wholeNodes('a1') }],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['stop ds-0 (incomplete (ranks on 1 of 2 nodes)) after []', 'start ds-1 a1+a2']);
