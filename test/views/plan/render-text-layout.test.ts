@@ -1,19 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderPlanText } from '../../../src/views/plan/render-text.js';
-import type { Plan, StartAction, StopAction } from '../../../src/types/plan.js';
+import type { Plan, StopAction } from '../../../src/types/plan.js';
+import { start, stop } from './text-actions.js';
 
 const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
-const start: StartAction = {
-  op: 'start',
-  replica: 'm-1',
-  model: 'm',
-  port: 8001,
-  placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }],
-  weights: 'node',
-  reason: '1 of 2 replicas missing',
-};
-const stop: StopAction = { op: 'stop', replica: 'old-0', model: 'old', placement: [{ node: 'b1', gpus: [0, 1] }], reason: 'not in models.yaml', waitFor: [] };
 const drain: StopAction = { ...stop, replica: 'q-10', model: 'q', placement: [{ node: 'b2', gpus: [4, 5, 6, 7] }], reason: 'spec changed', phase: 'drain' };
 const plain = (plan: Plan, extra: { base?: string; warnings?: string[]; notice?: string } = {}) => renderPlanText(plan, '', { color: false, ...extra });
 
