@@ -11,7 +11,7 @@ import { replicaSpec } from '../../src/plan/spec.js';
 import type { Config } from '../../src/types/config.js';
 import type { Plan, StartAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { ENGINE, makeFleet } from '../fixtures/index.js';
+import { ENGINE, makeFleet, oneRank } from '../fixtures/index.js';
 
 /** The spec models.yaml gives `name` in `config`. */
 const specOf = (config: Config, name: string) =>
@@ -38,7 +38,7 @@ test('without a base, a model the plan starts whose spec no replica runs yet sho
 test('without a base, starting another replica of a spec the fleet already runs shows no argv', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
+    replicas: [oneRank('m-0', 'a1', [0])],
     models: [{ name: 'm', replicas: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -54,10 +54,7 @@ test('without a base, a model the plan only stops (a surplus replica) shows no a
   // kept as they are, and the one too many is stopped. Nothing starts.
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], spec: null },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }], spec: null, port: 8001 },
-    ],
+    replicas: [oneRank('m-0', 'a1', [0], { spec: null }), oneRank('m-1', 'a1', [1], { spec: null, port: 8001 })],
     models: [{ name: 'm', replicas: 1 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -73,7 +70,7 @@ test('without a base, only the started model is listed when the same plan stops 
   // replica runs old's spec either: its stop must not list that spec.
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'old-0', model: 'old', ranks: [{ node: 'a1', gpus: [0] }], spec: null }],
+    replicas: [oneRank('old-0', 'a1', [0], { spec: null })],
     models: [{ name: 'new' }, { name: 'old', replicas: 0 }],
   });
   const plan = planFleet(fleet, emptyState());
