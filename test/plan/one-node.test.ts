@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { makeFleet, NOW, oneRank, startOf } from '../fixtures/index.js';
+import { makeFleet, NOW, oneRank, startOf, type ModelIn } from '../fixtures/index.js';
 
 const starts = (plan: ReturnType<typeof planFleet>) => plan.actions.filter((a): a is StartAction => a.op === 'start');
 const where = (s: StartAction) => s.placement.map((p) => `${p.node}[${p.gpus.join(',')}]`).join(' ');
@@ -31,25 +31,24 @@ test('spread: a second replica goes to a node without one of the same model, bef
 });
 
 test('best fit: the node left with the fewest free GPUs wins among equals', () => {
-  const fleet = makeFleet({
-    nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
-    replicas: [oneRank('x-0', 'a2', [0, 1, 2, 3, 4]), oneRank('x-1', 'a3', [0, 1])],
-    models: [
-      { name: 'x', gpus: 5, replicas: 0 },
-      { name: 'm', gpus: 2, replicas: 1 },
-    ],
-  });
+  // x-0 takes 5 GPUs of a2, x-1 2 of a3; a1 is empty.
+  const xFleet = (models: ModelIn[]) =>
+    makeFleet({
+      nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
+      replicas: [oneRank('x-0', 'a2', [0, 1, 2, 3, 4]), oneRank('x-1', 'a3', [0, 1])],
+      models,
+    });
+  const fleet = xFleet([
+    { name: 'x', gpus: 5, replicas: 0 },
+    { name: 'm', gpus: 2, replicas: 1 },
+  ]);
   const plan = planFleet(fleet, emptyState());
   // x's replicas are surplus (replicas: 0) and free their GPUs: everything is free again.
   assert.is(where(starts(plan)[0]!), 'a1[0,1]');
-  const kept = makeFleet({
-    nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
-    replicas: [oneRank('x-0', 'a2', [0, 1, 2, 3, 4]), oneRank('x-1', 'a3', [0, 1])],
-    models: [
-      { name: 'x', gpus: 5, replicas: 1 },
-      { name: 'y', gpus: 2, replicas: 1 },
-    ],
-  });
+  const kept = xFleet([
+    { name: 'x', gpus: 5, replicas: 1 },
+    { name: 'y', gpus: 2, replicas: 1 },
+  ]);
   const s = starts(planFleet(kept, emptyState()));
   // x keeps one (x-1 is surplus: highest n), y (2 GPUs) fits a2 exactly (3 free -> 1 left).
   assert.is(where(s.find((a) => a.model === 'y')!), 'a2[5,6]');
