@@ -1,5 +1,6 @@
 // The actions the plain-text renderer's tests (views/plan/render-text-*) lay
-// out: one start with every column, and one stop of an old model.
+// out: one start with every column, and one stop of an old model; and how a
+// plan's text ends when STATUS.md would not change.
 
 import type { StartAction, StopAction } from '../../../src/types/plan.js';
 
@@ -21,3 +22,6 @@ export const stop: StopAction = {
   reason: 'not in models.yaml',
   waitFor: [],
 };
+
+/** The last lines of a plan's text when its STATUS.md diff is empty. */
+export const UNCHANGED = ['', 'STATUS.md would not change.', ''];

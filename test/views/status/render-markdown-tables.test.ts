@@ -51,29 +51,21 @@ test('past 20 fabrics, one with a node out of reach shows above the fold, the ot
   ]);
 });
 
+/** The head of the Models section of 21 models without replicas. */
+const MODELS_21 = ['## Models', '', '21 models, 0 replicas: 0 running, 0 starting, 0 failed.', ''];
 const modelRow = (i: number, running = 1): ModelRow => ({ name: `m-${pad(i)}`, desired: 1, running, starting: 0, failed: 0 });
 
 test('past 20 models, all running as desired, the model table folds under "N models, all running as desired"', () => {
   const ms = Array.from({ length: 21 }, (_, i) => modelRow(i));
   const out = section(renderStatusMarkdown(blankReport({ models: ms })), 'Models');
-  assert.equal(out.slice(0, 6), [
-    '## Models',
-    '',
-    '21 models, 0 replicas: 0 running, 0 starting, 0 failed.',
-    '',
-    '<details><summary>21 models, all running as desired</summary>',
-    '',
-  ]);
+  assert.equal(out.slice(0, 6), [...MODELS_21, '<details><summary>21 models, all running as desired</summary>', '']);
 });
 
 test('past 20 models, one short of its replicas shows above the fold, the rest fold as "N more models"', () => {
   const ms = [...Array.from({ length: 20 }, (_, i) => modelRow(i)), modelRow(20, 0)];
   const out = section(renderStatusMarkdown(blankReport({ models: ms })), 'Models');
   assert.equal(out.slice(0, 10), [
-    '## Models',
-    '',
-    '21 models, 0 replicas: 0 running, 0 starting, 0 failed.',
-    '',
+    ...MODELS_21,
     '| Model | Desired | Running | Starting | Failed |',
     '| --- | ---: | ---: | ---: | ---: |',
     '| m-20 | 1 | 0 | 0 | 0 |',
