@@ -50,6 +50,12 @@ interface Kept {
 interface BastionEntry {
   client: Promise<ssh2.Client>;
   failedAt: number | null;
+  openedAt: number;
+  /** Set once connected: an entry still connecting is never too old. */
+  ready: ssh2.Client | null;
+  /** Node connections whose stream goes through it now. */
+  users: number;
+  retired: boolean;
 }
 
 interface Setup {
@@ -119,35 +125,65 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     return track(await openConnection(target, { ...s, auth, connectTimeoutMs: ssh.connectTimeoutMs, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
   };
 
-  const bastionClient = (s: Setup): Promise<ssh2.Client> => {
-    if (bastion?.failedAt != null && Date.now() - bastion.failedAt > BASTION_RETRY_MS) bastion = null;
-    if (bastion) return bastion.client;
-    const entry: BastionEntry = { client: connectBastion(s), failedAt: null };
+  // The bastion's connection ages like a node's: past maxConnectionAge new node
+  // connections go through a fresh one (a dead bastion sshd is seen too), and
+  // the old one closes once the last stream through it has.
+  const releaseBastion = (entry: BastionEntry): void => {
+    if (entry.retired && entry.users === 0) entry.ready?.end();
+  };
+
+  const bastionEntry = (s: Setup): BastionEntry => {
+    if (bastion?.failedAt != null && now() - bastion.failedAt > BASTION_RETRY_MS) bastion = null;
+    if (bastion?.ready && now() - bastion.openedAt >= maxAgeMs) {
+      bastion.retired = true;
+      releaseBastion(bastion);
+      bastion = null;
+    }
+    if (bastion) return bastion;
+    const entry: BastionEntry = { client: connectBastion(s), failedAt: null, openedAt: now(), ready: null, users: 0, retired: false };
     bastion = entry;
     entry.client.then(
-      (c) => c.on('close', () => bastion === entry && (bastion = null)),
-      () => (entry.failedAt = Date.now()),
+      (c) => {
+        entry.ready = c;
+        c.on('close', () => bastion === entry && (bastion = null));
+      },
+      () => (entry.failedAt = now()),
     );
-    return entry.client;
+    return entry;
   };
 
   const throughBastion = async (s: Setup, target: HostTarget): Promise<Duplex> => {
+    const entry = bastionEntry(s);
     let client: ssh2.Client;
     try {
-      client = await bastionClient(s);
+      client = await entry.client;
     } catch (err) {
       const e = err as SshError;
       throw sshError(e.kind, target, `via ${e.message}`, { cause: err });
     }
+    // Counted from before the channel opens, so retiring the bastion meanwhile cannot close it under this stream.
+    entry.users += 1;
+    let counted = true;
+    const done = (): void => {
+      if (!counted) return;
+      counted = false;
+      entry.users -= 1;
+      releaseBastion(entry);
+    };
     return new Promise<Duplex>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(sshError('timeout', target, `the bastion opened no channel to it within ${ssh.connectTimeoutMs} ms (connectTimeout)`)),
-        ssh.connectTimeoutMs,
-      );
+      const timer = setTimeout(() => {
+        done();
+        reject(sshError('timeout', target, `the bastion opened no channel to it within ${ssh.connectTimeoutMs} ms (connectTimeout)`));
+      }, ssh.connectTimeoutMs);
       client.forwardOut('127.0.0.1', 0, target.host, target.port, (err, stream) => {
         clearTimeout(timer);
-        if (err) reject(sshError('unreachable', target, `the bastion could not reach it (${err.message})`, { cause: err }));
-        else resolve(stream);
+        if (err) {
+          done();
+          reject(sshError('unreachable', target, `the bastion could not reach it (${err.message})`, { cause: err }));
+        } else {
+          stream.once('close', done);
+          resolve(stream);
+        }
       });
     });
   };

@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startSimFleet, type ExecHandler } from '../../src/sim/fleet.js';
+import { startSimBastion } from '../../src/sim/bastion.js';
 import { MAX_CONNECTION_AGE_MS, createSshTransport } from '../../src/gather/ssh-transport.js';
 import { gatherSnapshot } from '../../src/gather/gather.js';
 import { emptyState } from '../../src/types/state.js';
@@ -95,6 +96,35 @@ test('a command running when the connection grows old is not cut: the next comma
   } finally {
     release();
     await transport.close();
+    await fleet.close();
+    tmp.remove();
+  }
+});
+
+test('through a bastion: past the maximum age the bastion connection is re-made too, and node connections go through the new one', async () => {
+  const tmp = tempDir('maxage-bastion');
+  const fleet = await startSimFleet({ dir: tmp.dir, handler: cannedHandler, hosts: [{ name: 'a' }, { name: 'b' }] });
+  const bastion = await startSimBastion({ address: '127.0.8.9', knownHostsPath: fleet.knownHostsPath, identityFile: fleet.identityFile });
+  const ssh = simSshConfig(fleet, { proxyJump: { user: bastion.user, host: bastion.host, port: bastion.port } });
+  const config = simConfig(fleet, ssh);
+  let clock = 0;
+  const transport = createSshTransport(ssh, { keepAlive: true, now: () => clock });
+  const gather = () => gatherSnapshot(config, { transport, previous: null, state: emptyState(), now: () => new Date(clock) });
+  try {
+    assert.is((await gather()).nodes.filter((n) => n.reachable).length, 2);
+    assert.equal([bastion.connections(), bastion.forwards()], [1, 2]);
+    clock = 10 * MIN - 1;
+    await gather();
+    assert.equal([bastion.connections(), bastion.forwards()], [1, 2], 'younger than 10 minutes: all kept');
+    clock = 10 * MIN;
+    assert.is((await gather()).nodes.filter((n) => n.reachable).length, 2);
+    assert.equal([bastion.connections(), bastion.forwards()], [2, 4], 'a new bastion connection, and both nodes reached again through it');
+    clock += MIN;
+    await gather();
+    assert.equal([bastion.connections(), bastion.forwards()], [2, 4], 'the new ones are kept');
+  } finally {
+    await transport.close();
+    await bastion.close();
     await fleet.close();
     tmp.remove();
   }
