@@ -26,7 +26,7 @@ import { startRequests, stopEntry, type NodeStart } from './agent-requests.js';
 import { applyOnNodes, batchesOf, resultKey } from './node-calls.js';
 import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from './outcome.js';
 import { heldOut, heldOutOfTables } from './routed.js';
-import { currentTables, endpointTable, pushTables, serving } from './router-tables.js';
+import { currentEjections, currentTables, endpointTable, pushTables, serving } from './router-tables.js';
 import { isDrain, scheduleApply } from './schedule.js';
 import { openGuard, type ApplyGuard } from './guard.js';
 
@@ -151,7 +151,13 @@ async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<string[]
   // A cut apply pushes no table: every router counts as not having taken it, so no stop that needs it goes ahead.
   if (run.guard.stop() !== null) return config.cluster.routers.map((r) => r.name);
   const current = currentTables(run.ctx.routers);
-  const pushed = await pushTables((router) => endpointTable(config, fleet, leaving, current.get(router) ?? null), config, transport, run.guard);
+  const ejected = currentEjections(run.ctx.routers);
+  const pushed = await pushTables(
+    (router) => endpointTable(config, fleet, leaving, current.get(router) ?? null, ejected.get(router)),
+    config,
+    transport,
+    run.guard,
+  );
   for (const r of pushed.results) run.tables.set(r.router, r);
   run.failures.push(...pushed.failures);
   return pushed.failures.map((f) => f.host);

@@ -8,7 +8,7 @@ import type { Fleet } from '../types/fleet.js';
 import type { Action, Plan, RolloutPlan, StartAction, StopAction, Unplaceable } from '../types/plan.js';
 import type { State } from '../types/state.js';
 import { buildCapacity } from './capacity.js';
-import { classify, freesNow, stopAction } from './classify.js';
+import { NODE_LOST, classify, freesNow, stopAction } from './classify.js';
 import { waitingForDrains, type Asked } from './drain-capacity.js';
 import { isDuplicateStop, withDuplicateStops } from './duplicate-stops.js';
 import type { PlaceContext } from './place-context.js';
@@ -117,8 +117,9 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     }
     // A stalled or ejected replica with no room for its surge serves nothing by
     // staying: it stops now, and its GPUs are room for the replacement next tick.
+    // So does a lost one's surviving half: its GPUs may be the room.
     for (const nk of notKept.slice(result.placed.length)) {
-      if (isStuckReason(nk.reason)) replaceStops.push(stopAction(nk.replica, nk.reason, [], fleet));
+      if (isStuckReason(nk.reason) || nk.reason === NODE_LOST) replaceStops.push(stopAction(nk.replica, nk.reason, [], fleet));
     }
     if (result.reason !== null) {
       unplaceable.push({ model: model.name, missing: missing - result.placed.length, reason: result.reason });
