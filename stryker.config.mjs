@@ -117,7 +117,7 @@ const command = [
   'LLMGW_MUTATION_COVERAGE=1',
   'LLMGW_TEST_BAIL=1',
   'LLMGW_TEST_JOBS=1',
-  'LLMGW_TEST_TIMEOUT_MS=60000',
+  'LLMGW_TEST_TIMEOUT_MS=180000',
   'node scripts/run-tests.mjs',
   ...tests,
 ].join(' ');

@@ -124,6 +124,8 @@ export function startRequests(action: StartAction, config: Config, fleet: Fleet)
         // other ranks are judged on health, and a replica is running only when all are.
         ...(rank === 0 && model.check ? { check: wireCheck(model.check) } : {}),
         ...(rank === 0 && engine.metrics ? { metrics: { ...engine.metrics } } : {}),
+        // The agent judges a stall by the model's stallAfter, the routers' too; absent, both use the built-in 60 s.
+        ...(rank === 0 && model.liveness ? { stallAfterSeconds: model.liveness.stallAfterMs / 1000 } : {}),
       },
     };
   });

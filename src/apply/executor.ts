@@ -26,7 +26,7 @@ import { startRequests, stopEntry, type NodeStart } from './agent-requests.js';
 import { applyOnNodes, batchesOf, resultKey } from './node-calls.js';
 import type { ActionResult, ApplyFailure, ApplyOutcome, RouterTableResult } from './outcome.js';
 import { heldOut, heldOutOfTables } from './routed.js';
-import { currentTables, endpointTable, pushTables, serving } from './router-tables.js';
+import { currentEjections, currentTables, endpointTable, pushTables, serving } from './router-tables.js';
 import { isDrain, scheduleApply } from './schedule.js';
 import { openGuard, type ApplyGuard } from './guard.js';
 
@@ -48,7 +48,7 @@ interface Run {
   tables: Map<string, RouterTableResult>;
 }
 
-function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, nodes: string[], errors: { node: string; error: string }[]): void {
+function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, nodes: string[], errors: { node: string; error: string }[], port?: number): void {
   run.results.set(resultKey(op, replica), {
     op,
     replica,
@@ -57,7 +57,7 @@ function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, no
     nodes,
     error: errors.map((e) => `${e.node}: ${e.error}`).join('; '),
   });
-  for (const e of errors) run.failures.push({ op, replica, model, host: e.node, error: e.error });
+  for (const e of errors) run.failures.push({ op, replica, model, host: e.node, error: e.error, ...(port === undefined ? {} : { port }) });
 }
 
 async function runStops(run: Run, all: StopAction[]): Promise<void> {
@@ -136,7 +136,7 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
       run.results.set(resultKey('start', a.replica), { op: 'start', replica: a.replica, model: a.model, status: 'ok', nodes });
       continue;
     }
-    fail(run, 'start', a.replica, a.model, nodes, errors);
+    fail(run, 'start', a.replica, a.model, nodes, errors, a.port);
     // Ranks that did start cannot serve without the others: take them down
     // so the next tick places the whole replica afresh.
     for (const o of outcome) if (o.r?.ok) rollback.push({ node: o.node, replica: a.replica, entry: stopEntry(a, fleet) });
@@ -151,7 +151,13 @@ async function pushAll(run: Run, leaving: ReadonlySet<string>): Promise<string[]
   // A cut apply pushes no table: every router counts as not having taken it, so no stop that needs it goes ahead.
   if (run.guard.stop() !== null) return config.cluster.routers.map((r) => r.name);
   const current = currentTables(run.ctx.routers);
-  const pushed = await pushTables((router) => endpointTable(config, fleet, leaving, current.get(router) ?? null), config, transport, run.guard);
+  const ejected = currentEjections(run.ctx.routers);
+  const pushed = await pushTables(
+    (router) => endpointTable(config, fleet, leaving, current.get(router) ?? null, ejected.get(router)),
+    config,
+    transport,
+    run.guard,
+  );
   for (const r of pushed.results) run.tables.set(r.router, r);
   run.failures.push(...pushed.failures);
   return pushed.failures.map((f) => f.host);

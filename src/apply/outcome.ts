@@ -35,6 +35,8 @@ export interface ApplyFailure {
   /** The node or router name. */
   host: string;
   error: string;
+  /** A start's port (src/plan/recent-failures.ts leaves it aside on that node). */
+  port?: number;
 }
 
 export interface RouterTableResult {

@@ -11,6 +11,14 @@
 // reply lists it this tick — and is never added from the report, which may be
 // a stale or forged line of the committed .llmgw/observed.json. So each router
 // gets its own table: the same new routes, and its own kept ones.
+//
+// Data path over control path (docs/placement.md#5-lost): a node that stops
+// answering SSH may still serve — a dead sshd kills no engine. Its replicas
+// count as gone for the planner (their replacements are placed), but a router
+// that lists one and does not eject it keeps that route until the model has
+// as many replicas of its own in that router's table as models.yaml asks for:
+// lost means "replace", not "cut". One the router ejected (it does not answer
+// there) or no longer lists goes at once, as before.
 
 import { routedUrl } from '../fleet/routes.js';
 import { LIVENESS_DEFAULTS, type Config, type LivenessConfig } from '../types/config.js';
@@ -41,8 +49,34 @@ export function currentTables(routers: readonly RouterObservation[] | undefined)
   return out;
 }
 
-function listed(current: CurrentTable, r: FleetReplica, url: string): boolean {
-  return (current?.[r.model] ?? []).some((e) => e.replica === r.id && e.url === url);
+/** Each router's replicas out of its rotation now (`router usage` → `ejected`); a router that did not answer has none. */
+export function currentEjections(routers: readonly RouterObservation[] | undefined): Map<string, ReadonlySet<string>> {
+  const out = new Map<string, ReadonlySet<string>>();
+  for (const r of routers ?? []) out.set(r.name, new Set(r.reachable ? Object.keys(r.report.ejected ?? {}) : []));
+  return out;
+}
+
+function listed(current: CurrentTable, model: string, replica: string, url: string): boolean {
+  return (current?.[model] ?? []).some((e) => e.replica === replica && e.url === url);
+}
+
+/**
+ * The lost replicas a router keeps: those it lists at their built URL and does
+ * not eject, sorted by id, as many as the model lacks of routes this router
+ * already holds to replicas that are not lost (a replacement counts once the
+ * router has taken a table with it, so the old route goes only after the new
+ * one is in use).
+ */
+function keptLost(
+  model: { name: string; replicas: number },
+  entries: readonly { replica: string; url: string }[],
+  lost: readonly { replica: string; url: string }[],
+  current: CurrentTable,
+  ejected: ReadonlySet<string>,
+): { replica: string; url: string }[] {
+  const routedNow = entries.filter((e) => listed(current, model.name, e.replica, e.url)).length;
+  const answering = lost.filter((e) => listed(current, model.name, e.replica, e.url) && !ejected.has(e.replica));
+  return answering.sort((a, b) => (a.replica < b.replica ? -1 : a.replica > b.replica ? 1 : 0)).slice(0, Math.max(0, model.replicas - routedNow));
 }
 
 /** Whether a replica belongs in the routers' tables: running as observed and not lost. */
@@ -51,14 +85,21 @@ export function serving(r: FleetReplica): boolean {
 }
 
 /**
- * The table as it should stand for a router whose table is now `current`:
- * replicas running as observed (a lost one counts as gone), at the URL
- * cluster.yaml gives them, minus `leaving`. A replica with a rank on an
- * unreachable node (assumed still serving, as docs/placement.md assumes its
- * last report still true) stays only where `current` already lists it at
- * that URL.
+ * The table as it should stand for a router whose table is now `current` and
+ * which ejects `ejected`: replicas running as observed, at the URL cluster.yaml
+ * gives them, minus `leaving`. A replica with a rank on an unreachable node
+ * (assumed still serving, as docs/placement.md assumes its last report still
+ * true) stays only where `current` already lists it at that URL; one on a lost
+ * node stays only there too, not ejected, and only until its model's
+ * replacements are routed (keptLost).
  */
-export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet<string>, current: CurrentTable = null): RouterEndpoints {
+export function endpointTable(
+  config: Config,
+  fleet: Fleet,
+  leaving: ReadonlySet<string>,
+  current: CurrentTable = null,
+  ejected: ReadonlySet<string> = new Set(),
+): RouterEndpoints {
   const models: RouterEndpoints['models'] = {};
   const routing: NonNullable<RouterEndpoints['routing']> = {};
   const settings: NonNullable<RouterEndpoints['settings']> = {};
@@ -68,12 +109,21 @@ export function endpointTable(config: Config, fleet: Fleet, leaving: ReadonlySet
     const l = livenessSettings(m.liveness);
     if (l !== null) settings[m.name] = l;
   }
+  const lost = new Map<string, { replica: string; url: string }[]>();
   for (const r of fleet.replicas) {
     const list = models[r.model];
-    if (!list || !serving(r) || leaving.has(r.id)) continue;
+    if (!list || r.state !== 'running' || leaving.has(r.id)) continue;
     const url = routedUrl(r, fleet);
     if (url === null) continue;
-    if (!r.unreachable || listed(current, r, url)) list.push({ replica: r.id, url });
+    if (r.lost) lost.set(r.model, [...(lost.get(r.model) ?? []), { replica: r.id, url }]);
+    else if (!r.unreachable || listed(current, r.model, r.id, url)) list.push({ replica: r.id, url });
+  }
+  for (const m of config.models) {
+    const list = models[m.name];
+    const gone = lost.get(m.name);
+    const kept = list && gone ? keptLost(m, list, gone, current, ejected) : [];
+    // In id order with the others, as fleet.replicas lists them.
+    if (list && kept.length > 0) list.splice(0, list.length, ...[...list, ...kept].sort((a, b) => (a.replica < b.replica ? -1 : 1)));
   }
   // Only models that name a mode are listed: the table of a config that names none stays as routers before 0.2 knew it.
   const table: RouterEndpoints = Object.keys(routing).length > 0 ? { version: 1, models, routing } : { version: 1, models };

@@ -8,7 +8,23 @@
 // warning in status: a misconfigured agent, or a node to look at.
 
 import type { Fleet, FleetReplica } from '../types/fleet.js';
+import type { RouterObservation } from '../types/snapshot.js';
 import { clip } from '../text/terminal-text.js';
+
+/**
+ * Whether the routers report `id` served (docs/placement.md#5-lost): some router that
+ * answered lists it in its table, and none that lists it ejects it. What a lost
+ * node's replica is judged by: its node no longer answers SSH, its engine may.
+ */
+export function servedByRouters(id: string, model: string, routers: readonly RouterObservation[]): boolean {
+  let listed = false;
+  for (const r of routers) {
+    if (!r.reachable || !(r.report.table?.[model] ?? []).some((e) => e.replica === id)) continue;
+    if (r.report.ejected?.[id] !== undefined) return false;
+    listed = true;
+  }
+  return listed;
+}
 
 /** `http://host:port`, an IPv6 address in brackets: one spelling for the agent, the projection and the routers. */
 export function replicaUrl(host: string, port: number): string {

@@ -5,6 +5,14 @@
 // commandTimeout, so a hanging host never holds up the hosts queued behind it
 // beyond that. With keepAlive (the long-running `llmgw run`), one connection per
 // host is kept between calls and re-opened transparently when it has died.
+//
+// A kept connection is also re-made once it is older than maxConnectionAge
+// (10 minutes): killing sshd leaves the per-connection process it forked alive,
+// so a connection opened before the kill would answer for as long as it lives
+// and the node would look reachable with no sshd to let anyone else in. The
+// age is checked when a command starts, never during one: an old connection
+// still running a command is retired (no new command goes to it) and closed
+// once its last command ends.
 
 import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
@@ -25,11 +33,29 @@ export interface SshTransportOptions {
   env?: Record<string, string | undefined>;
   keepAlive?: boolean;
   onWarning?: (msg: string) => void;
+  /** The oldest a kept connection may be when a command starts, ms; default MAX_CONNECTION_AGE_MS. */
+  maxConnectionAgeMs?: number;
+  /** The clock connection ages are read by, ms since the epoch; default Date.now (tests inject one). */
+  now?: () => number;
+}
+
+/** A kept connection: when it was opened, how many commands run on it, and whether it takes new ones. */
+interface Kept {
+  client: ssh2.Client;
+  openedAt: number;
+  busy: number;
+  retired: boolean;
 }
 
 interface BastionEntry {
   client: Promise<ssh2.Client>;
   failedAt: number | null;
+  openedAt: number;
+  /** Set once connected: an entry still connecting is never too old. */
+  ready: ssh2.Client | null;
+  /** Node connections whose stream goes through it now. */
+  users: number;
+  retired: boolean;
 }
 
 interface Setup {
@@ -38,6 +64,8 @@ interface Setup {
 }
 
 const KEEPALIVE_INTERVAL_MS = 15_000;
+/** docs/commands.md `run`: a kept connection is re-made at least this often, so a dead sshd is seen. */
+export const MAX_CONNECTION_AGE_MS = 10 * 60_000;
 /** A bastion that failed is not tried again for this long: every node behind it fails at once, not one connectTimeout each. */
 const BASTION_RETRY_MS = 30_000;
 
@@ -65,7 +93,9 @@ async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefine
 export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {}): Transport {
   const env = opts.env ?? process.env;
   const limit = createLimiter(ssh.concurrency);
-  const pool = new Map<string, ssh2.Client>();
+  const pool = new Map<string, Kept>();
+  const now = opts.now ?? Date.now;
+  const maxAgeMs = opts.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS;
   const open = new Set<ssh2.Client>();
   /** The one bastion connection every node's stream goes through; a failure is remembered for BASTION_RETRY_MS. */
   let bastion: BastionEntry | null = null;
@@ -95,35 +125,65 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     return track(await openConnection(target, { ...s, auth, connectTimeoutMs: ssh.connectTimeoutMs, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
   };
 
-  const bastionClient = (s: Setup): Promise<ssh2.Client> => {
-    if (bastion?.failedAt != null && Date.now() - bastion.failedAt > BASTION_RETRY_MS) bastion = null;
-    if (bastion) return bastion.client;
-    const entry: BastionEntry = { client: connectBastion(s), failedAt: null };
+  // The bastion's connection ages like a node's: past maxConnectionAge new node
+  // connections go through a fresh one (a dead bastion sshd is seen too), and
+  // the old one closes once the last stream through it has.
+  const releaseBastion = (entry: BastionEntry): void => {
+    if (entry.retired && entry.users === 0) entry.ready?.end();
+  };
+
+  const bastionEntry = (s: Setup): BastionEntry => {
+    if (bastion?.failedAt != null && now() - bastion.failedAt > BASTION_RETRY_MS) bastion = null;
+    if (bastion?.ready && now() - bastion.openedAt >= maxAgeMs) {
+      bastion.retired = true;
+      releaseBastion(bastion);
+      bastion = null;
+    }
+    if (bastion) return bastion;
+    const entry: BastionEntry = { client: connectBastion(s), failedAt: null, openedAt: now(), ready: null, users: 0, retired: false };
     bastion = entry;
     entry.client.then(
-      (c) => c.on('close', () => bastion === entry && (bastion = null)),
-      () => (entry.failedAt = Date.now()),
+      (c) => {
+        entry.ready = c;
+        c.on('close', () => bastion === entry && (bastion = null));
+      },
+      () => (entry.failedAt = now()),
     );
-    return entry.client;
+    return entry;
   };
 
   const throughBastion = async (s: Setup, target: HostTarget): Promise<Duplex> => {
+    const entry = bastionEntry(s);
     let client: ssh2.Client;
     try {
-      client = await bastionClient(s);
+      client = await entry.client;
     } catch (err) {
       const e = err as SshError;
       throw sshError(e.kind, target, `via ${e.message}`, { cause: err });
     }
+    // Counted from before the channel opens, so retiring the bastion meanwhile cannot close it under this stream.
+    entry.users += 1;
+    let counted = true;
+    const done = (): void => {
+      if (!counted) return;
+      counted = false;
+      entry.users -= 1;
+      releaseBastion(entry);
+    };
     return new Promise<Duplex>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(sshError('timeout', target, `the bastion opened no channel to it within ${ssh.connectTimeoutMs} ms (connectTimeout)`)),
-        ssh.connectTimeoutMs,
-      );
+      const timer = setTimeout(() => {
+        done();
+        reject(sshError('timeout', target, `the bastion opened no channel to it within ${ssh.connectTimeoutMs} ms (connectTimeout)`));
+      }, ssh.connectTimeoutMs);
       client.forwardOut('127.0.0.1', 0, target.host, target.port, (err, stream) => {
         clearTimeout(timer);
-        if (err) reject(sshError('unreachable', target, `the bastion could not reach it (${err.message})`, { cause: err }));
-        else resolve(stream);
+        if (err) {
+          done();
+          reject(sshError('unreachable', target, `the bastion could not reach it (${err.message})`, { cause: err }));
+        } else {
+          stream.once('close', done);
+          resolve(stream);
+        }
       });
     });
   };
@@ -141,24 +201,54 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
     return track(await openConnection(target, { ...s, sock, connectTimeoutMs: remaining, keepaliveIntervalMs: KEEPALIVE_INTERVAL_MS }));
   };
 
+  /** No new command goes to `k`; it is closed now, or when the last command running on it ends. */
+  const retire = (key: string, k: Kept): void => {
+    k.retired = true;
+    if (pool.get(key) === k) pool.delete(key);
+    if (k.busy === 0) k.client.end();
+  };
+
+  /** The kept connection for `key` that may take a command now: open, and young enough. */
+  const keptFor = (key: string): Kept | undefined => {
+    const k = pool.get(key);
+    if (k === undefined || !open.has(k.client)) return undefined;
+    if (now() - k.openedAt < maxAgeMs) return k;
+    retire(key, k);
+    return undefined;
+  };
+
   const runOnce = async (target: HostTarget, command: string, input: string, retried = false): Promise<string> => {
     const key = `${target.host}:${target.port}`;
-    const kept = opts.keepAlive && !retried ? pool.get(key) : undefined;
-    const reused = kept !== undefined && open.has(kept);
-    const client = reused ? kept : await connect(target);
-    if (opts.keepAlive && !reused) {
-      pool.set(key, client);
-      client.on('close', () => pool.get(key) === client && pool.delete(key));
+    let kept = opts.keepAlive && !retried ? keptFor(key) : undefined;
+    const reused = kept !== undefined;
+    if (kept === undefined) {
+      const openedAt = now();
+      const fresh = await connect(target);
+      kept = { client: fresh, openedAt, busy: 0, retired: false };
+      if (opts.keepAlive) {
+        // A concurrent call may have kept one meanwhile: the newer wins, the other closes once idle.
+        const other = pool.get(key);
+        if (other !== undefined) retire(key, other);
+        const entry = kept;
+        pool.set(key, entry);
+        fresh.on('close', () => pool.get(key) === entry && pool.delete(key));
+      }
     }
+    const k = kept;
+    const client = k.client;
+    k.busy += 1;
     try {
       const out = await execCommand(client, target, command, input, ssh.commandTimeoutMs);
-      if (!opts.keepAlive) client.end();
+      k.busy -= 1;
+      if (!opts.keepAlive || (k.retired && k.busy === 0)) client.end();
       return out;
     } catch (err) {
+      k.busy -= 1;
       // A timed-out or broken connection is never kept: the next call starts clean.
+      k.retired = true;
       client.destroy();
       open.delete(client);
-      if (pool.get(key) === client) pool.delete(key);
+      if (pool.get(key) === k) pool.delete(key);
       // The kept connection had died unnoticed; the command never started, so running it on a fresh one is safe.
       if (err instanceof ChannelOpenError && reused) return runOnce(target, command, input, true);
       if (err instanceof ChannelOpenError) throw sshError('unreachable', target, `could not open a session (${err.message})`);

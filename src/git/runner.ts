@@ -6,8 +6,9 @@
 // stopped by a shutdown, is killed whole: a remote that accepts and never
 // answers cannot hold a tick, nor a daemon that was told to stop.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { GitError } from '../errors.js';
+import { errnoCode } from '../util/errno.js';
 import { crashPoint, onCrash } from '../util/crash-point.js';
 
 /** The identity of every commit llmgw makes: a fresh machine has none configured. */
@@ -136,6 +137,21 @@ interface Exec {
   stderr: string;
   /** Why it was killed, when it was. */
   killed: string | null;
+  /** Why git could not be started (out of descriptors or processes, no git on PATH), when it could not. */
+  spawnError: string | null;
+}
+
+function errorText(e: unknown): string {
+  const code = errnoCode(e);
+  const hint =
+    code === 'EMFILE' || code === 'ENFILE'
+      ? ' (too many open files)'
+      : code === 'EAGAIN'
+        ? ' (too many processes)'
+        : code === 'ENOENT'
+          ? ' (is git installed and on PATH?)'
+          : '';
+  return `${e instanceof Error ? e.message : String(e)}${hint}`;
 }
 
 /** Bounded capture of stderr: its first line is all a message uses. */
@@ -144,14 +160,28 @@ const MAX_STDERR = 64 * 1024;
 function exec(dir: string, env: Record<string, string>, args: string[], limits: GitLimits, moment?: string, input?: string): Promise<Exec> {
   return new Promise((resolve) => {
     const full = ['-c', `user.name=${LLMGW_NAME}`, '-c', `user.email=${LLMGW_EMAIL}`, ...args];
-    const child = spawn('git', full, { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let child: ChildProcess;
+    try {
+      child = spawn('git', full, { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    } catch (e) {
+      resolve({ code: null, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: '', killed: null, spawnError: errorText(e) });
+      return;
+    }
+    // Out of descriptors (EMFILE, ENFILE), Node reports the failure as an 'error' event on the next
+    // turn and sets up no pipes at all: the listener goes first, and every pipe may be missing.
+    let spawnError: string | null = null;
+    child.on('error', (e) => {
+      spawnError = errorText(e);
+      // A child that never started emits no 'close'.
+      if (child.pid === undefined) done(null);
+    });
     // Closed at once (EOF, as 'ignore' gave) unless there is input. A git that exits early closes it: its exit code says why, not an EPIPE.
-    child.stdin.on('error', () => undefined).end(input);
+    child.stdin?.on('error', () => undefined).end(input);
     const out: Buffer[] = [];
     let err = '';
     let killed: string | null = null;
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => {
+    child.stdout?.on('data', (d: Buffer) => out.push(d));
+    child.stderr?.on('data', (d: Buffer) => {
       if (err.length < MAX_STDERR) err += d.toString('utf8');
     });
     const started = Date.now();
@@ -177,18 +207,17 @@ function exec(dir: string, env: Record<string, string>, args: string[], limits: 
     if (child.pid !== undefined) track(child.pid);
     // Test only (src/util/crash-point.ts): a kill -9 of the service in the middle of this call.
     if (moment !== undefined) crashPoint(moment);
+    let finished = false;
     const done = (code: number | null) => {
+      if (finished) return;
+      finished = true;
       if (timer) clearTimeout(timer);
       limits.stopping?.removeEventListener('abort', onStop);
       limits.halted?.removeEventListener('abort', onHalt);
       if (child.pid !== undefined) live.delete(child.pid);
       const bytes = Buffer.concat(out);
-      resolve({ code, stdout: bytes.toString('utf8'), stdoutBytes: bytes, stderr: err, killed });
+      resolve({ code, stdout: bytes.toString('utf8'), stdoutBytes: bytes, stderr: err, killed, spawnError });
     };
-    child.on('error', (e) => {
-      err += e.message;
-      done(null);
-    });
     child.on('close', (code) => done(code));
   });
 }
@@ -217,6 +246,8 @@ export function createGitRunner(dir: string, env: Record<string, string | undefi
     if (limits.halted?.aborted) throw new GitTimeoutError(`git ${args[0] ?? ''}: not started: llmgw was told to stop now`);
     const r = await exec(dir, childEnv, args, limits, moment, input);
     if (r.killed !== null) throw new GitTimeoutError(`git ${args[0] ?? ''}: ${r.killed}`);
+    // Never git's answer: a caller asking "does this ref exist" must not hear "no".
+    if (r.spawnError !== null) throw new GitError(`git ${args[0] ?? ''}: could not start git: ${r.spawnError}`);
     return r;
   }
   async function tryRun(args: string[], opts: { raw?: boolean; moment?: string } = {}): Promise<{ ok: true; out: string } | { ok: false; detail: string }> {

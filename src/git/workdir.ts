@@ -11,6 +11,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { GitError } from '../errors.js';
+import { BROKEN_COPY_SUFFIX, CLONE_COPY_INFIX } from '../config/repo-paths.js';
 import { alive } from './repair.js';
 import { createGitRunner, redact, type GitLimits, type GitRunner } from './runner.js';
 
@@ -29,8 +30,8 @@ export interface WorkdirOptions {
   log: (line: string) => void;
 }
 
-const CLONING = '.llmgw-clone-';
-const BROKEN = '.llmgw-broken';
+const CLONING = CLONE_COPY_INFIX;
+const BROKEN = BROKEN_COPY_SUFFIX;
 
 export async function assertCheckout(git: GitRunner, dir: string): Promise<void> {
   const inside = await git.run(['rev-parse', '--is-inside-work-tree']).catch(() => 'false');

@@ -61,7 +61,7 @@ function uniformClassOf(node: FleetNode): string | null {
   return first.class;
 }
 
-export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacity {
+export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>, failedPorts: (node: string) => ReadonlySet<number> = () => new Set()): Capacity {
   const nodes: NodeCapacity[] = [];
   const byName = new Map<string, NodeCapacity>();
   const fabricSet = new Set<string>(fleet.config.cluster.fabrics);
@@ -100,6 +100,8 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>): Capacit
       const port = freed.has(id) ? null : fleet.replicaById.get(id)?.port;
       if (port != null) ports.add(port);
     }
+    // A port a start just failed on here may be held by something llmgw does not know of.
+    for (const port of failedPorts(node.name)) ports.add(port);
     const cap: NodeCapacity = {
       order,
       node,

@@ -9,9 +9,12 @@ import { drainVerdict, needsDrain } from './drain.js';
 import { replicaSpec } from './spec.js';
 import { compareNames } from './replica-ids.js';
 import { isStuckReason, replaceStuckReason } from '../fleet/liveness.js';
+import { servedByRouters } from '../fleet/routes.js';
 
 /** The reason of a replica whose spec differs from the one it would be started with now. */
 export const SPEC_CHANGED = 'spec changed';
+/** The reason of a replica with a rank on a lost node. */
+export const NODE_LOST = 'node lost';
 
 /** A replica that is not kept for a reason a surge replacement answers. */
 export interface NotKept {
@@ -112,8 +115,12 @@ export function classify(fleet: Fleet): Classified {
     }
     if (replica.lost) {
       // Counts as gone and is placed again; ranks left on reachable nodes cannot serve alone.
-      const stop = stopAction(replica, desired ? 'node lost' : 'not in models.yaml', [], fleet);
-      if (stop.placement.length > 0) freeStops.push(stop);
+      const stop = stopAction(replica, desired ? NODE_LOST : 'not in models.yaml', [], fleet);
+      if (stop.placement.length === 0) continue;
+      // Unless the routers still serve it (its node lost SSH, not its engines):
+      // lost means "replace", not "cut", so those ranks stop once the replacement runs.
+      if (desired && servedByRouters(replica.id, replica.model, fleet.routers ?? [])) desired.notKept.push({ replica, reason: NODE_LOST });
+      else freeStops.push(stop);
       continue;
     }
     if (!desired || replica.state === 'failed') {

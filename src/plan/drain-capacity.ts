@@ -13,7 +13,7 @@ import type { Unplaceable } from '../types/plan.js';
 import type { State } from '../types/state.js';
 import { buildCapacity } from './capacity.js';
 import { placeModel } from './place-model.js';
-import { recentFailures } from './recent-failures.js';
+import { recentFailedPorts, recentFailures } from './recent-failures.js';
 
 /** One model's placement request of a plan, in placement order. */
 export interface Asked {
@@ -30,7 +30,12 @@ export function waitingForDrains(
   freed: ReadonlySet<string>,
   fit?: FleetFit,
 ): Unplaceable[] {
-  const ctx = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now), ...(fit ? { fit } : {}) };
+  const ctx = {
+    fleet,
+    capacity: buildCapacity(fleet, freed, recentFailedPorts(state, fleet.now)),
+    recentFailures: recentFailures(state, fleet.now),
+    ...(fit ? { fit } : {}),
+  };
   const short = new Set<string>();
   for (const a of asked) {
     if (placeModel(a.model, a.count, ctx).placed.length < a.count) short.add(a.model.name);

@@ -8,13 +8,13 @@ import type { Fleet } from '../types/fleet.js';
 import type { Action, Plan, RolloutPlan, StartAction, StopAction, Unplaceable } from '../types/plan.js';
 import type { State } from '../types/state.js';
 import { buildCapacity } from './capacity.js';
-import { classify, freesNow, stopAction } from './classify.js';
+import { NODE_LOST, classify, freesNow, stopAction } from './classify.js';
 import { waitingForDrains, type Asked } from './drain-capacity.js';
 import { isDuplicateStop, withDuplicateStops } from './duplicate-stops.js';
 import type { PlaceContext } from './place-context.js';
 import { placeModel } from './place-model.js';
 import { placementOrder } from './placement-order.js';
-import { recentFailures } from './recent-failures.js';
+import { recentFailedPorts, recentFailures } from './recent-failures.js';
 import { byReplicaNumber, compareNames, idAllocator } from './replica-ids.js';
 import { planRollout } from './rollout.js';
 import { blockedReason } from './safety.js';
@@ -45,7 +45,12 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   // A drain keeps its GPUs until the stop that ends it; only stops of this tick free theirs.
   const freed = new Set(freeStops.filter(freesNow).map((s) => s.replica));
   const fit = fleetFit(fleet);
-  const ctx: PlaceContext = { fleet, capacity: buildCapacity(fleet, freed), recentFailures: recentFailures(state, fleet.now), fit };
+  const ctx: PlaceContext = {
+    fleet,
+    capacity: buildCapacity(fleet, freed, recentFailedPorts(state, fleet.now)),
+    recentFailures: recentFailures(state, fleet.now),
+    fit,
+  };
   const newId = idAllocator([...fleet.replicas.map((r) => r.id), ...(fleet.foreignReplicaIds ?? [])]);
   const starts: StartAction[] = [];
   const replaceStops: StopAction[] = [];
@@ -112,8 +117,9 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     }
     // A stalled or ejected replica with no room for its surge serves nothing by
     // staying: it stops now, and its GPUs are room for the replacement next tick.
+    // So does a lost one's surviving half: its GPUs may be the room.
     for (const nk of notKept.slice(result.placed.length)) {
-      if (isStuckReason(nk.reason)) replaceStops.push(stopAction(nk.replica, nk.reason, [], fleet));
+      if (isStuckReason(nk.reason) || nk.reason === NODE_LOST) replaceStops.push(stopAction(nk.replica, nk.reason, [], fleet));
     }
     if (result.reason !== null) {
       unplaceable.push({ model: model.name, missing: missing - result.placed.length, reason: result.reason });

@@ -17,3 +17,22 @@ export function recentFailures(state: State, now: string): (model: string) => Re
   const none: ReadonlySet<string> = new Set();
   return (model) => byModel.get(model) ?? none;
 }
+
+/**
+ * node -> ports of starts that failed there within the last 30 minutes before `now`.
+ * A port another process holds fails every start that is given it; the next
+ * start on that node takes the next port instead of failing the same way
+ * (docs/placement.md#3-place-what-is-missing).
+ */
+export function recentFailedPorts(state: State, now: string): (node: string) => ReadonlySet<number> {
+  const nowMs = Date.parse(now);
+  const byNode = new Map<string, Set<number>>();
+  for (const f of state.startFailures) {
+    if (f.port === undefined || !(nowMs - Date.parse(f.at) < FAILURE_MEMORY_MS)) continue;
+    const set = byNode.get(f.node) ?? new Set<number>();
+    set.add(f.port);
+    byNode.set(f.node, set);
+  }
+  const none: ReadonlySet<number> = new Set();
+  return (node) => byNode.get(node) ?? none;
+}

@@ -16,6 +16,8 @@ export interface SimBastion {
   user: string;
   /** Forwarded channels opened so far. */
   forwards(): number;
+  /** SSH connections accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export async function startSimBastion(opts: { address: string; knownHostsPath: s
   const hostKey = generateSimKey('llmgw-sim-bastion');
   const sockets = new Set<Socket>();
   let forwards = 0;
+  let connections = 0;
   const server = new ssh2.Server({ hostKeys: [serverHostKey(hostKey)] }, (client) => {
     acceptOnlyKey(client, clientKey);
     client.on('ready', () => {
@@ -44,6 +47,7 @@ export async function startSimBastion(opts: { address: string; knownHostsPath: s
     });
   });
   const listener = createServer((socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
@@ -61,6 +65,7 @@ export async function startSimBastion(opts: { address: string; knownHostsPath: s
     port,
     user: userInfo().username,
     forwards: () => forwards,
+    connections: () => connections,
     close: async () => {
       await new Promise<void>((resolve) => listener.close(() => resolve()));
       for (const s of sockets) s.destroy();

@@ -8,6 +8,7 @@ import type { ApplyOutcome } from '../apply/outcome.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { Config } from '../types/config.js';
 import { quarantinesOf } from '../fleet/quarantine.js';
+import { replicaPort } from '../fleet/replicas.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { PlacementRecord, State, StartFailure } from '../types/state.js';
 
@@ -25,7 +26,7 @@ export function unreachableFromSnapshot(snapshot: Snapshot): Record<string, stri
 export function startFailuresOf(outcome: ApplyOutcome, at: string): StartFailure[] {
   return outcome.failures
     .filter((f) => f.op === 'start' && f.replica !== null && f.model !== null)
-    .map((f) => ({ model: f.model ?? '', node: f.host, replica: f.replica ?? '', at, error: f.error }));
+    .map((f) => ({ model: f.model ?? '', node: f.host, replica: f.replica ?? '', at, error: f.error, ...(f.port === undefined ? {} : { port: f.port }) }));
 }
 
 /** An ISO time in whole seconds, as every other time llmgw commits. */
@@ -51,7 +52,8 @@ export function recordObservedFailures(prev: State, snapshot: Snapshot, now: Dat
       known.add(`${r.id}@${n.name}`);
       // The agent's own words when it gives them (an answer check that failed, a process that exited).
       const error = r.error ?? 'failed after it was started (the process exited, or no health before startTimeout)';
-      added.push({ model: r.model, node: n.name, replica: r.id, at: seconds(now), error });
+      const port = replicaPort(r);
+      added.push({ model: r.model, node: n.name, replica: r.id, at: seconds(now), error, ...(port === null ? {} : { port }) });
     }
   }
   return added.length === 0 ? prev : { ...prev, startFailures: [...prev.startFailures, ...added] };

@@ -12,6 +12,8 @@ export interface StartFailure {
   /** ISO time of the failure. */
   at: string;
   error: string;
+  /** The port it was to listen on; placement leaves it aside on that node for 30 minutes (a port something else holds). Absent: unknown. */
+  port?: number;
 }
 
 /** A GPU out of service after a fatal Xid: unhealthy and never placed on until `until`, or until cluster.yaml releases it. */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scanStorage } from '../../src/agent/storage.js';
 import { MAX_CONFIG_BYTES, shapeFields, weightsBytes } from '../../src/agent/weights-size.js';
+import { LLAMA_70B_SHAPE } from '../fixtures/index.js';
 
 const LLAMA_70B = {
   architectures: ['LlamaForCausalLM'],
@@ -25,14 +26,7 @@ const LLAMA_70B = {
 };
 
 test('Llama-3.1-70B: the listed fields, nothing else', () => {
-  assert.equal(shapeFields(LLAMA_70B), {
-    num_hidden_layers: 80,
-    num_attention_heads: 64,
-    num_key_value_heads: 8,
-    hidden_size: 8192,
-    max_position_embeddings: 131072,
-    torch_dtype: 'bfloat16',
-  });
+  assert.equal(shapeFields(LLAMA_70B), LLAMA_70B_SHAPE);
 });
 
 test('an FP8 Qwen2.5 with dtype (newer transformers) and quantization_config: quant_method only; head_dim when set', () => {

@@ -5,44 +5,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startRequests } from '../../src/apply/agent-requests.js';
-import type { ModelConfig } from '../../src/types/config.js';
-import type { StartAction } from '../../src/types/plan.js';
-import { config, fleet, node } from './fixtures.js';
+import { fleet, pairConfig, PAIR_START } from './fixtures.js';
 
 const METRICS = { path: '/metrics', running: 'vllm:num_requests_running', waiting: 'vllm:num_requests_waiting', progress: 'vllm:generation_tokens_total' };
-const pair: ModelConfig = {
-  name: 'pair',
-  weights: 'org/pair',
-  engine: 'vllm',
-  gpus: 4,
-  nodes: 2,
-  replicas: 1,
-  priority: 0,
-  args: [],
-  index: 3,
-  drainTimeoutMs: 600_000,
-  stopGraceMs: 30_000,
-  check: null,
-  rollout: null,
-};
-const action: StartAction = {
-  op: 'start',
-  replica: 'pair-0',
-  model: 'pair',
-  port: 8002,
-  weights: 'none',
-  reason: 'r',
-  placement: [
-    { node: 'g2', gpus: [4, 5, 6, 7] },
-    { node: 'g1', gpus: [0, 1, 2, 3] },
-  ],
-};
-
 test("an engine with metrics: rank 0's start carries the entry, rank 1's none", () => {
-  const cfg = config([node('g1'), node('g2')]);
-  cfg.models.push(pair);
+  const cfg = pairConfig();
   cfg.cluster.engines.vllm!.metrics = METRICS;
-  const reqs = startRequests(action, cfg, fleet(cfg, []));
+  const reqs = startRequests(PAIR_START, cfg, fleet(cfg, []));
   assert.equal(
     reqs.map((r) => [r.node, r.request.rank, r.request.metrics]),
     [
@@ -54,10 +23,9 @@ test("an engine with metrics: rank 0's start carries the entry, rank 1's none", 
 });
 
 test('an engine without metrics sends no metrics key', () => {
-  const cfg = config([node('g1'), node('g2')]);
-  cfg.models.push(pair);
+  const cfg = pairConfig();
   assert.equal(
-    startRequests(action, cfg, fleet(cfg, [])).map((r) => 'metrics' in r.request),
+    startRequests(PAIR_START, cfg, fleet(cfg, [])).map((r) => 'metrics' in r.request),
     [false, false],
   );
 });

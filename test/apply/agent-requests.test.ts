@@ -2,10 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expandArgv, startRequests, weightsPathFor } from '../../src/apply/agent-requests.js';
 import { replicaSpec } from '../../src/plan/spec.js';
-import type { StartAction } from '../../src/types/plan.js';
 import type { StorageReport } from '../../src/types/snapshot.js';
-import { config, fleet, node } from './fixtures.js';
-import { model } from '../fixtures/index.js';
+import { config, fleet, node, pairConfig, startAction } from './fixtures.js';
 
 const storage = [
   { path: '/lustre/models', kind: 'shared' as const, filer: 'lustre-a' },
@@ -50,16 +48,7 @@ test('a report listing weights under a path cluster.yaml never named does not co
 
 test('a one-node start carries command, env, endpoint, spec, health and timeout', () => {
   const cfg = config([node('g1', { storage })]);
-  const action: StartAction = {
-    op: 'start',
-    replica: 'llama-0',
-    model: 'llama',
-    port: 8001,
-    placement: [{ node: 'g1', gpus: [2, 3] }],
-    weights: 'none',
-    reason: 'r',
-  };
-  const [only, ...rest] = startRequests(action, cfg, fleet(cfg, []));
+  const [only, ...rest] = startRequests(startAction('llama-0', 8001, [{ node: 'g1', gpus: [2, 3] }]), cfg, fleet(cfg, []));
   assert.is(rest.length, 0);
   assert.is(only!.node, 'g1');
   assert.equal(only!.request, {
@@ -82,18 +71,10 @@ test('a one-node start carries command, env, endpoint, spec, health and timeout'
 
 test('a two-node start gives each rank its host and rank, and every rank the head', () => {
   const cfg = config([node('g1'), node('g2')]);
-  const action: StartAction = {
-    op: 'start',
-    replica: 'big-0',
-    model: 'big',
-    port: 8000,
-    weights: 'none',
-    reason: 'r',
-    placement: [
-      { node: 'g2', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
-      { node: 'g1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
-    ],
-  };
+  const action = startAction('big-0', 8000, [
+    { node: 'g2', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
+    { node: 'g1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] },
+  ]);
   const reqs = startRequests(action, cfg, fleet(cfg, []));
   assert.equal(
     reqs.map((r) => r.node),
@@ -110,20 +91,11 @@ test('a two-node start gives each rank its host and rank, and every rank the hea
 });
 
 test("each rank of a multi-node replica sees its own GPUs in CUDA_VISIBLE_DEVICES, not rank 0's", () => {
-  const cfg = config([node('g1'), node('g2')]);
-  cfg.models.push(model('pair', { gpus: 4, nodes: 2, index: 3 }));
-  const action: StartAction = {
-    op: 'start',
-    replica: 'pair-0',
-    model: 'pair',
-    port: 8002,
-    weights: 'none',
-    reason: 'r',
-    placement: [
-      { node: 'g2', gpus: [4, 5, 6, 7] },
-      { node: 'g1', gpus: [0, 2, 3, 5] },
-    ],
-  };
+  const cfg = pairConfig();
+  const action = startAction('pair-0', 8002, [
+    { node: 'g2', gpus: [4, 5, 6, 7] },
+    { node: 'g1', gpus: [0, 2, 3, 5] },
+  ]);
   const reqs = startRequests(action, cfg, fleet(cfg, []));
   assert.equal(
     reqs.map((r) => [r.node, r.request.rank, r.request.gpus, r.request.env]),
@@ -161,15 +133,7 @@ test('weightsPath follows the report: weights held only on the shared path are u
 
 test('a start that cannot be built fails with a line naming what is missing: model, engine, node', () => {
   const cfg = config([node('g1')]);
-  const start = (model: string, nodeName = 'g1'): StartAction => ({
-    op: 'start',
-    replica: `${model}-0`,
-    model,
-    port: 8000,
-    weights: 'none',
-    reason: 'r',
-    placement: [{ node: nodeName, gpus: [0] }],
-  });
+  const start = (model: string, nodeName = 'g1') => startAction(`${model}-0`, 8000, [{ node: nodeName, gpus: [0] }]);
   assert.throws(
     () => startRequests(start('ghost'), cfg, fleet(cfg, [])),
     (e: Error) => e.message === 'start of ghost-0: model ghost is not in models.yaml',
@@ -188,18 +152,17 @@ test('a start that cannot be built fails with a line naming what is missing: mod
 test('a node cluster.yaml lists that the fleet does not know yet still gets its own host in the request', () => {
   const cfg = config([node('g1'), node('g2'), node('g3')]);
   const known = fleet(config([node('g1')]), []);
-  const action: StartAction = {
-    op: 'start',
-    replica: 'llama-0',
-    model: 'llama',
-    port: 8001,
-    placement: [{ node: 'g2', gpus: [0, 1] }],
-    weights: 'none',
-    reason: 'r',
-  };
-  const [only] = startRequests(action, cfg, known);
+  const [only] = startRequests(startAction('llama-0', 8001, [{ node: 'g2', gpus: [0, 1] }]), cfg, known);
   assert.is(only!.request.endpoint, 'http://g2.example:8001');
   assert.ok(only!.request.command.includes('--host=g2.example'));
+});
+
+test('a start with no placement is refused with its replica named, before any request is built', () => {
+  const cfg = config([node('g1', { storage })]);
+  assert.throws(
+    () => startRequests(startAction('llama-7', 8001, []), cfg, fleet(cfg, [])),
+    (err: unknown) => err instanceof Error && err.message === 'start llama-7 has no placement',
+  );
 });
 
 test.run();

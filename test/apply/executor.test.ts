@@ -118,7 +118,7 @@ test('a node that cannot be reached fails its own actions and no others', async 
   );
   assert.is(out.results[1]!.error, 'g2: g2: connect ECONNREFUSED');
   assert.equal(out.failures, [
-    { op: 'start', replica: 'llama-1', model: 'llama', host: 'g2', error: 'g2: connect ECONNREFUSED' },
+    { op: 'start', replica: 'llama-1', model: 'llama', host: 'g2', error: 'g2: connect ECONNREFUSED', port: 8000 },
     { op: 'endpoints', replica: null, model: null, host: 'rt-2', error: 'rt-2: connect ECONNREFUSED' },
   ]);
   assert.equal(

@@ -1,7 +1,8 @@
 // Hand-built config, fleet and transport for the apply tests: small enough to
 // read, with only the fields apply looks at filled in meaningfully.
 
-import type { Config, NodeConfig } from '../../src/types/config.js';
+import type { Config, ModelConfig, NodeConfig } from '../../src/types/config.js';
+import type { StartAction } from '../../src/types/plan.js';
 import type { Fleet, FleetNode, FleetReplica, NodeCondition } from '../../src/types/fleet.js';
 import type { AgentApplyReply, AgentApplyRequest, ReplicaState } from '../../src/types/snapshot.js';
 import type { HostTarget, Transport } from '../../src/types/transport.js';
@@ -124,3 +125,21 @@ export function fakeTransport(opts: { down?: string[]; refuse?: string[] } = {})
     async close() {},
   };
 }
+
+/** A start of `replica`, of the model its id names (`pair-0` is pair's), at `port` on `placement`, rank 0 first. */
+export function startAction(replica: string, port: number, placement: StartAction['placement']): StartAction {
+  return { op: 'start', replica, model: replica.slice(0, replica.lastIndexOf('-')), port, weights: 'none', reason: 'r', placement };
+}
+
+/** config() on g1 and g2 with one more model, pair: 4 GPUs on each of 2 nodes, models.yaml's fourth. */
+export function pairConfig(extra: Partial<ModelConfig> = {}): Config {
+  const cfg = config([node('g1'), node('g2')]);
+  cfg.models.push(model('pair', { gpus: 4, nodes: 2, index: 3, ...extra }));
+  return cfg;
+}
+
+/** pair-0's start with rank 0 on g2: what the checks of what rank 0 alone carries read. */
+export const PAIR_START = startAction('pair-0', 8002, [
+  { node: 'g2', gpus: [4, 5, 6, 7] },
+  { node: 'g1', gpus: [0, 1, 2, 3] },
+]);

@@ -25,6 +25,12 @@ writeFileSync(
 writeFileSync(join(dir, 'plan.md'), PLAN);
 writeFileSync(join(dir, 'plan.err'), '');
 
+/** The validate and plan steps' outputs as the action hands them over (both exited 0), with `more` before the plan's exit. */
+function outputs(more: string[] = []): string[] {
+  const files = ['--validate-output', join(dir, 'validate.txt'), '--validate-exit', '0', '--plan', join(dir, 'plan.md')];
+  return [...files, ...more, '--plan-exit', '0'];
+}
+
 function run(extra: string[] = [], env: Record<string, string> = {}) {
   let out = '';
   let err = '';
@@ -33,21 +39,7 @@ function run(extra: string[] = [], env: Record<string, string> = {}) {
     stdout: { write: (s: string) => (out += s) },
     stderr: { write: (s: string) => (err += s) },
   };
-  const argv = [
-    '--validate-output',
-    join(dir, 'validate.txt'),
-    '--validate-exit',
-    '0',
-    '--plan',
-    join(dir, 'plan.md'),
-    '--plan-errors',
-    join(dir, 'plan.err'),
-    '--plan-exit',
-    '0',
-    '--pr',
-    '7',
-    ...extra,
-  ];
+  const argv = [...outputs(['--plan-errors', join(dir, 'plan.err')]), '--pr', '7', ...extra];
   return prComment(argv, io).then((code) => ({ code, out, err }));
 }
 
@@ -198,19 +190,7 @@ test('the pull request number comes from the event file when --pr is not given',
 
 test('as a script: exit 0 with one line when posted; exit 1 with one line, no stack and no token, when it cannot', async () => {
   const env = { PATH: process.env.PATH!, GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/fleet', GITHUB_API_URL: gh.api };
-  const args = [
-    SCRIPT,
-    '--validate-output',
-    join(dir, 'validate.txt'),
-    '--validate-exit',
-    '0',
-    '--plan',
-    join(dir, 'plan.md'),
-    '--plan-exit',
-    '0',
-    '--pr',
-    '3',
-  ];
+  const args = [SCRIPT, ...outputs(), '--pr', '3'];
   // spawnSync would block this process, and with it the fake server: run it asynchronously.
   const { spawn } = await import('node:child_process');
   const ran = (e: Record<string, string>) =>

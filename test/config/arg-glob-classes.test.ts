@@ -17,42 +17,43 @@ function members(glob: string, alphabet = 'abcmxz!^]\\-+,A'): string {
   return [...alphabet].filter((c) => globMatches(g, c)).join('');
 }
 
-test('a class is a set of single characters unless a - joins two: [abc] is a, b and c', () => {
-  assert.is(members('[abc]'), 'abc');
-  assert.is(members('[xab]'), 'abx');
-});
+/** A test of `rule`: each one-character glob matches exactly the members of the alphabet given with it. */
+function classRule(rule: string, ...cases: [glob: string, members: string][]) {
+  test(rule, () => {
+    for (const [glob, want] of cases) assert.is(members(glob), want, glob);
+  });
+}
 
-test('a range includes both its ends, and a range of one character is allowed: [a-c], [a-a]', () => {
-  assert.is(members('[a-c]'), 'abc');
-  assert.is(members('[a-a]'), 'a');
-});
+classRule('a class is a set of single characters unless a - joins two: [abc] is a, b and c', ['[abc]', 'abc'], ['[xab]', 'abx']);
 
-test('a - first or last in a class is itself: [a-] and [-a]', () => {
-  assert.is(members('[a-]'), 'a-');
-  assert.is(members('[-a]'), 'a-');
-});
+classRule('a range includes both its ends, and a range of one character is allowed: [a-c], [a-a]', ['[a-c]', 'abc'], ['[a-a]', 'a']);
 
-test('a ] first in a class, or first after ! or ^, is a member, as in shells', () => {
-  assert.is(members('[]a]'), 'a]');
-  assert.is(members('[]]'), ']');
-  assert.is(members('[!]a]'), 'bcmxz!^\\-+,A');
-  assert.is(members('[^]a]'), 'bcmxz!^\\-+,A');
-});
+classRule('a - first or last in a class is itself: [a-] and [-a]', ['[a-]', 'a-'], ['[-a]', 'a-']);
 
-test('! or ^ negates only as the first character of a class; ! is not itself excluded by [!a]', () => {
-  assert.is(members('[!a]'), 'bcmxz!^]\\-+,A');
-  assert.is(members('[^a]'), 'bcmxz!^]\\-+,A');
-  assert.is(members('[a!]'), 'a!');
-  assert.is(members('[a^]'), 'a^');
-});
+classRule(
+  'a ] first in a class, or first after ! or ^, is a member, as in shells',
+  ['[]a]', 'a]'],
+  ['[]]', ']'],
+  ['[!]a]', 'bcmxz!^\\-+,A'],
+  ['[^]a]', 'bcmxz!^\\-+,A'],
+);
 
-test('a backslash in a class takes the next character as itself and is not a member', () => {
-  assert.is(members('[\\]]'), ']');
-  assert.is(members('[\\\\]'), '\\');
-  assert.is(members('[a\\-z]'), 'az-');
-  assert.is(members('[+-\\-]'), '-+,');
-  assert.is(members('[a-\\z]'), 'abcmxz');
-});
+classRule(
+  '! or ^ negates only as the first character of a class; ! is not itself excluded by [!a]',
+  ['[!a]', 'bcmxz!^]\\-+,A'],
+  ['[^a]', 'bcmxz!^]\\-+,A'],
+  ['[a!]', 'a!'],
+  ['[a^]', 'a^'],
+);
+
+classRule(
+  'a backslash in a class takes the next character as itself and is not a member',
+  ['[\\]]', ']'],
+  ['[\\\\]', '\\'],
+  ['[a\\-z]', 'az-'],
+  ['[+-\\-]', '-+,'],
+  ['[a-\\z]', 'abcmxz'],
+);
 
 test('a run of stars is one star', () => {
   assert.is(compiled('a***').tokens.length, 2);

@@ -14,44 +14,37 @@ function error(glob: string): string {
   return c.error;
 }
 
-test('a plain glob matches only the whole arg', () => {
-  assert.ok(matches('--max-model-len', '--max-model-len'));
-  assert.not.ok(matches('--max-model-len', '--max-model-len=1'));
-  assert.not.ok(matches('--max-model-len', 'x--max-model-len'));
-});
+/** A test of `rule`: each glob matches every arg of its first list and none of its second. */
+function matchRule(rule: string, ...cases: [glob: string, matching: string[], missing: string[]][]) {
+  test(rule, () => {
+    for (const [glob, matching, missing] of cases) {
+      for (const arg of matching) assert.ok(matches(glob, arg), `${glob} matches ${JSON.stringify(arg)}`);
+      for (const arg of missing) assert.not.ok(matches(glob, arg), `${glob} does not match ${JSON.stringify(arg)}`);
+    }
+  });
+}
 
-test('* matches any run, ? one character', () => {
-  assert.ok(matches('--max-model-len=*', '--max-model-len=32768'));
-  assert.ok(matches('--max-model-len=*', '--max-model-len='));
-  assert.ok(matches('--x=?', '--x=1'));
-  assert.not.ok(matches('--x=?', '--x=12'));
-  assert.ok(matches('*', ''));
-});
+matchRule('a plain glob matches only the whole arg', ['--max-model-len', ['--max-model-len'], ['--max-model-len=1', 'x--max-model-len']]);
 
-test('a class matches one character of it: "[0-9]*" is an arg that starts with a digit', () => {
-  assert.ok(matches('[0-9]*', '32768'));
-  assert.not.ok(matches('[0-9]*', '--trust-remote-code'));
-  assert.ok(matches('0.[0-9][0-9]', '0.95'));
-  assert.ok(matches('[a-cx]', 'x'));
-  assert.not.ok(matches('[a-cx]', 'd'));
-});
+matchRule(
+  '* matches any run, ? one character',
+  ['--max-model-len=*', ['--max-model-len=32768', '--max-model-len='], []],
+  ['--x=?', ['--x=1'], ['--x=12']],
+  ['*', [''], []],
+);
 
-test('[!…] and [^…] match one character not in the class', () => {
-  assert.ok(matches('[!-]*', 'value'));
-  assert.not.ok(matches('[!-]*', '--flag'));
-  assert.not.ok(matches('[^-]*', '-x'));
-});
+matchRule(
+  'a class matches one character of it: "[0-9]*" is an arg that starts with a digit',
+  ['[0-9]*', ['32768'], ['--trust-remote-code']],
+  ['0.[0-9][0-9]', ['0.95'], []],
+  ['[a-cx]', ['x'], ['d']],
+);
 
-test('a backslash takes the next character as itself', () => {
-  assert.ok(matches('a\\*', 'a*'));
-  assert.not.ok(matches('a\\*', 'ab'));
-  assert.ok(matches('[\\]]', ']'));
-});
+matchRule('[!…] and [^…] match one character not in the class', ['[!-]*', ['value'], ['--flag']], ['[^-]*', [], ['-x']]);
 
-test('* matches across newlines and every character: nothing slips past a glob unseen', () => {
-  assert.ok(matches('--x=*', '--x=a\nb'));
-  assert.not.ok(matches('--x', '--x\n'));
-});
+matchRule('a backslash takes the next character as itself', ['a\\*', ['a*'], ['ab']], ['[\\]]', [']'], []]);
+
+matchRule('* matches across newlines and every character: nothing slips past a glob unseen', ['--x=*', ['--x=a\nb'], []], ['--x', [], ['--x\n']]);
 
 test('malformed globs are errors, never exceptions', () => {
   assert.is(error('[0-9'), 'has a [ with no closing ]');

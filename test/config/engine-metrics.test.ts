@@ -3,25 +3,11 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
+import { CLUSTER, MODELS, parsePair } from '../fixtures/index.js';
 
-const cluster = (engineExtra: string) => `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - name: gpu-a[01-02]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve]
-${engineExtra}`;
-const MODELS = 'apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - name: m\n    weights: org/m\n    engine: vllm\n    gpus: 1\n';
-
-function load(extra: string) {
-  return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster(extra) }, models: { name: 'models.yaml', text: MODELS } }, { env: { HOME: '/h' } });
-}
+/** CLUSTER with `extra` in its one engine's entry (CLUSTER ends inside `engines.vllm`). */
+const load = (extra: string) => parsePair(CLUSTER + extra, MODELS);
 
 const VLLM = {
   path: '/metrics',
@@ -30,34 +16,30 @@ const VLLM = {
   progress: 'vllm:generation_tokens_total',
 };
 
+/** The engine's metrics entry as read, from a cluster.yaml that must be valid. */
+function metricsOf(extra: string) {
+  const r = load(extra);
+  assert.ok(r.ok, extra);
+  return r.config.cluster.engines.vllm!.metrics;
+}
+
 test("an engine that writes no metrics reads vLLM's; metrics: false reads none", () => {
-  const r = load('');
-  assert.ok(r.ok);
-  assert.equal(r.config.cluster.engines.vllm!.metrics, VLLM);
-  const off = load('    metrics: false\n');
-  assert.ok(off.ok);
-  assert.is(off.config.cluster.engines.vllm!.metrics, undefined);
-  const on = load('    metrics: true\n');
-  assert.not.ok(on.ok, 'true is not an entry');
+  assert.equal(metricsOf(''), VLLM);
+  assert.is(metricsOf('    metrics: false\n'), undefined);
+  assert.not.ok(load('    metrics: true\n').ok, 'true is not an entry');
 });
 
 test("metrics: {} is vLLM's names at /metrics; keys given replace only themselves (SGLang's names)", () => {
-  const r = load('    metrics: {}\n');
-  assert.ok(r.ok);
-  assert.equal(r.config.cluster.engines.vllm!.metrics, {
-    path: '/metrics',
-    running: 'vllm:num_requests_running',
-    waiting: 'vllm:num_requests_waiting',
-    progress: 'vllm:generation_tokens_total',
-  });
-  const s = load('    metrics: { running: "sglang:num_running_reqs", waiting: "sglang:num_queue_reqs", progress: "sglang:generation_tokens_total" }\n');
-  assert.ok(s.ok);
-  assert.equal(s.config.cluster.engines.vllm!.metrics, {
-    path: '/metrics',
-    running: 'sglang:num_running_reqs',
-    waiting: 'sglang:num_queue_reqs',
-    progress: 'sglang:generation_tokens_total',
-  });
+  assert.equal(metricsOf('    metrics: {}\n'), VLLM);
+  assert.equal(
+    metricsOf('    metrics: { running: "sglang:num_running_reqs", waiting: "sglang:num_queue_reqs", progress: "sglang:generation_tokens_total" }\n'),
+    {
+      ...VLLM,
+      running: 'sglang:num_running_reqs',
+      waiting: 'sglang:num_queue_reqs',
+      progress: 'sglang:generation_tokens_total',
+    },
+  );
 });
 
 test('a misspelt key, a path without its slash and a name that is not a Prometheus name are each one line', () => {
@@ -66,18 +48,12 @@ test('a misspelt key, a path without its slash and a name that is not a Promethe
   if (!r.ok) {
     const lines = r.errors.map(formatProblem);
     assert.is(lines.length, 3, lines.join('\n'));
-    assert.ok(
-      lines.some((l) => l.startsWith('cluster.yaml:') && l.includes('engines.vllm.metrics.path')),
-      lines.join('\n'),
-    );
-    assert.ok(
-      lines.some((l) => l.includes('engines.vllm.metrics') && l.includes("'runing'")),
-      lines.join('\n'),
-    );
-    assert.ok(
-      lines.some((l) => l.includes('engines.vllm.metrics.progress')),
-      lines.join('\n'),
-    );
+    const expected: [what: string, found: (line: string) => boolean][] = [
+      ['the path', (l) => l.startsWith('cluster.yaml:') && l.includes('engines.vllm.metrics.path')],
+      ['the misspelt key', (l) => l.includes('engines.vllm.metrics') && l.includes("'runing'")],
+      ['the name', (l) => l.includes('engines.vllm.metrics.progress')],
+    ];
+    for (const [what, found] of expected) assert.ok(lines.some(found), `${what}: ${lines.join('\n')}`);
   }
 });
 

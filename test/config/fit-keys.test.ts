@@ -3,24 +3,12 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config/load-config.js';
 import { formatProblem } from '../../src/errors.js';
+import { MODELS, TINY_CLUSTER, parsePair, problemsOf } from '../fixtures/index.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: test
-fabrics: [ib-a]
-nodes:
-  - { name: "n[1-2]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve] }
-`;
-const HEAD = 'apiVersion: llmgw/v1\nkind: Models\nmodels:\n';
-
-function load(extra: string) {
-  const models = `${HEAD}  - name: m\n    weights: org/m\n    engine: vllm\n    gpus: 1\n${extra}`;
-  return parseConfig({ cluster: { name: 'cluster.yaml', text: CLUSTER }, models: { name: 'models.yaml', text: models } }, { env: { HOME: '/h' } });
-}
+/** MODELS with `extra` in its one model's entry (MODELS ends inside it, at line 7). */
+const load = (extra: string) => parsePair(TINY_CLUSTER, MODELS + extra);
+const errors = (extra: string) => problemsOf(TINY_CLUSTER, MODELS + extra);
 
 function keys(extra: string) {
   const r = load(extra);
@@ -34,11 +22,6 @@ function keys(extra: string) {
     spread: m.spread,
     survive: m.survive,
   };
-}
-
-function errors(extra: string): string[] {
-  const r = load(extra);
-  return r.ok ? [] : r.errors.map(formatProblem);
 }
 
 test('unwritten: utilization 0.9, spread node, survive none; no length, dtype or size of its own', () => {

@@ -53,18 +53,23 @@ test('r[1-2]n[01-04] expands to 8 names in order', () => {
   assert.is(names('r[1-2]n[01-04]')[4], 'r2n01');
 });
 
+/** Malformed patterns and the error each is; `error` also holds that none throws. */
+const MALFORMED: [pattern: string, error: string][] = [
+  ['gpu[01-04', "malformed hostlist 'gpu[01-04': unbalanced or nested brackets"],
+  ['gpu01-04]', "malformed hostlist 'gpu01-04]': unbalanced or nested brackets"],
+  ['gpu[[01-02]]', "malformed hostlist 'gpu[[01-02]]': unbalanced or nested brackets"],
+  ['gpu[]', "malformed hostlist 'gpu[]': empty brackets []"],
+  ['gpu[a-c]', "malformed hostlist 'gpu[a-c]': 'a-c' is not a number or a range like 01-16"],
+  ['gpu[04-01]', "malformed hostlist 'gpu[04-01]': range 04-01 runs backwards"],
+  ['gpu[01-]', "malformed hostlist 'gpu[01-]': '01-' is not a number or a range like 01-16"],
+  ['gpu[01,,03]', "malformed hostlist 'gpu[01,,03]': '' is not a number or a range like 01-16"],
+  ['gpu 01', "malformed hostlist 'gpu 01': 'gpu 01' has characters a host name cannot have"],
+  ['', "malformed hostlist '': an empty name"],
+  ['a,,b', "malformed hostlist 'a,,b': an empty name"],
+];
+
 test('malformed patterns are errors, never exceptions', () => {
-  assert.is(error('gpu[01-04'), "malformed hostlist 'gpu[01-04': unbalanced or nested brackets");
-  assert.is(error('gpu01-04]'), "malformed hostlist 'gpu01-04]': unbalanced or nested brackets");
-  assert.is(error('gpu[[01-02]]'), "malformed hostlist 'gpu[[01-02]]': unbalanced or nested brackets");
-  assert.is(error('gpu[]'), "malformed hostlist 'gpu[]': empty brackets []");
-  assert.is(error('gpu[a-c]'), "malformed hostlist 'gpu[a-c]': 'a-c' is not a number or a range like 01-16");
-  assert.is(error('gpu[04-01]'), "malformed hostlist 'gpu[04-01]': range 04-01 runs backwards");
-  assert.is(error('gpu[01-]'), "malformed hostlist 'gpu[01-]': '01-' is not a number or a range like 01-16");
-  assert.is(error('gpu[01,,03]'), "malformed hostlist 'gpu[01,,03]': '' is not a number or a range like 01-16");
-  assert.is(error('gpu 01'), "malformed hostlist 'gpu 01': 'gpu 01' has characters a host name cannot have");
-  assert.is(error(''), "malformed hostlist '': an empty name");
-  assert.is(error('a,,b'), "malformed hostlist 'a,,b': an empty name");
+  for (const [pattern, message] of MALFORMED) assert.is(error(pattern), message);
 });
 
 test('at most 100,000 names a pattern, checked before expanding', () => {

@@ -10,23 +10,22 @@ import { formatProblem } from '../../src/errors.js';
 import type { ConfigProblem } from '../../src/types/config.js';
 import { TINY_CLUSTER as CLUSTER, TINY_MODELS as MODELS } from '../fixtures/index.js';
 
+/** Both files through parseConfig; `opts.env` adds to HOME and USER. */
 function load(cluster: string, models = MODELS, opts: LoadOptions = {}) {
   return parseConfig(
     { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } },
-    { env: { HOME: '/h', USER: 'u' }, ...opts },
+    { ...opts, env: { HOME: '/h', USER: 'u', ...opts.env } },
   );
 }
 const errorsOf = (r: ReturnType<typeof load>) => (r.ok ? [] : r.errors.map(formatProblem));
 
 test('a ${VAR} set to the empty string is checked as the empty value it gives, naming the variable', () => {
-  const key = load(CLUSTER + 'ssh:\n  identityFile: ${KEY}\n', MODELS, { env: { HOME: '/h', USER: 'u', KEY: '' } });
+  const key = load(CLUSTER + 'ssh:\n  identityFile: ${KEY}\n', MODELS, { env: { KEY: '' } });
   assert.equal(errorsOf(key), [
     'cluster.yaml:10:17: ssh.identityFile: must NOT have fewer than 1 characters (after substituting ${KEY})',
     'cluster.yaml:10:17: ssh.identityFile: must be an absolute path or start with ~/ (after substituting ${KEY})',
   ]);
-  const hook = load(CLUSTER + 'notify:\n  webhooks:\n    - url: ${HOOK}\n      secret: ${SECRET}\n', MODELS, {
-    env: { HOME: '/h', USER: 'u', HOOK: '', SECRET: '' },
-  });
+  const hook = load(CLUSTER + 'notify:\n  webhooks:\n    - url: ${HOOK}\n      secret: ${SECRET}\n', MODELS, { env: { HOOK: '', SECRET: '' } });
   assert.equal(errorsOf(hook), [
     'cluster.yaml:11:12: notify.webhooks[0].url: must NOT have fewer than 1 characters (after substituting ${HOOK})',
     'cluster.yaml:12:15: notify.webhooks[0].secret: must NOT have fewer than 1 characters (after substituting ${SECRET})',
@@ -35,7 +34,7 @@ test('a ${VAR} set to the empty string is checked as the empty value it gives, n
 
 test('a problem names a ${VAR} only for the value that came from it: header "a~b" and "c/d" are not "ab" and "cd"', () => {
   const cluster = CLUSTER + 'notify:\n  webhooks:\n    - url: https://h.example/x\n      headers: { "a~b": "${V}", "c/d": "${V}", ab: 5, cd: 6 }\n';
-  assert.equal(errorsOf(load(cluster, MODELS, { env: { HOME: '/h', USER: 'u', V: 'v' } })), [
+  assert.equal(errorsOf(load(cluster, MODELS, { env: { V: 'v' } })), [
     "cluster.yaml:12:33: notify.webhooks[0].headers[\"c/d\"]: name 'c/d' must be an HTTP header name: letters, digits and !#$%&'*+.^_`|~-",
     'cluster.yaml:12:52: notify.webhooks[0].headers.ab: must be string',
     'cluster.yaml:12:59: notify.webhooks[0].headers.cd: must be string',
@@ -43,8 +42,7 @@ test('a problem names a ${VAR} only for the value that came from it: header "a~b
 });
 
 test('models.yaml reads no ${VAR}, not even at a path that is a secret place in cluster.yaml', () => {
-  const models = MODELS + 'ssh:\n  identityFile: ${KEY}\n';
-  assert.equal(errorsOf(load(CLUSTER, models, { env: { HOME: '/h', USER: 'u', KEY: '/k' } })), [
+  assert.equal(errorsOf(load(CLUSTER, MODELS + 'ssh:\n  identityFile: ${KEY}\n', { env: { KEY: '/k' } })), [
     "models.yaml:5:1: ssh: unknown key 'ssh'",
     'models.yaml:6:17: ssh.identityFile: ${KEY} is not read from the environment here: only in notify.webhooks[].url, .secret, .headers and ssh.identityFile',
   ]);
@@ -70,7 +68,6 @@ test('problems on one line come in column order', () => {
 
 test('a failure inside a check is one line at cluster.yaml:1:1 naming it, with no warnings, never a throw to the caller', () => {
   const boom = (thrown: unknown): LoadOptions => ({
-    env: { HOME: '/h', USER: 'u' },
     strictEnv: () => {
       throw thrown;
     },

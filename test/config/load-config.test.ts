@@ -11,6 +11,18 @@ function load(cluster: string, models = MINIMAL_MODELS, env: Record<string, stri
   return parseConfig({ cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: models } }, { env });
 }
 
+/** What every model that writes none of them gets (docs/config.md). */
+const MODEL_DEFAULTS = {
+  gpuMemoryUtilization: 0.9,
+  spread: 'node',
+  survive: 'none',
+  drainTimeoutMs: 600_000,
+  stopGraceMs: 30_000,
+  liveness: { consecutiveErrors: 5, stallAfterMs: 60_000, ejectForMs: 30_000, replaceAfterMs: 120_000 },
+  check: null,
+  rollout: null,
+};
+
 test('every default of docs/config.md is filled in', () => {
   const r = load(MINIMAL_CLUSTER);
   assert.ok(r.ok);
@@ -56,14 +68,7 @@ test('every default of docs/config.md is filled in', () => {
       priority: 0,
       args: [],
       index: 0,
-      gpuMemoryUtilization: 0.9,
-      spread: 'node',
-      survive: 'none',
-      drainTimeoutMs: 600_000,
-      stopGraceMs: 30_000,
-      liveness: { consecutiveErrors: 5, stallAfterMs: 60_000, ejectForMs: 30_000, replaceAfterMs: 120_000 },
-      check: null,
-      rollout: null,
+      ...MODEL_DEFAULTS,
     },
   ]);
 });
@@ -159,14 +164,7 @@ test('models keep their file order as index, and models: [] is valid', () => {
     priority: 5,
     args: ['--x'],
     index: 1,
-    gpuMemoryUtilization: 0.9,
-    spread: 'node',
-    survive: 'none',
-    drainTimeoutMs: 600_000,
-    stopGraceMs: 30_000,
-    liveness: { consecutiveErrors: 5, stallAfterMs: 60_000, ejectForMs: 30_000, replaceAfterMs: 120_000 },
-    check: null,
-    rollout: null,
+    ...MODEL_DEFAULTS,
   });
   const none = load(MINIMAL_CLUSTER, 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n');
   assert.ok(none.ok && none.config.models.length === 0);

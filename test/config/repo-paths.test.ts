@@ -36,4 +36,20 @@ test('a path through a linked directory is inside when its real path is, even if
   assert.is(insideRepo(join(work, 'link', 'new-repo', 'id'), join(work, 'real', 'a', 'b', 'new-repo'), realpathSync.native), false);
 });
 
+test('the copies llmgw keeps of its workdir count as the repo: the broken checkout kept beside a fresh clone, a clone under way', () => {
+  const repo = join(work, 'repo');
+  mkdirSync(repo);
+  assert.equal(
+    [
+      join(work, 'repo.llmgw-broken', 'known_hosts'),
+      join(work, 'repo.llmgw-broken'),
+      join(work, 'repo.llmgw-clone-4242', 'keys', 'id'),
+      join(work, 'repo.llmgw-brokenish', 'known_hosts'),
+      join(work, 'other.llmgw-broken', 'known_hosts'),
+      join(work, 'other.llmgw-clone-1', 'id'),
+    ].map((p) => insideRepo(p, repo, realpathSync.native)),
+    [true, true, true, false, false, false],
+  );
+});
+
 test.run();

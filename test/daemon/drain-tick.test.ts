@@ -3,31 +3,15 @@
 // it, keeps the replica out of every table, and stops it only once the router
 // reports nothing in flight for it.
 
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runTick } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport } from '../fixtures/canned-fleet.js';
-import { git } from '../../src/demo/git-remote.js';
+import { minuteEachRead, tickClusterYaml, tickNodes, tickWorld } from '../fixtures/tick-world.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import type { AgentApplyRequest, RouterEndpoints } from '../../src/types/snapshot.js';
 import type { State } from '../../src/types/state.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-2]", fabric: ib-a }
-routers:
-  - { name: rt-1 }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 }
-`;
 const models = (replicas: number) => `apiVersion: llmgw/v1
 kind: Models
 models:
@@ -35,33 +19,26 @@ models:
 `;
 
 test('a restarted reconciler continues a drain: the replica stays out of every table until the router has nothing in flight, then stops with its grace', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'llmgw-drain-tick-'));
-  await git(dir, ['init', '--quiet', '--initial-branch=main']);
-  await writeFile(join(dir, 'cluster.yaml'), CLUSTER);
-  await writeFile(join(dir, 'models.yaml'), models(2));
-  await git(dir, ['add', '-A']);
-  await git(dir, ['commit', '--quiet', '-m', 'seed']);
-  const canned = cannedFleet({ nodes: ['g1', 'g2'] });
   const tables: RouterEndpoints[] = [];
   const stops: AgentApplyRequest['stop'][] = [];
-  const transport = handlerTransport({
-    async handler(ctx) {
-      if (ctx.command.endsWith('router endpoints')) tables.push(JSON.parse(ctx.stdin) as RouterEndpoints);
-      if (ctx.command.endsWith('agent apply')) stops.push(...[(JSON.parse(ctx.stdin) as AgentApplyRequest).stop].filter((s) => s.length > 0));
-      return canned.handler(ctx);
-    },
+  const world = await tickWorld({
+    cluster: tickClusterYaml({ nodes: 2, routers: ['rt-1'] }),
+    models: models(2),
+    nodes: tickNodes(2),
+    prefix: 'drain-tick',
+    transport: (inner) => ({
+      async run(target, command, input) {
+        if (command.endsWith('router endpoints')) tables.push(JSON.parse(input) as RouterEndpoints);
+        if (command.endsWith('agent apply')) stops.push(...[(JSON.parse(input) as AgentApplyRequest).stop].filter((s) => s.length > 0));
+        return inner.run(target, command, input);
+      },
+      close: async () => undefined,
+    }),
   });
-  let minute = 0;
+  const { dir, canned } = world;
+  const now = minuteEachRead();
   // Each tick is a reconciler started afresh on the checkout: nothing carried over in memory.
-  const tick = async () =>
-    runTick({
-      repo: await openConfigRepo({ dir, env: process.env }),
-      transport,
-      env: {},
-      now: () => new Date(Date.parse('2026-11-29T08:00:00Z') + minute++ * 60_000),
-      push: false,
-      log: () => undefined,
-    });
+  const tick = async () => world.tick(0, { repo: await openConfigRepo({ dir, env: process.env }), now });
   const state = async () => JSON.parse(await readFile(join(dir, '.llmgw/state.json'), 'utf8')) as State;
   const routed = () => tables.at(-1)!.models.m!.map((e) => e.replica);
   try {
@@ -69,8 +46,7 @@ test('a restarted reconciler continues a drain: the replica stays out of every t
     await tick();
     assert.equal(routed(), ['m-0', 'm-1']);
 
-    await writeFile(join(dir, 'models.yaml'), models(1));
-    await git(dir, ['commit', '--quiet', '-am', 'scale down']);
+    await world.commit({ 'models.yaml': models(1) }, 'scale down');
     canned.inflight = { 'm-1': 2 };
     const drain = await tick();
     assert.equal(
@@ -103,7 +79,7 @@ test('a restarted reconciler continues a drain: the replica stays out of every t
       ['m-0'],
     );
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await world.close();
   }
 });
 

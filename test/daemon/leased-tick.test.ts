@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { leasedTick } from '../../src/tick/run.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { takeLease } from '../../src/git/lease.js';
+import { CLUSTER } from '../fixtures/config-yaml.js';
 import { sandbox, type Sandbox } from '../git/fixtures.js';
 
 let sb: Sandbox;
@@ -13,16 +14,6 @@ test.before.each(() => {
 test.after.each(() => sb.cleanup());
 
 const now = () => new Date();
-const VALID_CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: g1, fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}"] }
-`;
 const tickOptions = {
   transport: () => {
     throw new Error('no transport may be made without the lease');
@@ -60,7 +51,7 @@ class NoTransport extends Error {}
 
 test('a leased tick that fails part-way still lets the lease go, and the failure reaches the caller', async () => {
   const writer = sb.clone('writer');
-  sb.write(writer, 'cluster.yaml', VALID_CLUSTER);
+  sb.write(writer, 'cluster.yaml', CLUSTER);
   sb.git(writer, 'commit', '--quiet', '-am', 'a valid config: the tick gets as far as asking for a transport');
   sb.git(writer, 'push', '--quiet', 'origin', 'main');
   const me = await openConfigRepo({ dir: join(sb.root, 'me'), remote: sb.remote, branch: 'main', env: sb.env });

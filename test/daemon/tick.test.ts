@@ -1,66 +1,41 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tickSummary } from '../../src/tick/report.js';
-import { runTick, type TickOptions } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport, type CannedFleet } from '../fixtures/canned-fleet.js';
+import type { TickOptions } from '../../src/tick/run.js';
+import { handlerTransport, type CannedFleet } from '../fixtures/canned-fleet.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { NOW_MS } from '../fixtures/now.js';
+import { minuteEachRead, tickClusterYaml, tickNodes, tickWorld, type TickWorld } from '../fixtures/tick-world.js';
 import { git } from '../../src/demo/git-remote.js';
-import { openConfigRepo } from '../../src/git/config-repo.js';
 import { main } from '../../src/cli/main.js';
 import { captureIo } from '../helpers/io.js';
 import type { Transport } from '../../src/types/transport.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-4]", fabric: ib-a }
-routers:
-  - { name: rt-1 }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 }
-`;
-const models = (replicas: number) => `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: m, weights: org/m, engine: vllm, gpus: 8, replicas: ${replicas} }
-`;
+const CLUSTER = tickClusterYaml({ nodes: 4, routers: ['rt-1'] });
+const models = (replicas: number) => modelsYaml([{ name: 'm', gpus: 8, replicas }]);
 
-async function setup(): Promise<{ dir: string; canned: CannedFleet; tick: (o?: Partial<TickOptions>) => ReturnType<typeof runTick>; lines: string[] }> {
-  const dir = await mkdtemp(join(tmpdir(), 'llmgw-tick-'));
-  await git(dir, ['init', '--quiet', '--initial-branch=main']);
-  await writeFile(join(dir, 'cluster.yaml'), CLUSTER);
-  await writeFile(join(dir, 'models.yaml'), models(2));
-  await git(dir, ['add', '-A']);
-  await git(dir, ['commit', '--quiet', '-m', 'seed']);
-  const repo = await openConfigRepo({ dir, env: process.env });
-  const canned = cannedFleet({ nodes: ['g1', 'g2', 'g3', 'g4'] });
+/** The tick world on a clock that moves a minute at each read, its log kept in `lines`. */
+interface Setup extends Omit<TickWorld, 'tick' | 'close'> {
+  tick: (o?: Partial<TickOptions>) => ReturnType<TickWorld['tick']>;
+  close: () => Promise<void>;
+  lines: string[];
+}
+
+async function setup(): Promise<Setup> {
+  const world = await tickWorld({ cluster: CLUSTER, models: models(2), nodes: tickNodes(4), prefix: 'tick' });
   const lines: string[] = [];
-  let minute = 0;
-  const tick = (o: Partial<TickOptions> = {}) =>
-    runTick({
-      repo,
-      transport: handlerTransport(canned),
-      env: {},
-      now: () => new Date(Date.parse('2026-11-29T08:00:00Z') + minute++ * 60_000),
-      push: false,
-      log: (l) => lines.push(l),
-      ...o,
-    });
-  return { dir, canned, tick, lines };
+  const now = minuteEachRead();
+  return { ...world, lines, tick: (o = {}) => world.tick(0, { now, log: (l) => lines.push(l), ...o }) };
 }
 
 const applies = (c: CannedFleet) => c.calls.filter((x) => x.endsWith('agent apply'));
 
 test('a tick applies the plan, then commits the three generated files with a message saying what it did', async () => {
-  const { dir, canned, tick } = await setup();
+  const { dir, close, canned, tick } = await setup();
   const r = await tick();
   assert.equal([r.applied, r.outcome!.started, r.outcome!.failed], [true, 2, 0]);
   assert.is(await git(dir, ['log', '-1', '--format=%an|%s']), 'llmgw|llmgw: started 2 (t)');
@@ -74,11 +49,11 @@ test('a tick applies the plan, then commits the three generated files with a mes
       .sort(),
     ['m-0', 'm-1'],
   );
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('the next tick sees them running and commits; a steady tick after that commits nothing', async () => {
-  const { dir, tick } = await setup();
+  const { dir, close, tick } = await setup();
   await tick();
   const second = await tick();
   assert.ok(second.commit);
@@ -86,11 +61,11 @@ test('the next tick sees them running and commits; a steady tick after that comm
   const third = await tick();
   assert.equal([third.plan!.actions.length, third.commit], [0, null]);
   assert.is(await git(dir, ['status', '--porcelain']), '');
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('a committed STATUS.md is exactly `llmgw status` of the committed config, observed.json and state.json at observedAt', async () => {
-  const { dir, tick } = await setup();
+  const { dir, close, tick } = await setup();
   for (let i = 0; i < 3; i++) {
     // The clock moves a minute each time it is read: the tick must judge the fleet at the one time it observed it.
     assert.ok((await tick()).commit);
@@ -101,11 +76,11 @@ test('a committed STATUS.md is exactly `llmgw status` of the committed config, o
     await writeFile(join(dir, 'models.yaml'), models(3 - i));
     await git(dir, ['commit', '--quiet', '-am', `scale to ${3 - i}`]);
   }
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('uncommitted edits to models.yaml are planned but nothing is applied, and the tick says why', async () => {
-  const { dir, canned, tick, lines } = await setup();
+  const { dir, close, canned, tick, lines } = await setup();
   await writeFile(join(dir, 'models.yaml'), models(3));
   const r = await tick();
   assert.equal(r.dirtyConfig, ['models.yaml']);
@@ -113,11 +88,11 @@ test('uncommitted edits to models.yaml are planned but nothing is applied, and t
   assert.is(r.plan!.actions.length, 3);
   assert.equal(applies(canned), []);
   assert.ok(lines.some((l) => l.startsWith('uncommitted edits to models.yaml')));
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('uncommitted edits never reach the committed STATUS.md: it keeps the committed desired count, and a steady fleet commits nothing', async () => {
-  const { dir, canned, tick } = await setup();
+  const { dir, close, canned, tick } = await setup();
   await tick();
   await tick();
   const head = await git(dir, ['rev-parse', 'HEAD']);
@@ -128,11 +103,11 @@ test('uncommitted edits never reach the committed STATUS.md: it keeps the commit
   assert.is(await git(dir, ['rev-parse', 'HEAD']), head);
   assert.match(await readFile(join(dir, 'STATUS.md'), 'utf8'), /\| m \| 2 \| 2 \| 0 \| 0 \|/);
   assert.is(applies(canned).length, before);
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('invalid uncommitted edits are reported line by line, never turned into the invalid-config block nor config.invalid', async () => {
-  const { dir, tick, lines } = await setup();
+  const { dir, close, tick, lines } = await setup();
   await tick();
   await writeFile(join(dir, 'models.yaml'), models(2).replace('gpus: 8', 'gpus: 0'));
   const r = await tick();
@@ -143,11 +118,11 @@ test('invalid uncommitted edits are reported line by line, never turned into the
   );
   assert.not.match(await git(dir, ['show', 'HEAD:STATUS.md']), /invalid/i);
   assert.not.match(await readFile(join(dir, '.llmgw/state.json'), 'utf8'), /config\.invalid/);
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('a replica a report shows failed is a failed start: recorded once in state.json, and its replacement placed on another node', async () => {
-  const { dir, canned, tick } = await setup();
+  const { dir, close, canned, tick } = await setup();
   await tick();
   const [node, list] = [...canned.replicas].find(([, l]) => l.some((x) => x.id === 'm-0'))!;
   canned.replicas.set(
@@ -168,28 +143,28 @@ test('a replica a report shows failed is a failed start: recorded once in state.
   );
   assert.ok(r.events.includes('apply.failed'), 'somebody hears of the failed start');
   assert.equal((await tick()).events, [], 'once: the next tick neither records nor notifies it again');
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('a lease that runs out before an apply could finish (two connect+command timeouts) means nothing is applied', async () => {
-  const { dir, canned, tick } = await setup();
-  const t = new Date('2026-11-29T08:00:00Z');
+  const { close, canned, tick } = await setup();
+  const t = new Date(NOW_MS);
   const r = await tick({ now: () => t, leaseExpiresAt: new Date(t.getTime() + 139_000) });
   assert.equal([r.applied, r.leaseLost, r.plan!.actions.length], [false, true, 2]);
   assert.equal(applies(canned), []);
   assert.match(tickSummary(r), /^2 action\(s\) planned; nothing applied \(the lease ran out\); /);
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('a lease that ran out during the tick means nothing is committed nor notified: another holder may be acting, and will notify', async () => {
-  const { dir, canned, tick, lines } = await setup();
+  const { dir, close, canned, tick, lines } = await setup();
   let posts = 0;
   const hook = createServer((_req, res) => void (posts++, res.end()));
   await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
   await writeFile(join(dir, 'cluster.yaml'), CLUSTER + `notify:\n  webhooks:\n    - url: http://127.0.0.1:${(hook.address() as AddressInfo).port}/\n`);
   await git(dir, ['commit', '--quiet', '-am', 'notify']);
   try {
-    let t = Date.parse('2026-11-29T08:00:00Z');
+    let t = NOW_MS;
     const inner = handlerTransport(canned);
     const slowApply: Transport = {
       async run(target, command, input) {
@@ -209,11 +184,11 @@ test('a lease that ran out during the tick means nothing is committed nor notifi
     hook.closeAllConnections();
     await new Promise((r) => hook.close(r));
   }
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('a ${VAR} unset at reconcile time is an error: nothing applied, config.invalid, the block names file:line:col', async () => {
-  const { dir, canned, tick } = await setup();
+  const { dir, close, canned, tick } = await setup();
   await writeFile(join(dir, 'cluster.yaml'), CLUSTER + 'notify:\n  webhooks:\n    - url: ${HOOK_URL}\n');
   await git(dir, ['commit', '--quiet', '-am', 'notify']);
   const r = await tick();
@@ -221,11 +196,11 @@ test('a ${VAR} unset at reconcile time is an error: nothing applied, config.inva
   assert.equal(canned.calls, []);
   assert.match(r.status, /^> cluster\.yaml:15:12: notify\.webhooks\[0\]\.url: environment variable HOOK_URL is not set$/m);
   assert.equal((await tick({ env: { HOOK_URL: 'http://127.0.0.1:9/hook' }, notify: false })).configInvalid, false);
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('a plan that stops more than maxStopFraction is blocked: shown, nothing applied', async () => {
-  const { dir, canned, tick } = await setup();
+  const { dir, close, canned, tick } = await setup();
   await tick();
   await tick();
   await writeFile(join(dir, 'models.yaml'), models(0));
@@ -243,11 +218,11 @@ test('a plan that stops more than maxStopFraction is blocked: shown, nothing app
   assert.not.match(status, /Nothing needs attention/);
   assert.ok(r.events.includes('plan.blocked'));
   assert.not.ok((await tick()).events.includes('plan.blocked'), 'once per transition');
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test('a failed start is recorded in state.json and never stops the other start', async () => {
-  const { dir, canned, tick } = await setup();
+  const { dir, close, canned, tick } = await setup();
   const inner = handlerTransport(canned);
   const failing: Transport = {
     async run(target, command, input) {
@@ -265,7 +240,7 @@ test('a failed start is recorded in state.json and never stops the other start',
     [['g1', 'm', 'CUDA error']],
   );
   assert.ok(r.events.includes('apply.failed'));
-  await rm(dir, { recursive: true, force: true });
+  await close();
 });
 
 test.run();

@@ -24,6 +24,7 @@ import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { openConfigRepo, type ConfigRepo } from '../../src/git/config-repo.js';
 import { hookKey } from '../../src/notify/outbox.js';
 import type { State } from '../../src/types/state.js';
+import { prng } from '../helpers/prng.js';
 import { startE2E, type E2E } from './fleet-world.js';
 
 /** Every moment a kill is tried at (src/util/crash-point.ts). */
@@ -64,18 +65,6 @@ const DESIRED = { A: { a: 2, b: 1 }, B: { a: 1, b: 2 } } as const;
 
 const LEASE_TTL_MS = 10 * 60_000;
 const CHILD = fileURLToPath(new URL('./crash-child.js', import.meta.url));
-
-/** mulberry32: small, seeded, the same sequence on every machine. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Received {
   id: string;
@@ -364,3 +353,13 @@ export function killsFor(moments: readonly Moment[], seed: number): Kill[] {
 }
 
 export type { ConfigRepo };
+export { prng };
+
+/** What must be nought after every kill (docs/operations.md#crash-only): a run's damage, counted by kind. */
+export function damage(r: FaultReport): Pick<FaultReport, 'duplicates' | 'stuck' | 'lostCommits' | 'undelivered' | 'uncommittedSends' | 'extraIds'> {
+  const { duplicates, stuck, lostCommits, undelivered, uncommittedSends, extraIds } = r;
+  return { duplicates, stuck, lostCommits, undelivered, uncommittedSends, extraIds };
+}
+
+/** damage() of a run that lost nothing. */
+export const NO_DAMAGE = { duplicates: 0, stuck: 0, lostCommits: 0, undelivered: 0, uncommittedSends: 0, extraIds: 0 };

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runAgent } from '../../src/agent/main.js';
-import { createSshTransport } from '../../src/gather/ssh-transport.js';
+import { createSshTransport, type SshTransportOptions } from '../../src/gather/ssh-transport.js';
 import { openConfigRepo, type ConfigRepo } from '../../src/git/config-repo.js';
 import { runTick, type TickOptions, type TickResult } from '../../src/tick/run.js';
 import { cachedTransports } from '../../src/tick/transport-source.js';
@@ -61,7 +61,9 @@ async function bodyRecorder(): Promise<{ server: Server; url: string; bodies: st
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook/${CANARY}`, bodies };
 }
 
-export async function startE2E(opts: Omit<SimWorldOptions, 'dir'> & { env?: Record<string, string | undefined> } = {}): Promise<E2E> {
+export async function startE2E(
+  opts: Omit<SimWorldOptions, 'dir'> & { env?: Record<string, string | undefined>; ssh?: Pick<SshTransportOptions, 'now' | 'maxConnectionAgeMs'> } = {},
+): Promise<E2E> {
   const dir = await mkdtemp(join(tmpdir(), 'llmgw-e2e-'));
   const hook = await bodyRecorder();
   // The canary secrets, read by a webhook of the world's cluster.yaml unless the test brings its own.
@@ -75,7 +77,7 @@ export async function startE2E(opts: Omit<SimWorldOptions, 'dir'> & { env?: Reco
   const logs: string[] = [];
   const repo = await openConfigRepo({ dir: workdir, remote: world.remote, branch: 'main', env });
   await cloneRemote(world.remote, people);
-  const transports = cachedTransports((ssh) => createSshTransport(ssh, { env, keepAlive: true }));
+  const transports = cachedTransports((ssh) => createSshTransport(ssh, { env, keepAlive: true, ...opts.ssh }));
   const e2e: E2E = {
     world,
     repo,

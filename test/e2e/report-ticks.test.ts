@@ -6,28 +6,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.js';
 import { git } from '../../src/demo/git-remote.js';
-import { tickNodes, tickWorld } from '../fixtures/tick-world.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { tickClusterYaml, tickNodes, tickWorld } from '../fixtures/tick-world.js';
 import { captureIo } from '../helpers/io.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-6]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-notify:
-  webhooks: [{ url: "http://127.0.0.1:9/hook" }]
-lostAfter: 10m
-`;
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: a, weights: org/a, engine: vllm, gpus: 4, replicas: 2 }
-  - { name: b, weights: org/b, engine: vllm, gpus: 8, replicas: 1 }
-`;
+const CLUSTER = tickClusterYaml({ nodes: 6, webhook: 'http://127.0.0.1:9/hook', extra: ['lostAfter: 10m'] });
+const MODELS = modelsYaml([
+  { name: 'a', gpus: 4, replicas: 2 },
+  { name: 'b', gpus: 8, replicas: 1 },
+]);
 
 test('after real ticks: one hour past the last tick counts its fleet, 48 GPUs, 16 of them held by a and b', async () => {
   const world = await tickWorld({ cluster: CLUSTER, models: MODELS, nodes: tickNodes(6), prefix: 'report-ticks' });

@@ -8,24 +8,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.js';
 import { emptyState } from '../../src/types/state.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { tickClusterYaml } from '../fixtures/tick-world.js';
 import { captureIo } from '../helpers/io.js';
 import { TICK_EMAIL, writeHistory, type ScriptedCommit } from '../ledger/history-repo.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-2]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-`;
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: m, weights: org/m, engine: vllm, gpus: 1, replicas: 1 }
-`;
+const CLUSTER = tickClusterYaml({ nodes: 2 });
+const MODELS = modelsYaml([{ name: 'm' }]);
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-11-20T00:00:00Z');

@@ -4,17 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fitReport, fitWarnings } from '../../src/fleet/fit-report.js';
-import { makeFleet } from '../fixtures/fleet.js';
-
-const W70 = 'meta-llama/Llama-3.1-70B-Instruct';
-const CONFIG_70B = {
-  hidden_size: 8192,
-  max_position_embeddings: 131072,
-  num_attention_heads: 64,
-  num_hidden_layers: 80,
-  num_key_value_heads: 8,
-  torch_dtype: 'bfloat16',
-};
+import { CONFIG_70B, W70, makeFleet } from '../fixtures/fleet.js';
 
 function fleet(models: Parameters<typeof makeFleet>[0]['models'], config: Record<string, unknown> | null = CONFIG_70B) {
   return makeFleet({

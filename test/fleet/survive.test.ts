@@ -4,14 +4,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { surviveReport, surviveWarnings } from '../../src/fleet/survive.js';
-import { makeFleet, type FleetIn } from '../fixtures/fleet.js';
+import { makeFleet, type FleetIn, oneRank } from '../fixtures/fleet.js';
 
 function fleet(replicas: FleetIn['replicas'], models: FleetIn['models'], nodes?: FleetIn['nodes']) {
   return makeFleet({ nodes: nodes ?? [{ name: 'a1' }, { name: 'a2' }, { name: 'b1', fabric: 'ib-b' }], replicas, models });
 }
 
 test('one replica: losing its node leaves none; the free GPUs elsewhere could take it', () => {
-  const f = fleet([{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }], [{ name: 'm', survive: 'node' }]);
+  const f = fleet([oneRank('m-0', 'a1', [0])], [{ name: 'm', survive: 'node' }]);
   const s = surviveReport(f);
   assert.equal(s.node, { worst: 'a1', models: { m: { from: 1, to: 0, worst: 'a1', roomToReplace: true } } });
   assert.equal(s.fabric, { worst: 'ib-a', models: { m: { from: 1, to: 0, worst: 'ib-a', roomToReplace: true } } });
@@ -19,10 +19,7 @@ test('one replica: losing its node leaves none; the free GPUs elsewhere could ta
 });
 
 test('two replicas on two nodes survive a node, not their fabric; survive: fabric says so', () => {
-  const replicas = [
-    { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] },
-    { id: 'm-1', model: 'm', ranks: [{ node: 'a2', gpus: [0] }] },
-  ];
+  const replicas = [oneRank('m-0', 'a1', [0]), oneRank('m-1', 'a2', [0])];
   const f = fleet(replicas, [{ name: 'm', replicas: 2, survive: 'node' }]);
   const s = surviveReport(f);
   assert.equal(s.node.models.m, { from: 2, to: 1, worst: 'a1', roomToReplace: true });
@@ -36,13 +33,7 @@ test('two replicas on two nodes survive a node, not their fabric; survive: fabri
 
 test('each model has its own worst; the top-level worst is the loss that leaves the fewest replicas in all', () => {
   const f = fleet(
-    [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a2', gpus: [0] }] },
-      { id: 'n-0', model: 'n', ranks: [{ node: 'a2', gpus: [1] }] },
-      { id: 'n-1', model: 'n', ranks: [{ node: 'b1', gpus: [0] }] },
-      { id: 'o-0', model: 'o', ranks: [{ node: 'b1', gpus: [1] }] },
-    ],
+    [oneRank('m-0', 'a1', [0]), oneRank('m-1', 'a2', [0]), oneRank('n-0', 'a2', [1]), oneRank('n-1', 'b1', [0]), oneRank('o-0', 'b1', [1])],
     [
       { name: 'm', replicas: 2 },
       { name: 'n', replicas: 2 },
@@ -62,11 +53,7 @@ test('each model has its own worst; the top-level worst is the loss that leaves 
 });
 
 test('no room to replace: the free GPUs that remain cannot hold what was lost', () => {
-  const f = fleet(
-    [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }],
-    [{ name: 'm', gpus: 8 }],
-    [{ name: 'a1' }, { name: 'a2', unhealthy: [3] }],
-  );
+  const f = fleet([oneRank('m-0', 'a1', [0, 1, 2, 3, 4, 5, 6, 7])], [{ name: 'm', gpus: 8 }], [{ name: 'a1' }, { name: 'a2', unhealthy: [3] }]);
   assert.equal(surviveReport(f).node.models.m, { from: 1, to: 0, worst: 'a1', roomToReplace: false });
 });
 

@@ -203,7 +203,7 @@ test('a commented-out line trusts no host, not even the second name on it', () =
   assert.equal(lookupHostKeys(kh, 'gpu-a01', 22), []);
 });
 
-test('lines that trust nothing: an unknown @marker, a key that is not base64, a hashed name of an unknown version or cut short', () => {
+test('lines that trust nothing: an unknown @marker, a key that is not base64, a hashed name of an unknown version, cut short or with a field too many', () => {
   const kh = parseKnownHosts(
     [
       `@future-marker gpu-a01 ssh-ed25519 ${b64(ED_A)}`,
@@ -211,10 +211,11 @@ test('lines that trust nothing: an unknown @marker, a key that is not base64, a 
       `${hashedName('gpu-a03', '2')} ssh-ed25519 ${b64(ED_A)}`,
       `${hashedName('gpu-a04', '1', true)} ssh-ed25519 ${b64(ED_A)}`,
       `gpu-a05 ssh-ed25519 ${b64(ED_B)}`,
+      `${hashedName('gpu-a06')}|extra ssh-ed25519 ${b64(ED_A)}`,
     ].join('\n'),
     'kh',
   );
-  for (const host of ['gpu-a01', 'gpu-a02', 'gpu-a03', 'gpu-a04']) assert.equal(lookupHostKeys(kh, host, 22), [], host);
+  for (const host of ['gpu-a01', 'gpu-a02', 'gpu-a03', 'gpu-a04', 'gpu-a06']) assert.equal(lookupHostKeys(kh, host, 22), [], host);
   assert.is(checkHostKey(lookupHostKeys(kh, 'gpu-a02', 22), ED_A), 'unknown');
   assert.equal(lines(kh, 'gpu-a05'), [5], 'the lines after them still count');
 });

@@ -5,18 +5,14 @@ import { callJson } from '../../src/gather/call.js';
 import { gatherSnapshot } from '../../src/gather/gather.js';
 import { nonFinitePath } from '../../src/util/json-finite.js';
 import { emptyState } from '../../src/types/state.js';
-import type { Config } from '../../src/types/config.js';
 import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
-import type { HostTarget, Transport } from '../../src/types/transport.js';
+import type { HostTarget } from '../../src/types/transport.js';
+import { oneNodeConfig, replying } from './sim-helpers.js';
 import type { SchemaName } from '../../src/util/schema.js';
 
 const target: HostTarget = { name: 'gpu-a01', host: '10.0.0.1', port: 22 };
 const gpu = '{"index":0,"uuid":"GPU-1","name":"NVIDIA H100 80GB HBM3","memoryMiB":81559,"healthy":true,"foreign":0}';
 const reportWith = (gpus: string, extra = '') => `{"version":1,"gpus":[${gpus}],"replicas":[],"storage":[],"warnings":[]${extra}}`;
-
-function replying(text: string): Transport {
-  return { run: async () => text, close: async () => undefined };
-}
 
 /** The one-line error callJson gives for this reply, or 'ok'. */
 async function verdict(text: string, schema: SchemaName = 'agent-report', command = 'llmgw agent report'): Promise<string> {
@@ -97,15 +93,7 @@ test('nonFinitePath walks arrays and objects, escapes keys as JSON Pointer, and 
 
 test('a node whose report holds 1e999 is unreachable with that error and its last good report carried, never committed as null', async () => {
   const good: AgentReport = JSON.parse(reportWith(gpu)) as AgentReport;
-  const config = {
-    cluster: {
-      agent: { command: 'llmgw agent' },
-      router: { command: 'llmgw router' },
-      nodes: [{ name: 'gpu-a01', host: '10.0.0.1', port: 22, storage: [] }],
-      routers: [],
-    },
-    models: [],
-  } as unknown as Config;
+  const config = oneNodeConfig();
   const previous: Snapshot = { version: 1, observedAt: '2026-11-29T07:59:00Z', nodes: [{ name: 'gpu-a01', reachable: true, report: good }], routers: [] };
   const snap = await gatherSnapshot(config, {
     transport: replying(reportWith(gpu.replace('81559', '1e999'))),

@@ -8,13 +8,13 @@ import { SshError } from '../../src/errors.js';
 import { callJson } from '../../src/gather/call.js';
 import { gatherSnapshot } from '../../src/gather/gather.js';
 import { emptyState } from '../../src/types/state.js';
-import type { Config } from '../../src/types/config.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
-import type { HostTarget, Transport } from '../../src/types/transport.js';
+import type { HostTarget } from '../../src/types/transport.js';
+import { oneNodeConfig, replying } from './sim-helpers.js';
 import { getValidator } from '../../src/util/schema.js';
+import { LLAMA_70B_SHAPE } from '../fixtures/index.js';
 
 const target: HostTarget = { name: 'gpu-a01', host: '10.0.0.1', port: 22 };
-const replying = (text: string): Transport => ({ run: async () => text, close: async () => undefined });
 
 const REPORT: AgentReport = {
   version: 1,
@@ -60,14 +60,7 @@ const REPORT: AgentReport = {
       sizes: {
         'meta-llama/Llama-3.1-70B-Instruct': {
           bytes: 141107412992,
-          config: {
-            num_hidden_layers: 80,
-            num_attention_heads: 64,
-            num_key_value_heads: 8,
-            hidden_size: 8192,
-            max_position_embeddings: 131072,
-            torch_dtype: 'bfloat16',
-          },
+          config: LLAMA_70B_SHAPE,
         },
       },
     },
@@ -107,15 +100,7 @@ test("past their bounds they are that host's error: 101 Xids on a GPU, a fractio
 });
 
 test('gather carries them into the snapshot unchanged, and the snapshot schema accepts them', async () => {
-  const config = {
-    cluster: {
-      agent: { command: 'llmgw agent' },
-      router: { command: 'llmgw router' },
-      nodes: [{ name: 'gpu-a01', host: '10.0.0.1', port: 22, storage: [] }],
-      routers: [],
-    },
-    models: [],
-  } as unknown as Config;
+  const config = oneNodeConfig();
   const snap = await gatherSnapshot(config, {
     transport: replying(JSON.stringify(REPORT)),
     previous: null,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Config, SshConfig } from '../../src/types/config.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import type { ExecHandler, SimFleet } from '../../src/sim/fleet.js';
+import type { Transport } from '../../src/types/transport.js';
 import { model, testCluster } from '../fixtures/index.js';
 
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
@@ -85,3 +86,21 @@ kind: Models
 models:
   - { name: m, weights: org/m, engine: vllm, gpus: 1 }
 `;
+
+/** A transport whose every command prints `text`: a canned reply. */
+export function replying(text: string): Transport {
+  return { run: async () => text, close: async () => undefined };
+}
+
+/** The little of a Config gatherSnapshot reads, for one node gpu-a01 at 10.0.0.1 and no routers. */
+export function oneNodeConfig(): Config {
+  return {
+    cluster: {
+      agent: { command: 'llmgw agent' },
+      router: { command: 'llmgw router' },
+      nodes: [{ name: 'gpu-a01', host: '10.0.0.1', port: 22, storage: [] }],
+      routers: [],
+    },
+    models: [],
+  } as unknown as Config;
+}

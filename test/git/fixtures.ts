@@ -60,3 +60,8 @@ export function sandbox(): Sandbox {
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/** The lease tests' TTL, and their clock: `at(ms)` is `ms` after T0. */
+export const TTL = 10 * 60_000;
+export const T0 = new Date('2026-11-29T08:00:00Z');
+export const at = (ms: number): Date => new Date(T0.getTime() + ms);

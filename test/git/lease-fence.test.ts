@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { heldFence, releaseLease, takeLease, withLease, LEASE_REF } from '../../src/git/lease.js';
-import { sandbox, type Sandbox } from './fixtures.js';
+import { at, sandbox, T0, TTL, type Sandbox } from './fixtures.js';
 
 let sb: Sandbox;
 test.before.each(() => {
@@ -14,9 +14,6 @@ test.before.each(() => {
 });
 test.after.each(() => sb.cleanup());
 
-const TTL = 10 * 60_000;
-const T0 = new Date('2026-11-29T08:00:00Z');
-const at = (ms: number) => new Date(T0.getTime() + ms);
 const leaseBody = () => JSON.parse(sb.git(sb.remote, 'log', '-1', '--format=%B', LEASE_REF)) as { epoch: number; expiresAt: string };
 const instance = (name: string) => openConfigRepo({ dir: join(sb.root, name), remote: sb.remote, branch: 'main', env: sb.env });
 

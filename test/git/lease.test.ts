@@ -5,17 +5,13 @@ import { openConfigRepo } from '../../src/git/config-repo.js';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { takeLease, LEASE_REF, processHolder, withLease } from '../../src/git/lease.js';
-import { sandbox, type Sandbox } from './fixtures.js';
+import { at, sandbox, T0, TTL, type Sandbox } from './fixtures.js';
 
 let sb: Sandbox;
 test.before.each(() => {
   sb = sandbox();
 });
 test.after.each(() => sb.cleanup());
-
-const TTL = 10 * 60_000;
-const T0 = new Date('2026-11-29T08:00:00Z');
-const at = (ms: number) => new Date(T0.getTime() + ms);
 
 async function instance(name: string) {
   return openConfigRepo({ dir: join(sb.root, name), remote: sb.remote, branch: 'main', env: sb.env });

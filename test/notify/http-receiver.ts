@@ -43,3 +43,12 @@ export async function receiver(answer: (res: ServerResponse, n: number) => void 
 export function statuses(...codes: number[]): (res: ServerResponse, n: number) => void {
   return (res, n) => res.writeHead(codes[n - 1] ?? 200).end('ok');
 }
+
+/** A port on 127.0.0.1 that was just listened on and closed: nothing accepts there. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}

@@ -8,8 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
-import { receiver, statuses } from './http-receiver.js';
+import { closedPort, receiver, statuses } from './http-receiver.js';
 import { deliverOutbox, enqueue, eventId, hookKey, OUTBOX_MAX_AGE_MS, OUTBOX_MAX_ENTRIES } from '../../src/notify/outbox.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
 import { processOutboxKey, sealEntry } from '../../src/notify/outbox-mac.js';
@@ -27,13 +26,6 @@ function entry(e: NotifyEvent, hooks: string[]): OutboxEntry {
 }
 function withOutbox(outbox: OutboxEntry[]): State {
   return { ...emptyState(), outbox };
-}
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 async function downHook() {
   return { url: `http://127.0.0.1:${await closedPort()}/hook` };

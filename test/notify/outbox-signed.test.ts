@@ -5,7 +5,7 @@
 // not verify: a forged event, one whose fields were changed, one from an
 // older state.json, one another process queued under a key this one lacks.
 
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -13,10 +13,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseState, serializeState } from '../../src/store/files.js';
-import { runTick } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport } from '../fixtures/canned-fleet.js';
-import { git } from '../../src/demo/git-remote.js';
-import { openConfigRepo } from '../../src/git/config-repo.js';
+import { replaced, UNPLACEABLE_MODELS } from '../fixtures/config-yaml.js';
+import { minuteEachRead, tickClusterYaml, tickNodes, tickWorld } from '../fixtures/tick-world.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
 import { loadOutboxKey } from '../../src/notify/outbox-key.js';
 import { deriveOutboxKey, processOutboxKey, sealEntry, unverified, type OutboxKey } from '../../src/notify/outbox-mac.js';
@@ -169,48 +167,24 @@ test('the outbox key: $LLMGW_OUTBOX_KEY first, else the identity file’s bytes,
 
 // --- the attack, end to end ---
 
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: ghost, weights: org/ghost, engine: vllm, gpuClass: NOPE, gpus: 1, replicas: 1 }
-`;
-
 test('a forged outbox entry in a committed state.json sends nothing: a PR’s event, and a copy of a real MAC on other text, are dropped with a warning each', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'llmgw-outbox-forged-'));
+  const keys = await mkdtemp(join(tmpdir(), 'llmgw-outbox-forged-'));
   let up = false;
   const rx = await receiver((res) => res.writeHead(up ? 200 : 503).end());
+  const identity = join(keys, 'id_ed25519');
+  await writeFile(identity, randomBytes(400));
+  const cluster = replaced(
+    tickClusterYaml({ nodes: 2, webhook: '${LLMGW_TEST_HOOK}' }),
+    'knownHosts: /dev/null }',
+    'knownHosts: /dev/null, identityFile: "${LLMGW_TEST_IDENTITY}" }',
+  );
+  const world = await tickWorld({ cluster, models: UNPLACEABLE_MODELS, nodes: tickNodes(2), prefix: 'outbox-forged' });
   try {
-    const dir = join(root, 'repo');
-    const keys = join(root, 'keys');
-    await mkdir(dir);
-    await mkdir(keys);
-    const identity = join(keys, 'id_ed25519');
-    await writeFile(identity, randomBytes(400));
-    const cluster = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null, identityFile: "\${LLMGW_TEST_IDENTITY}" }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-2]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-notify:
-  webhooks:
-    - url: \${LLMGW_TEST_HOOK}
-`;
-    await git(dir, ['init', '--quiet', '--initial-branch=main']);
-    await writeFile(join(dir, 'cluster.yaml'), cluster);
-    await writeFile(join(dir, 'models.yaml'), MODELS);
-    await git(dir, ['add', '-A']);
-    await git(dir, ['commit', '--quiet', '-m', 'seed']);
-    const repo = await openConfigRepo({ dir, env: process.env });
-    const transport = handlerTransport(cannedFleet({ nodes: ['g1', 'g2'] }));
+    const { dir } = world;
     const lines: string[] = [];
-    let minute = 0;
+    const now = minuteEachRead();
     const env = { LLMGW_TEST_IDENTITY: identity, LLMGW_TEST_HOOK: rx.url };
-    const tick = () =>
-      runTick({ repo, transport, env, now: () => new Date(Date.parse('2026-11-29T08:00:00Z') + minute++ * 60_000), push: false, log: (l) => lines.push(l) });
+    const tick = () => world.tick(0, { env, now, log: (l) => lines.push(l) });
 
     await tick();
     const state = parseState(execFileSync('git', ['show', 'HEAD:.llmgw/state.json'], { cwd: dir, encoding: 'utf8' }), 'state.json');
@@ -244,7 +218,8 @@ notify:
     assert.equal(after.outbox, [], 'the forgeries are gone from the committed outbox');
   } finally {
     await rx.close();
-    await rm(root, { recursive: true, force: true });
+    await world.close();
+    await rm(keys, { recursive: true, force: true });
   }
 });
 

@@ -11,23 +11,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { receiver } from './http-receiver.js';
+import { closedPort, receiver } from './http-receiver.js';
 import { postEvent, signature, standardSignature, unsentCode } from '../../src/notify/webhook.js';
 import { LOST_EVENT } from '../fixtures/index.js';
 
 const lost = LOST_EVENT;
 const opts = { timeoutMs: 5000, nowSeconds: 1_796_000_000 };
-
-/** A port on 127.0.0.1 that was just listened on and closed: nothing accepts there. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 test('a refused connection (a closed port on 127.0.0.1) is surely not sent: again, ECONNREFUSED, sent false', async () => {
   const port = await closedPort();

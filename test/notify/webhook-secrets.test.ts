@@ -7,14 +7,13 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, type AddressInfo } from 'node:net';
-import { parseConfig } from '../../src/config/load-config.js';
 import type { NotifyEvent } from '../../src/notify/events.js';
 import { deliverOutbox, enqueue, eventId } from '../../src/notify/outbox.js';
 import { hookName, postTarget, requestHeaders } from '../../src/notify/webhook.js';
 import type { WebhookConfig } from '../../src/types/config.js';
 import { emptyState } from '../../src/types/state.js';
-import { receiver } from './http-receiver.js';
+import { CLUSTER, modelsYaml, validConfig } from '../fixtures/config-yaml.js';
+import { closedPort, receiver } from './http-receiver.js';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
 const lost: NotifyEvent = {
@@ -26,35 +25,10 @@ const lost: NotifyEvent = {
   details: { node: 'gpu-a02' },
 };
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
 /** The webhooks as cluster.yaml resolves them with this environment. */
 function hooksFrom(urls: string[], env: Record<string, string>): WebhookConfig[] {
-  const cluster = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: g1, fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-notify:
-  webhooks:
-${urls.map((u) => `    - url: "${u}"`).join('\n')}
-`;
-  const r = parseConfig(
-    { cluster: { name: 'cluster.yaml', text: cluster }, models: { name: 'models.yaml', text: 'apiVersion: llmgw/v1\nkind: Models\nmodels: []\n' } },
-    { env, strictEnv: true },
-  );
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.config.cluster.notify.webhooks;
+  const cluster = CLUSTER + `notify:\n  webhooks:\n${urls.map((u) => `    - url: "${u}"\n`).join('')}`;
+  return validConfig(cluster, modelsYaml([]), { env, strictEnv: true }).cluster.notify.webhooks;
 }
 
 test('a webhook is named by its position and its variable, never by its URL or host: a failed delivery’s line carries no part of the URL', async () => {

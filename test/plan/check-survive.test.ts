@@ -4,48 +4,13 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import { captureIo } from '../helpers/io.js';
+import { planRepo, removePlanRepos, runPlan } from './plan-repo.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-fabrics: [ib-a]
-nodes:
-  - name: n[1-2]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve, "{weightsPath}", --port, "{port}"]
-notify:
-  webhooks: [{ url: "http://127.0.0.1:9/hook" }]
-`;
 const models = (replicas: number, survive = 'node') =>
   `apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: org/m, engine: vllm, gpus: 4, replicas: ${replicas}, survive: ${survive} }\n`;
-const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }));
-const OBSERVED = JSON.stringify({
-  version: 1,
-  observedAt: '2026-11-29T08:00:00Z',
-  nodes: ['n1', 'n2'].map((name) => ({ name, reachable: true, report: { version: 1, gpus, replicas: [], storage: [], warnings: [] } })),
-  routers: [],
-});
 
-const dirs: string[] = [];
-async function plan(modelsYaml: string, args: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'llmgw-survive-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, 'cluster.yaml'), CLUSTER);
-  writeFileSync(join(dir, 'models.yaml'), modelsYaml);
-  mkdirSync(join(dir, '.llmgw'));
-  writeFileSync(join(dir, '.llmgw', 'observed.json'), OBSERVED);
-  const c = captureIo({ cwd: dir, env: {} });
-  c.io.stdout.isTTY = false;
-  const code = await main(['plan', '--observed', '.llmgw/observed.json', '--now', '2026-11-29T08:00:00Z', ...args], c.io);
-  return { code, out: c.out(), err: c.err() };
-}
+/** `llmgw plan` of a repo with `modelsYaml`, its GPUs of known memory (what fit reads). */
+const plan = (modelsYaml: string, args: string[]) => runPlan(planRepo(modelsYaml, { memoryMiB: 81559 }), args);
 
 const BROKEN = "model 'm' does not survive the loss of node n1: all its 1 replica run there (models.yaml survive: node)";
 
@@ -84,8 +49,6 @@ test('markdown: a model of known size says, beside its argv, which classes it fi
   assert.match(out, /\*\*m\*\* \(spec `[0-9a-f]+`\); fits H100$/m);
 });
 
-test.after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+test.after(removePlanRepos);
 
 test.run();

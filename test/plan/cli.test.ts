@@ -1,25 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { ROOT } from '../helpers/golden.js';
 import { captureIo } from '../helpers/io.js';
+import { planRepo as fresh, removePlanRepos, runPlan as plan } from './plan-repo.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-fabrics: [ib-a]
-nodes:
-  - name: n[1-2]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve, "{weightsPath}", --port, "{port}"]
-notify:
-  webhooks: [{ url: "http://127.0.0.1:9/hook" }]
-`;
 const models = (replicas: number) => `apiVersion: llmgw/v1
 kind: Models
 models:
@@ -29,36 +14,6 @@ models:
     gpus: 4
     replicas: ${replicas}
 `;
-const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
-const OBSERVED = JSON.stringify({
-  version: 1,
-  observedAt: '2026-11-29T08:00:00Z',
-  nodes: ['n1', 'n2'].map((name) => ({ name, reachable: true, report: { version: 1, gpus, replicas: [], storage: [], warnings: [] } })),
-  routers: [],
-});
-
-function repo(modelsYaml: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'llmgw-plan-'));
-  writeFileSync(join(dir, 'cluster.yaml'), CLUSTER);
-  writeFileSync(join(dir, 'models.yaml'), modelsYaml);
-  mkdirSync(join(dir, '.llmgw'));
-  writeFileSync(join(dir, '.llmgw', 'observed.json'), OBSERVED);
-  return dir;
-}
-
-async function plan(dir: string, args: string[], opts: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}) {
-  const c = captureIo({ cwd: dir, env: opts.env ?? {} });
-  c.io.stdout.isTTY = opts.tty ?? false;
-  const code = await main(['plan', '--observed', '.llmgw/observed.json', '--now', '2026-11-29T08:00:00Z', ...args], c.io);
-  return { code, out: c.out(), err: c.err() };
-}
-
-const dirs: string[] = [];
-const fresh = (m: string) => {
-  const d = repo(m);
-  dirs.push(d);
-  return d;
-};
 
 test('plan exits 0 with changes, 2 with --detailed-exitcode, 0 with --detailed-exitcode and no changes', async () => {
   const dir = fresh(models(2));
@@ -138,8 +93,6 @@ test('markdown for the large example stays under 60,000 characters', async () =>
   assert.match(r.out, /^### llmgw plan\n\n\*\*Plan: /);
 });
 
-test.after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+test.after(removePlanRepos);
 
 test.run();

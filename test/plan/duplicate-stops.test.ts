@@ -10,11 +10,11 @@ import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
 import type { DuplicateCopy, Fleet } from '../../src/types/fleet.js';
 import type { Action, StopAction } from '../../src/types/plan.js';
-import { makeFleet, type FleetIn } from '../fixtures/index.js';
+import { makeFleet, type FleetIn, oneRank } from '../fixtures/index.js';
 
 const WORLD: FleetIn = {
   nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3', condition: 'unreachable' }, { name: 'a4', condition: 'lost' }],
-  replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
+  replicas: [oneRank('m-0', 'a1', [0])],
   models: [{ name: 'm' }],
 };
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { Action, StartAction, StopAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet } from '../fixtures/index.js';
+import { brief, makeFleet, wholeNodes, oneRank } from '../fixtures/index.js';
 
 const starts = (actions: Action[]) => actions.filter((a): a is StartAction => a.op === 'start');
 const stops = (actions: Action[]) => actions.filter((a): a is StopAction => a.op === 'stop');
@@ -11,7 +11,7 @@ const stops = (actions: Action[]) => actions.filter((a): a is StopAction => a.op
 test('a replica with the same spec on a healthy, uncordoned node is kept: no changes', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1] }], state: 'starting' }],
+    replicas: [oneRank('m-0', 'a1', [0, 1], { state: 'starting' })],
     models: [{ name: 'm', gpus: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -21,7 +21,7 @@ test('a replica with the same spec on a healthy, uncordoned node is kept: no cha
 test('a replica of a model no longer in models.yaml is stopped without waiting and frees its GPUs', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'old-0', model: 'old', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }],
+    replicas: [oneRank('old-0', 'a1', [0, 1, 2, 3, 4, 5, 6, 7])],
     models: [{ name: 'm', gpus: 8 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -32,7 +32,7 @@ test('a replica of a model no longer in models.yaml is stopped without waiting a
 test('a failed replica is stopped without waiting, its GPUs are free, and it is replaced', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1', gpus: 4 }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3] }], state: 'failed' }],
+    replicas: [oneRank('m-0', 'a1', [0, 1, 2, 3], { state: 'failed' })],
     models: [{ name: 'm', gpus: 4 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -44,10 +44,10 @@ test('scale-down removes the idlest known replica first; unknown idleness counts
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
     replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 600 },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }], idleSeconds: null },
-      { id: 'm-2', model: 'm', ranks: [{ node: 'a1', gpus: [2] }], idleSeconds: 7200 },
-      { id: 'm-3', model: 'm', ranks: [{ node: 'a1', gpus: [3] }], idleSeconds: 0 },
+      oneRank('m-0', 'a1', [0], { idleSeconds: 600 }),
+      oneRank('m-1', 'a1', [1], { idleSeconds: null }),
+      oneRank('m-2', 'a1', [2], { idleSeconds: 7200 }),
+      oneRank('m-3', 'a1', [3], { idleSeconds: 0 }),
     ],
     models: [{ name: 'm', replicas: 2 }],
   });
@@ -58,11 +58,7 @@ test('scale-down removes the idlest known replica first; unknown idleness counts
 test('scale-down with no known idleness stops the highest n first', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [
-      { id: 'm-2', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] },
-      { id: 'm-10', model: 'm', ranks: [{ node: 'a1', gpus: [1] }] },
-      { id: 'm-9', model: 'm', ranks: [{ node: 'a1', gpus: [2] }] },
-    ],
+    replicas: [oneRank('m-2', 'a1', [0]), oneRank('m-10', 'a1', [1]), oneRank('m-9', 'a1', [2])],
     models: [{ name: 'm', replicas: 1 }],
   });
   assert.equal(
@@ -74,7 +70,7 @@ test('scale-down with no known idleness stops the highest n first', () => {
 test('replicas: 0 keeps the entry and stops every replica as surplus', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
+    replicas: [oneRank('m-0', 'a1', [0])],
     models: [{ name: 'm', replicas: 0 }],
   });
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['stop m-0 (surplus (1 of 0)) after []']);
@@ -83,13 +79,13 @@ test('replicas: 0 keeps the entry and stops every replica as surplus', () => {
 test('a replica reporting no spec is judged by its shape and never rolled blindly', () => {
   const same = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3] }], spec: null }],
+    replicas: [oneRank('m-0', 'a1', [0, 1, 2, 3], { spec: null })],
     models: [{ name: 'm', gpus: 4 }],
   });
   assert.is(planFleet(same, emptyState()).changes, false);
   const reshaped = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1] }], spec: null }],
+    replicas: [oneRank('m-0', 'a1', [0, 1], { spec: null })],
     models: [{ name: 'm', gpus: 4 }],
   });
   assert.equal(planFleet(reshaped, emptyState()).actions.map(brief), ['start m-1 a1', 'stop m-0 (spec changed) after [m-1]']);
@@ -98,10 +94,7 @@ test('a replica reporting no spec is judged by its shape and never rolled blindl
 test("an unreachable node's replicas are left alone until it is lost, and count toward replicas", () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1', condition: 'unreachable' }, { name: 'a2' }],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], spec: 'oldspec' },
-      { id: 'gone-0', model: 'gone', ranks: [{ node: 'a1', gpus: [1] }] },
-    ],
+    replicas: [oneRank('m-0', 'a1', [0], { spec: 'oldspec' }), oneRank('gone-0', 'a1', [1])],
     models: [{ name: 'm' }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -132,27 +125,19 @@ test('a lost node: its replicas are placed again, ranks on reachable nodes stopp
 test('a replica whose ranks are all on lost nodes needs no stop, and its id is not reused', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1', condition: 'lost' }, { name: 'a2' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
+    replicas: [oneRank('m-0', 'a1', [0])],
     models: [{ name: 'm' }],
   });
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['start m-1 a2']);
 });
 
 test('a lost node that comes back with its old rank: that replica is surplus, not the replacement', () => {
-  const full = [0, 1, 2, 3, 4, 5, 6, 7];
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }, { name: 'a4' }],
     replicas: [
       // ds-0's rank on a2 was stopped while a1 was lost; a1 is back with its rank.
-      { id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: full }] },
-      {
-        id: 'ds-1',
-        model: 'ds',
-        ranks: [
-          { node: 'a3', gpus: full },
-          { node: 'a4', gpus: full },
-        ],
-      },
+      { id: 'ds-0', model: 'ds', ranks: wholeNodes('a1') },
+      { id: 'ds-1', model: 'ds', ranks: wholeNodes('a3', 'a4') },
     ],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
@@ -160,10 +145,9 @@ test('a lost node that comes back with its old rank: that replica is surplus, no
 });
 
 test('a multi-node replica with ranks missing is stopped and placed again even when not surplus', () => {
-  const full = [0, 1, 2, 3, 4, 5, 6, 7];
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
-    replicas: [{ id: 'ds-0', model: 'ds', ranks: [{ node: 'a1', gpus: full }] }],
+    replicas: [{ id: 'ds-0', model: 'ds', ranks: wholeNodes('a1') }],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['stop ds-0 (incomplete (ranks on 1 of 2 nodes)) after []', 'start ds-1 a1+a2']);

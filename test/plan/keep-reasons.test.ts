@@ -9,7 +9,7 @@ import { classify } from '../../src/plan/classify.js';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
 import type { Fleet } from '../../src/types/fleet.js';
-import { makeFleet } from '../fixtures/index.js';
+import { makeFleet, oneRank } from '../fixtures/index.js';
 
 const brief = (f: Fleet) =>
   planFleet(f, emptyState()).actions.map(
@@ -19,7 +19,7 @@ const brief = (f: Fleet) =>
 test('a replica with a changed class on a cordoned node with an unhealthy GPU is replaced for its class', () => {
   const f = makeFleet({
     nodes: [{ name: 'a1', cordon: true, unhealthy: [0], cls: 'A100' }, { name: 'a2' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
+    replicas: [oneRank('m-0', 'a1', [0])],
     models: [{ name: 'm', gpuClass: 'H100' }],
   });
   assert.equal(brief(f), ['start m-1 a2:0', 'stop m-0 (gpuClass changed) a1:0']);
@@ -28,7 +28,7 @@ test('a replica with a changed class on a cordoned node with an unhealthy GPU is
 test('cordoned and unhealthy at once: the reason is the cordon', () => {
   const f = makeFleet({
     nodes: [{ name: 'a1', cordon: true, unhealthy: [0] }, { name: 'a2' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
+    replicas: [oneRank('m-0', 'a1', [0])],
     models: [{ name: 'm' }],
   });
   assert.equal(brief(f), ['start m-1 a2:0', 'stop m-0 (node cordoned) a1:0']);
@@ -37,7 +37,7 @@ test('cordoned and unhealthy at once: the reason is the cordon', () => {
 test("a GPU is found by its index when the node's list has gaps (GPUs 2 and 3 only): GPU 3 unhealthy replaces the replica", () => {
   const f = makeFleet({
     nodes: [{ name: 'a1', gpus: 4, unhealthy: [3] }, { name: 'a2' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [3] }] }],
+    replicas: [oneRank('m-0', 'a1', [3])],
     models: [{ name: 'm' }],
   });
   const a1 = f.nodeByName.get('a1')!;
@@ -66,7 +66,7 @@ test('a lost replica of a model no longer in models.yaml is stopped where it sti
 test('a failed replica on an unreachable node gets no stop (nothing can be told), and is replaced', () => {
   const f = makeFleet({
     nodes: [{ name: 'a1', condition: 'unreachable' }, { name: 'a2' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], state: 'failed' }],
+    replicas: [oneRank('m-0', 'a1', [0], { state: 'failed' })],
     models: [{ name: 'm' }],
   });
   assert.equal(brief(f), ['start m-1 a2:0']);
@@ -75,7 +75,7 @@ test('a failed replica on an unreachable node gets no stop (nothing can be told)
 test('a model whose engine is not configured has no spec: its replicas are kept whatever spec they report', () => {
   const f = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], spec: 'other' }],
+    replicas: [oneRank('m-0', 'a1', [0], { spec: 'other' })],
     models: [{ name: 'm', engine: 'sglang' }],
   });
   const group = classify(f).byModel.get('m')!;
@@ -86,11 +86,7 @@ test('a model whose engine is not configured has no spec: its replicas are kept 
 test('free stops are in replica-id order (compareNames: plain code units) whatever order the fleet lists them', () => {
   const f = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [
-      { id: 'x-10', model: 'x', ranks: [{ node: 'a1', gpus: [0] }] },
-      { id: 'x-9', model: 'x', ranks: [{ node: 'a1', gpus: [1] }] },
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [2] }], state: 'failed' },
-    ],
+    replicas: [oneRank('x-10', 'a1', [0]), oneRank('x-9', 'a1', [1]), oneRank('m-0', 'a1', [2], { state: 'failed' })],
     models: [{ name: 'm', replicas: 0 }],
   });
   f.replicas.reverse();
@@ -123,10 +119,7 @@ test('a replica reporting no spec with one rank of the wrong size is judged chan
 test('a rank on a node the fleet does not know, or on a GPU its node does not report, is no reason to move and is never stopped', () => {
   const f = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] },
-      { id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0] }] },
-    ],
+    replicas: [oneRank('m-0', 'a1', [0]), oneRank('x-0', 'a2', [0])],
     models: [{ name: 'm' }],
   });
   f.replicas[0]!.ranks = [{ node: 'a1', rank: 0, gpus: [9] }];

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeFleet } from '../fixtures/index.js';
+import { makeFleet, oneRank } from '../fixtures/index.js';
 import { lowestCommonPort, type NodeCapacity } from '../../src/plan/capacity.js';
 
 const starts = (plan: ReturnType<typeof planFleet>) => plan.actions.filter((a): a is StartAction => a.op === 'start');
@@ -30,7 +30,7 @@ test('a node with any replica, an unhealthy GPU or mixed classes is not a free w
       { name: 'a3' },
       { name: 'a4' },
     ],
-    replicas: [{ id: 'x-0', model: 'x', ranks: [{ node: 'a3', gpus: [0] }] }],
+    replicas: [oneRank('x-0', 'a3', [0])],
     models: [{ name: 'x' }, { name: 'ds', gpus: 4, nodes: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -84,7 +84,7 @@ test('port for a multi-node replica: one port on all its nodes, the lowest free 
   // A whole node's ports are those freed by this plan's stops: 8000 is reused on both nodes.
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
-    replicas: [{ id: 'x-0', model: 'x', ranks: [{ node: 'a1', gpus: [0] }], port: 8000 }],
+    replicas: [oneRank('x-0', 'a1', [0], { port: 8000 })],
     models: [{ name: 'ds', gpus: 8, nodes: 2 }],
   });
   const s = starts(planFleet(fleet, emptyState()))[0]!;
@@ -94,7 +94,7 @@ test('port for a multi-node replica: one port on all its nodes, the lowest free 
 test('ports are per node: the lowest port from basePort not taken on that node', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'y-0', model: 'y', ranks: [{ node: 'a1', gpus: [0] }], port: 8000 }],
+    replicas: [oneRank('y-0', 'a1', [0], { port: 8000 })],
     models: [{ name: 'y' }, { name: 'm', replicas: 2 }],
   });
   assert.equal(

@@ -11,7 +11,7 @@ import { replicaSpec } from '../../src/plan/spec.js';
 import type { Config } from '../../src/types/config.js';
 import type { Plan, StartAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
-import { ENGINE, makeFleet } from '../fixtures/index.js';
+import { ENGINE, makeFleet, oneRank, type ModelIn, type ReplicaSpecIn } from '../fixtures/index.js';
 
 /** The spec models.yaml gives `name` in `config`. */
 const specOf = (config: Config, name: string) =>
@@ -20,69 +20,47 @@ const specOf = (config: Config, name: string) =>
     ENGINE,
   );
 
+/** A fleet of one 8-GPU node a1 with `models` and `replicas` on it. */
+const onA1 = (models: ModelIn[], replicas: ReplicaSpecIn[] = []) => makeFleet({ nodes: [{ name: 'a1' }], replicas, models });
+/** Each action of `plan` as `op replica`. */
+const ops = (plan: ReturnType<typeof planFleet>) => plan.actions.map((a) => `${a.op} ${a.replica}`);
+
 test('without a base, a model the plan starts whose spec no replica runs yet shows its argv, per-replica placeholders as written', () => {
-  const fleet = makeFleet({
-    nodes: [{ name: 'a1' }],
-    models: [{ name: 'm', gpus: 2, args: ['--served-model-name={model}', '--tp={gpus}', '--port={port}'] }],
-  });
+  const fleet = onA1([{ name: 'm', gpus: 2, args: ['--served-model-name={model}', '--tp={gpus}', '--port={port}'] }]);
   const plan = planFleet(fleet, emptyState());
-  assert.equal(
-    plan.actions.map((a) => `${a.op} ${a.replica}`),
-    ['start m-0'],
-  );
+  assert.equal(ops(plan), ['start m-0']);
   assert.equal(newSpecs(fleet.config, null, fleet, plan), [
     { model: 'm', spec: specOf(fleet.config, 'm'), argv: ['vllm', 'serve', '{weightsPath}', '--served-model-name=m', '--tp=2', '--port={port}'] },
   ]);
 });
 
 test('without a base, starting another replica of a spec the fleet already runs shows no argv', () => {
-  const fleet = makeFleet({
-    nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
-    models: [{ name: 'm', replicas: 2 }],
-  });
+  const fleet = onA1([{ name: 'm', replicas: 2 }], [oneRank('m-0', 'a1', [0])]);
   const plan = planFleet(fleet, emptyState());
-  assert.equal(
-    plan.actions.map((a) => `${a.op} ${a.replica}`),
-    ['start m-1'],
-  );
+  assert.equal(ops(plan), ['start m-1']);
   assert.equal(newSpecs(fleet.config, null, fleet, plan), []);
 });
 
 test('without a base, a model the plan only stops (a surplus replica) shows no argv, even though no replica runs its spec', () => {
   // Both replicas were started by hand or by an older agent (no spec reported):
   // kept as they are, and the one too many is stopped. Nothing starts.
-  const fleet = makeFleet({
-    nodes: [{ name: 'a1' }],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], spec: null },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }], spec: null, port: 8001 },
-    ],
-    models: [{ name: 'm', replicas: 1 }],
-  });
+  const fleet = onA1([{ name: 'm', replicas: 1 }], [oneRank('m-0', 'a1', [0], { spec: null }), oneRank('m-1', 'a1', [1], { spec: null, port: 8001 })]);
   const plan = planFleet(fleet, emptyState());
-  assert.equal(
-    plan.actions.map((a) => `${a.op} ${a.replica}`),
-    ['stop m-1'],
-  );
+  assert.equal(ops(plan), ['stop m-1']);
   assert.equal(newSpecs(fleet.config, null, fleet, plan), []);
 });
 
 test('without a base, only the started model is listed when the same plan stops another model with a new spec', () => {
   // `old` is scaled to 0 replicas and its replica reported no spec, so no
   // replica runs old's spec either: its stop must not list that spec.
-  const fleet = makeFleet({
-    nodes: [{ name: 'a1' }],
-    replicas: [{ id: 'old-0', model: 'old', ranks: [{ node: 'a1', gpus: [0] }], spec: null }],
-    models: [{ name: 'new' }, { name: 'old', replicas: 0 }],
-  });
+  const fleet = onA1([{ name: 'new' }, { name: 'old', replicas: 0 }], [oneRank('old-0', 'a1', [0], { spec: null })]);
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions.map((a) => `${a.op} ${a.replica}`).sort(), ['start new-0', 'stop old-0']);
+  assert.equal(ops(plan).sort(), ['start new-0', 'stop old-0']);
   assert.equal(newSpecs(fleet.config, null, fleet, plan), [{ model: 'new', spec: specOf(fleet.config, 'new'), argv: ['vllm', 'serve', '{weightsPath}'] }]);
 });
 
 test('a model whose engine the cluster does not declare is skipped (no argv can be shown for it), the others still listed', () => {
-  const fleet = makeFleet({ nodes: [{ name: 'a1' }], models: [{ name: 'm' }] });
+  const fleet = onA1([{ name: 'm' }]);
   const plan = planFleet(fleet, emptyState());
   // As if the plan also started `x`, a model on an engine cluster.yaml lacks
   // (parseConfig refuses one; newSpecs must not throw on it).

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { makeFleet, NOW } from '../fixtures/index.js';
+import { makeFleet, NOW, oneRank, startOf, type ModelIn } from '../fixtures/index.js';
 
 const starts = (plan: ReturnType<typeof planFleet>) => plan.actions.filter((a): a is StartAction => a.op === 'start');
 const where = (s: StartAction) => s.placement.map((p) => `${p.node}[${p.gpus.join(',')}]`).join(' ');
@@ -11,21 +11,11 @@ const where = (s: StartAction) => s.placement.map((p) => `${p.node}[${p.gpus.joi
 test('a missing replica starts with the reason "1 of 2 replicas missing" and the lowest free id', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3] }] }],
+    replicas: [oneRank('m-0', 'a1', [0, 1, 2, 3])],
     models: [{ name: 'm', gpus: 4, replicas: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
-  assert.equal(plan.actions, [
-    {
-      op: 'start',
-      replica: 'm-1',
-      model: 'm',
-      port: 8000,
-      placement: [{ node: 'a2', gpus: [0, 1, 2, 3] }],
-      weights: 'none',
-      reason: '1 of 2 replicas missing',
-    },
-  ]);
+  assert.equal(plan.actions, [startOf('m-1', [{ node: 'a2', gpus: [0, 1, 2, 3] }], '1 of 2 replicas missing')]);
   assert.is(plan.changes, true);
   assert.is(plan.blocked, null);
 });
@@ -33,7 +23,7 @@ test('a missing replica starts with the reason "1 of 2 replicas missing" and the
 test('spread: a second replica goes to a node without one of the same model, before best fit', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2' }],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1] }] }],
+    replicas: [oneRank('m-0', 'a1', [0, 1])],
     models: [{ name: 'm', gpus: 2, replicas: 2 }],
   });
   // Best fit alone would pick a1 (6 free -> 4 left), spread picks a2.
@@ -41,31 +31,24 @@ test('spread: a second replica goes to a node without one of the same model, bef
 });
 
 test('best fit: the node left with the fewest free GPUs wins among equals', () => {
-  const fleet = makeFleet({
-    nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
-    replicas: [
-      { id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3, 4] }] },
-      { id: 'x-1', model: 'x', ranks: [{ node: 'a3', gpus: [0, 1] }] },
-    ],
-    models: [
-      { name: 'x', gpus: 5, replicas: 0 },
-      { name: 'm', gpus: 2, replicas: 1 },
-    ],
-  });
+  // x-0 takes 5 GPUs of a2, x-1 2 of a3; a1 is empty.
+  const xFleet = (models: ModelIn[]) =>
+    makeFleet({
+      nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
+      replicas: [oneRank('x-0', 'a2', [0, 1, 2, 3, 4]), oneRank('x-1', 'a3', [0, 1])],
+      models,
+    });
+  const fleet = xFleet([
+    { name: 'x', gpus: 5, replicas: 0 },
+    { name: 'm', gpus: 2, replicas: 1 },
+  ]);
   const plan = planFleet(fleet, emptyState());
   // x's replicas are surplus (replicas: 0) and free their GPUs: everything is free again.
   assert.is(where(starts(plan)[0]!), 'a1[0,1]');
-  const kept = makeFleet({
-    nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }],
-    replicas: [
-      { id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3, 4] }] },
-      { id: 'x-1', model: 'x', ranks: [{ node: 'a3', gpus: [0, 1] }] },
-    ],
-    models: [
-      { name: 'x', gpus: 5, replicas: 1 },
-      { name: 'y', gpus: 2, replicas: 1 },
-    ],
-  });
+  const kept = xFleet([
+    { name: 'x', gpus: 5, replicas: 1 },
+    { name: 'y', gpus: 2, replicas: 1 },
+  ]);
   const s = starts(planFleet(kept, emptyState()));
   // x keeps one (x-1 is surplus: highest n), y (2 GPUs) fits a2 exactly (3 free -> 1 left).
   assert.is(where(s.find((a) => a.model === 'y')!), 'a2[5,6]');
@@ -99,7 +82,7 @@ test('weights tier: a holding node beats its fabric, which beats neither', () =>
 test('a local copy does not make a fabric-mate a holder: the mate ranks as fabric, below the holder', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }, { name: 'a2', holds: ['org/m'] }],
-    replicas: [{ id: 'x-0', model: 'x', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3, 4, 5] }] }],
+    replicas: [oneRank('x-0', 'a2', [0, 1, 2, 3, 4, 5])],
     models: [
       { name: 'x', gpus: 6 },
       { name: 'm', gpus: 2 },
@@ -226,10 +209,7 @@ test('when capacity is short the higher priority wins and the other is unplaceab
 test('ports: the lowest port from basePort free on the node', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [
-      { id: 'x-0', model: 'x', ranks: [{ node: 'a1', gpus: [0] }], port: 8000 },
-      { id: 'x-1', model: 'x', ranks: [{ node: 'a1', gpus: [1] }], port: 8002 },
-    ],
+    replicas: [oneRank('x-0', 'a1', [0], { port: 8000 }), oneRank('x-1', 'a1', [1], { port: 8002 })],
     models: [
       { name: 'x', gpus: 1, replicas: 2 },
       { name: 'm', gpus: 1, replicas: 2 },

@@ -6,17 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet, type NodeSpec } from '../fixtures/fleet.js';
+import { CONFIG_70B, W70, brief, makeFleet, type NodeSpec } from '../fixtures/fleet.js';
 
-const W70 = 'meta-llama/Llama-3.1-70B-Instruct';
-const CONFIG_70B = {
-  hidden_size: 8192,
-  max_position_embeddings: 131072,
-  num_attention_heads: 64,
-  num_hidden_layers: 80,
-  num_key_value_heads: 8,
-  torch_dtype: 'bfloat16',
-};
 const SIZE = { [W70]: { bytes: 141_107_000_000, config: CONFIG_70B } };
 const A100: Partial<NodeSpec> = { cls: 'A100', product: 'NVIDIA A100-SXM4-40GB', memoryMiB: 40960 };
 const H100: Partial<NodeSpec> = { cls: 'H100', product: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 };

@@ -10,7 +10,7 @@ import type { Fleet } from '../../src/types/fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
 import type { AgentReport, RouterObservation, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, makeFleet, NOW } from '../fixtures/index.js';
+import { makeConfig, makeFleet, NOW, startOf } from '../fixtures/index.js';
 
 const gpus = (n: number) => Array.from({ length: n }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
 const running = (id: string, gpu: number) => ({ id, model: id.replace(/-\d+$/, ''), gpus: [gpu], state: 'running' as const, port: 8000 + gpu });
@@ -33,15 +33,7 @@ function fleetOf(routers: RouterObservation[] = []): Fleet {
   return buildFleet(config, snapshot, emptyState(), NOW);
 }
 
-const startN: StartAction = {
-  op: 'start',
-  replica: 'n-0',
-  model: 'n',
-  port: 8007,
-  placement: [{ node: 'a1', gpus: [7] }],
-  weights: 'none',
-  reason: '1 of 1 replica missing',
-};
+const startN: StartAction = startOf('n-0', [{ node: 'a1', gpus: [7] }], '1 of 1 replica missing', { port: 8007 });
 
 test('the ids of replicas on nodes cluster.yaml no longer lists stay taken in the projection', () => {
   const fleet = fleetOf();

@@ -8,31 +8,9 @@ import * as assert from 'uvu/assert';
 import { buildFleet } from '../../src/fleet/build-fleet.js';
 import { projectFleet } from '../../src/plan/project-fleet.js';
 import type { StartAction, StopAction } from '../../src/types/plan.js';
-import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
-import { makeConfig, makeFleet, NOW, gpus, report as agentReport } from '../fixtures/index.js';
-
-const report = (replicas: AgentReport['replicas']): AgentReport => agentReport(gpus(8), replicas);
-
-/** a1 runs old-0 on GPU 0, a2 runs nothing, a3 is unreachable (a minute) and last ran x-0. */
-function world(): Snapshot {
-  return {
-    version: 1,
-    observedAt: NOW,
-    nodes: [
-      { name: 'a1', reachable: true, report: report([{ id: 'old-0', model: 'old', gpus: [0], state: 'running', port: 8000 }]) },
-      { name: 'a2', reachable: true, report: report([]) },
-      {
-        name: 'a3',
-        reachable: false,
-        error: 'timeout',
-        unreachableSince: '2026-11-29T07:59:00Z',
-        lastReport: report([{ id: 'x-0', model: 'x', gpus: [0], state: 'running', port: 8000 }]),
-      },
-    ],
-    routers: [],
-  };
-}
+import { makeConfig, makeFleet, NOW } from '../fixtures/index.js';
+import { projectionSnapshot } from './projection-world.js';
 
 const start = (model: string, placement: StartAction['placement']): StartAction => ({
   op: 'start',
@@ -46,7 +24,7 @@ const start = (model: string, placement: StartAction['placement']): StartAction 
 
 test('a started replica of a model whose engine cluster.yaml does not define, or of a model not in models.yaml, carries no spec', () => {
   const config = makeConfig({ nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }], models: [{ name: 'm', engine: 'sglang' }] });
-  const fleet = buildFleet(config, world(), emptyState(), NOW);
+  const fleet = buildFleet(config, projectionSnapshot(), emptyState(), NOW);
   const after = projectFleet(fleet, { started: [start('m', [{ node: 'a2', gpus: [0] }]), start('gone', [{ node: 'a2', gpus: [1] }])], stopped: [] });
   assert.equal(after.nodeByName.get('a2')!.report!.replicas, [
     { id: 'm-0', model: 'm', gpus: [0], state: 'starting', endpoint: 'http://a2:8001', port: 8001, rank: 0 },
@@ -65,7 +43,7 @@ test('a started replica of a model whose engine cluster.yaml does not define, or
 
 test('a stop that names a node the fleet does not know (gone from cluster.yaml) removes the replica from the reached nodes it names, and nothing else', () => {
   const config = makeConfig({ nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }], models: [{ name: 'old' }] });
-  const fleet = buildFleet(config, world(), emptyState(), NOW);
+  const fleet = buildFleet(config, projectionSnapshot(), emptyState(), NOW);
   const stop: StopAction = {
     op: 'stop',
     replica: 'old-0',
@@ -91,7 +69,7 @@ test('a stop that names a node the fleet does not know (gone from cluster.yaml) 
 
 test('a start whose head node the fleet does not know: the other ranks are told a URL built from the head node name', () => {
   const config = makeConfig({ nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }], models: [{ name: 'm', gpus: 1, nodes: 2 }] });
-  const fleet = buildFleet(config, world(), emptyState(), NOW);
+  const fleet = buildFleet(config, projectionSnapshot(), emptyState(), NOW);
   const after = projectFleet(fleet, {
     started: [
       start('m', [
@@ -113,7 +91,7 @@ test('a start whose head node the fleet does not know: the other ranks are told 
 
 test('a node llmgw did not reach keeps its last report as it was, even when a start was placed on it', () => {
   const config = makeConfig({ nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }], models: [{ name: 'm', gpus: 1, nodes: 2 }] });
-  const fleet = buildFleet(config, world(), emptyState(), NOW);
+  const fleet = buildFleet(config, projectionSnapshot(), emptyState(), NOW);
   assert.is(fleet.nodeByName.get('a3')!.condition, 'unreachable');
   const after = projectFleet(fleet, {
     started: [

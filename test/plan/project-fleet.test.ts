@@ -16,12 +16,11 @@ import { replicaSpec } from '../../src/plan/spec.js';
 import type { Config } from '../../src/types/config.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import type { StartAction, StopAction } from '../../src/types/plan.js';
-import type { AgentReport, Snapshot } from '../../src/types/snapshot.js';
+import type { Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { ROOT } from '../helpers/golden.js';
-import { ENGINE, NOW, gpus, makeConfig, report as agentReport } from '../fixtures/index.js';
-
-const report = (replicas: AgentReport['replicas']): AgentReport => agentReport(gpus(8), replicas);
+import { ENGINE, NOW, makeConfig } from '../fixtures/index.js';
+import { eightGpus as report, projectionSnapshot } from './projection-world.js';
 
 /** Everything the fleet model says, as plain data (its maps and config left out). */
 function facts(f: Fleet): unknown {
@@ -35,25 +34,10 @@ function facts(f: Fleet): unknown {
   };
 }
 
+/** The projection snapshot, with a model of two ranks of 4 GPUs. */
 function smallWorld(): { config: Config; snapshot: Snapshot } {
   const config = makeConfig({ nodes: [{ name: 'a1' }, { name: 'a2' }, { name: 'a3' }], models: [{ name: 'm', gpus: 4, nodes: 2 }] });
-  const snapshot: Snapshot = {
-    version: 1,
-    observedAt: NOW,
-    nodes: [
-      { name: 'a1', reachable: true, report: report([{ id: 'old-0', model: 'old', gpus: [0], state: 'running', port: 8000 }]) },
-      { name: 'a2', reachable: true, report: report([]) },
-      {
-        name: 'a3',
-        reachable: false,
-        error: 'timeout',
-        unreachableSince: '2026-11-29T07:59:00Z',
-        lastReport: report([{ id: 'x-0', model: 'x', gpus: [0], state: 'running' }]),
-      },
-    ],
-    routers: [],
-  };
-  return { config, snapshot };
+  return { config, snapshot: projectionSnapshot() };
 }
 
 const stopOld: StopAction = { op: 'stop', replica: 'old-0', model: 'old', placement: [{ node: 'a1', gpus: [0] }], reason: 'not in models.yaml', waitFor: [] };

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet } from '../fixtures/index.js';
+import { brief, makeFleet, oneRank } from '../fixtures/index.js';
 
 test('spec changed without enough kept replicas: surge, one stop per new replica, waiting for it', () => {
   const fleet = makeFleet({
@@ -11,10 +11,7 @@ test('spec changed without enough kept replicas: surge, one stop per new replica
       { name: 'a2', gpus: 4 },
       { name: 'a3', gpus: 4 },
     ],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0, 1, 2, 3] }], spec: 'oldspec' },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a2', gpus: [0, 1, 2, 3] }], spec: 'oldspec' },
-    ],
+    replicas: [oneRank('m-0', 'a1', [0, 1, 2, 3], { spec: 'oldspec' }), oneRank('m-1', 'a2', [0, 1, 2, 3], { spec: 'oldspec' })],
     models: [{ name: 'm', gpus: 4, replicas: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -27,11 +24,7 @@ test('spec changed without enough kept replicas: surge, one stop per new replica
 test('spec changed with enough kept replicas: every not-kept one stops, waiting for kept ones still starting', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], spec: 'oldspec' },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }], state: 'starting' },
-      { id: 'm-2', model: 'm', ranks: [{ node: 'a1', gpus: [2] }] },
-    ],
+    replicas: [oneRank('m-0', 'a1', [0], { spec: 'oldspec' }), oneRank('m-1', 'a1', [1], { state: 'starting' }), oneRank('m-2', 'a1', [2])],
     models: [{ name: 'm', replicas: 2 }],
   });
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['stop m-0 (spec changed) after [m-1]']);
@@ -40,10 +33,7 @@ test('spec changed with enough kept replicas: every not-kept one stops, waiting 
 test('a cordoned node and an unhealthy GPU are replaced with surge, with their own reasons', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1', cordon: true }, { name: 'a2', unhealthy: [1] }, { name: 'a3' }],
-    replicas: [
-      { id: 'c-0', model: 'c', ranks: [{ node: 'a1', gpus: [0] }] },
-      { id: 'u-0', model: 'u', ranks: [{ node: 'a2', gpus: [0, 1] }] },
-    ],
+    replicas: [oneRank('c-0', 'a1', [0]), oneRank('u-0', 'a2', [0, 1])],
     models: [{ name: 'c' }, { name: 'u', gpus: 2 }],
   });
   const plan = planFleet(fleet, emptyState());
@@ -56,10 +46,7 @@ test('a cordoned node and an unhealthy GPU are replaced with surge, with their o
 test('the wait lists the new replicas and the kept ones still starting', () => {
   const fleet = makeFleet({
     nodes: [{ name: 'a1' }],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], spec: 'oldspec' },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }], state: 'starting' },
-    ],
+    replicas: [oneRank('m-0', 'a1', [0], { spec: 'oldspec' }), oneRank('m-1', 'a1', [1], { state: 'starting' })],
     models: [{ name: 'm', replicas: 2 }],
   });
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['start m-2 a1', 'stop m-0 (spec changed) after [m-1,m-2]']);
@@ -71,7 +58,7 @@ test('a changed gpuClass replaces the replica on the right class', () => {
       { name: 'a1', cls: 'A100' },
       { name: 'h1', cls: 'H100' },
     ],
-    replicas: [{ id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] }],
+    replicas: [oneRank('m-0', 'a1', [0])],
     models: [{ name: 'm', gpuClass: 'H100' }],
   });
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['start m-1 h1', 'stop m-0 (gpuClass changed) after [m-1]']);

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState, type State } from '../../src/types/state.js';
-import { makeFleet, type FleetIn } from '../fixtures/fleet.js';
+import { makeFleet, type FleetIn, oneRank } from '../fixtures/fleet.js';
 import { NOW } from '../fixtures/now.js';
 
 function stopped(input: FleetIn, state: State = emptyState()): string[] {
@@ -20,10 +20,7 @@ const minutesAgo = (m: number) => new Date(Date.parse(NOW) - m * 60_000).toISOSt
 // m-0 on a1 has been unused longer (by a hair): the idleness rule alone would stop it.
 const RETURNED: FleetIn = {
   nodes: [{ name: 'a1' }, { name: 'a2' }],
-  replicas: [
-    { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 61 },
-    { id: 'm-1', model: 'm', ranks: [{ node: 'a2', gpus: [0] }], idleSeconds: 60 },
-  ],
+  replicas: [oneRank('m-0', 'a1', [0], { idleSeconds: 61 }), oneRank('m-1', 'a2', [0], { idleSeconds: 60 })],
   models: [{ name: 'm', replicas: 1 }],
 };
 
@@ -43,9 +40,9 @@ test('then a replica sharing a node with another of its model, before the longes
   const out = stopped({
     nodes: [{ name: 'a1' }, { name: 'a2' }],
     replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 10 },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }], idleSeconds: 20 },
-      { id: 'm-2', model: 'm', ranks: [{ node: 'a2', gpus: [0] }], idleSeconds: 9000 },
+      oneRank('m-0', 'a1', [0], { idleSeconds: 10 }),
+      oneRank('m-1', 'a1', [1], { idleSeconds: 20 }),
+      oneRank('m-2', 'a2', [0], { idleSeconds: 9000 }),
     ],
     models: [{ name: 'm', replicas: 2 }],
   });
@@ -55,12 +52,7 @@ test('then a replica sharing a node with another of its model, before the longes
 test('chosen one at a time: two pairs shrinking to two keep one on each node', () => {
   const out = stopped({
     nodes: [{ name: 'a1' }, { name: 'a2' }],
-    replicas: [
-      { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] },
-      { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }] },
-      { id: 'm-2', model: 'm', ranks: [{ node: 'a2', gpus: [0] }] },
-      { id: 'm-3', model: 'm', ranks: [{ node: 'a2', gpus: [1] }] },
-    ],
+    replicas: [oneRank('m-0', 'a1', [0]), oneRank('m-1', 'a1', [1]), oneRank('m-2', 'a2', [0]), oneRank('m-3', 'a2', [1])],
     models: [{ name: 'm', replicas: 2 }],
   });
   // m-3 first (highest n of the shared); m-2 is then alone on a2, so m-1 goes next.
@@ -71,11 +63,7 @@ test('recently back beats sharing: the returned node goes first even when its re
   const out = stopped(
     {
       nodes: [{ name: 'a1' }, { name: 'a2' }],
-      replicas: [
-        { id: 'm-0', model: 'm', ranks: [{ node: 'a1', gpus: [0] }] },
-        { id: 'm-1', model: 'm', ranks: [{ node: 'a1', gpus: [1] }] },
-        { id: 'm-2', model: 'm', ranks: [{ node: 'a2', gpus: [0] }] },
-      ],
+      replicas: [oneRank('m-0', 'a1', [0]), oneRank('m-1', 'a1', [1]), oneRank('m-2', 'a2', [0])],
       models: [{ name: 'm', replicas: 2 }],
     },
     { ...emptyState(), outageEnded: { a2: minutesAgo(1) } },

@@ -4,7 +4,7 @@ import { lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { Readable, Writable } from 'node:stream';
+import { captureIo } from '../helpers/io.js';
 import type { ServerResponse } from 'node:http';
 import { type Reply, chat, clientAgent, eventually, sleep, engineTracker, tempSocket, withRouter } from './helpers.js';
 import { runRouterClient } from '../../src/router/client.js';
@@ -207,24 +207,9 @@ test('the CLI finds the socket through --admin and reads the table from stdin', 
   const r = await withRouter({ socket: tmp.path });
   cleanups.push(tmp.cleanup, () => r.close());
   const run = async (argv: string[], stdin: string) => {
-    let out = '';
-    let err = '';
-    const sink = (f: (s: string) => void) =>
-      new Writable({
-        write(c, _e, cb) {
-          f(String(c));
-          cb();
-        },
-      });
-    const code = await main(argv, {
-      stdout: sink((s) => (out += s)),
-      stderr: sink((s) => (err += s)),
-      stdin: Readable.from([stdin]),
-      env: { LLMGW_ROUTER_SOCKET: '/nonexistent/elsewhere.sock' },
-      cwd: process.cwd(),
-      debug: false,
-    });
-    return { code, out, err };
+    const c = captureIo({ env: { LLMGW_ROUTER_SOCKET: '/nonexistent/elsewhere.sock' }, stdin });
+    const code = await main(argv, c.io);
+    return { code, out: c.out(), err: c.err() };
   };
   const put = await run(['router', 'endpoints', '--admin', tmp.path], '{"version":1,"models":{"m":[]},"settings":{"m":{"waitTimeoutMs":50}}}');
   assert.equal(put, { code: 0, out: '{"version":1,"ok":true}\n', err: '' });

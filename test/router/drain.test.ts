@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import net from 'node:net';
-import { chat, clientAgent, eventually, engineTracker, sleep, withRouter, type TestRouter } from './helpers.js';
+import { chat, clientAgent, eventually, engineTracker, leaveAtFirstChunk, sleep, withRouter, type TestRouter } from './helpers.js';
 import { startStubEngine, type StubEngine } from '../../src/sim/stub-engine.js';
 
 const test = suite('router drain and served');
@@ -145,17 +145,7 @@ test('a client that leaves mid-stream is not an error of the replica, and its re
   const slow = await startStubEngine({ model: 'm', answer: 'a b c d e f g h', tokenDelayMs: 200 });
   stubs.push(slow);
   await router.setTable({ m: [{ replica: 'm-0', url: `http://127.0.0.1:${slow.port}` }] });
-  await new Promise<void>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: router.port, path: '/v1/chat/completions', method: 'POST', agent: false }, (res) => {
-      res.once('data', () => {
-        req.destroy();
-        resolve();
-      });
-    });
-    req.on('error', () => undefined);
-    req.end(JSON.stringify({ model: 'm', stream: true, messages: [] }));
-    setTimeout(() => reject(new Error('no first chunk')), 3000).unref();
-  });
+  await leaveAtFirstChunk(router.port, '/v1/chat/completions', { model: 'm', stream: true, messages: [] });
   let usage = await router.usage();
   for (let i = 0; i < 100 && usage.inflight['m-0'] !== 0; i++) {
     await sleep(10);

@@ -1,22 +1,18 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http, { type ServerResponse } from 'node:http';
-import { chat, clientAgent, engineTracker, eventually, eventuallyAsync, withRouter, type TestRouter } from './helpers.js';
+import { chat, clientAgent, eventually, eventuallyAsync, routerSuite } from './helpers.js';
 import { FakeTimers } from './fake-timers.js';
 import { maxOut, nextEjection } from '../../src/router/liveness.js';
 import { getValidator } from '../../src/util/schema.js';
+import type { RouterEndpoints } from '../../src/types/snapshot.js';
 
-const test = suite('router ejection');
+const { test, engine, router: startRouter } = routerSuite('router ejection');
 
-const { engine, closeAll: closeEngines } = engineTracker();
-let router: TestRouter | null = null;
-
-test.after.each(async () => {
-  await router?.close();
-  router = null;
-  await closeEngines();
-});
-test.after(() => clientAgent.destroy());
+/** Model m over these replicas (id: URL, in order), routed least-inflight: one replica among others. */
+function leastInflight(replicas: Record<string, string>, settings?: RouterEndpoints['settings']): RouterEndpoints {
+  const m = Object.entries(replicas).map(([replica, url]) => ({ replica, url }));
+  return { version: 1, models: { m }, routing: { m: 'least-inflight' }, ...(settings ? { settings } : {}) };
+}
 
 const T0 = Date.parse('2026-11-29T08:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -56,18 +52,8 @@ test('consecutiveErrors failures in a row eject a replica: usage lists it (error
   const timers = new FakeTimers(T0);
   const bad = await failing();
   const good = await engine('good');
-  router = await withRouter({ timers });
-  await router.put({
-    version: 1,
-    models: {
-      m: [
-        { replica: 'm-bad', url: bad.url },
-        { replica: 'm-good', url: good.url },
-      ],
-    },
-    routing: { m: 'least-inflight' },
-    settings: { m: { consecutiveErrors: 3, ejectForMs: 10_000 } },
-  });
+  const router = await startRouter({ timers });
+  await router.put(leastInflight({ 'm-bad': bad.url, 'm-good': good.url }, { m: { consecutiveErrors: 3, ejectForMs: 10_000 } }));
   const statuses: number[] = [];
   while (bad.received.length < 3) statuses.push((await chat(router.port, 'm')).status);
   const usage = await router.usage();
@@ -87,7 +73,7 @@ test('a success between failures resets the count: failures must be in a row', a
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': 2 });
     res.end('{}');
   });
-  router = await withRouter({ timers, liveness: { consecutiveErrors: 2 } });
+  const router = await startRouter({ timers, liveness: { consecutiveErrors: 2 } });
   await router.setTable({ m: [{ replica: 'm-0', url: flaky.url }] });
   for (let i = 0; i < 8; i++) await chat(router.port, 'm');
   assert.equal((await router.usage()).ejected, {});
@@ -98,16 +84,8 @@ test('of two failing replicas only one is ejected (never more than ceil(n/2))', 
   const timers = new FakeTimers(T0);
   const a = await failing();
   const b = await failing(502);
-  router = await withRouter({ timers, liveness: { consecutiveErrors: 2 } });
-  await router.setTable(
-    {
-      m: [
-        { replica: 'm-0', url: a.url },
-        { replica: 'm-1', url: b.url },
-      ],
-    },
-    { m: 'least-inflight' },
-  );
+  const router = await startRouter({ timers, liveness: { consecutiveErrors: 2 } });
+  await router.put(leastInflight({ 'm-0': a.url, 'm-1': b.url }));
   for (let i = 0; i < 10; i++) await chat(router.port, 'm');
   assert.equal(Object.keys((await router.usage()).ejected).length, 1);
 });
@@ -143,18 +121,8 @@ test('a stalled replica (a stream in flight, no byte for stallAfter) is ejected;
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end('data: {"ok":true}\n\ndata: [DONE]\n\n');
   });
-  router = await withRouter({ timers });
-  await router.put({
-    version: 1,
-    models: {
-      m: [
-        { replica: 'm-stuck', url: stuck.engine.url },
-        { replica: 'm-good', url: good.url },
-      ],
-    },
-    routing: { m: 'least-inflight' },
-    settings: { m: { stallAfterMs: 60_000 } },
-  });
+  const router = await startRouter({ timers });
+  await router.put(leastInflight({ 'm-stuck': stuck.engine.url, 'm-good': good.url }, { m: { stallAfterMs: 60_000 } }));
   // least-inflight starts at the first replica.
   const reply = streamChat(router.port, 'm');
   await eventually(() => stuck.held.length === 1);
@@ -176,18 +144,10 @@ test('a started stream on a replica that stalls ends with an SSE error event and
     res.write('data: {"choices":[{"delta":{"content":"He"}}]}\n\n');
   });
   const other = await engine('other');
-  router = await withRouter({ timers, liveness: { stallAfterMs: 10_000 } });
-  await router.setTable(
-    {
-      m: [
-        { replica: 'm-half', url: half.url },
-        { replica: 'm-other', url: other.url },
-      ],
-    },
-    { m: 'least-inflight' },
-  );
+  const router = await startRouter({ timers, liveness: { stallAfterMs: 10_000 } });
+  await router.put(leastInflight({ 'm-half': half.url, 'm-other': other.url }));
   const reply = streamChat(router.port, 'm');
-  await eventuallyAsync(async () => (await router!.usage()).inflight['m-half'] === 1);
+  await eventuallyAsync(async () => (await router.usage()).inflight['m-half'] === 1);
   // Let the sweep see the first chunk, then nothing more.
   await new Promise((r) => setTimeout(r, 50));
   timers.advance(1_000);
@@ -196,7 +156,7 @@ test('a started stream on a replica that stalls ends with an SSE error event and
   assert.is(r.status, 200);
   assert.ok(r.text.startsWith('data: {"choices":[{"delta":{"content":"He"}}]}\n\n'), r.text);
   assert.match(r.text, /event: error\ndata: \{"error":\{"message":"[^"]+","type":"server_error","param":null,"code":"upstream_unavailable"\}\}\n\n$/);
-  await eventuallyAsync(async () => (await router!.usage()).inflight['m-half'] === 0);
+  await eventuallyAsync(async () => (await router.usage()).inflight['m-half'] === 0);
 });
 
 test('a slow stream that sends a chunk just under stallAfter each time is never ejected', async () => {
@@ -206,14 +166,14 @@ test('a slow stream that sends a chunk just under stallAfter each time is never 
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     streams.push(res);
   });
-  router = await withRouter({ timers, liveness: { stallAfterMs: 10_000 } });
+  const router = await startRouter({ timers, liveness: { stallAfterMs: 10_000 } });
   await router.setTable({ m: [{ replica: 'm-0', url: slow.url }] });
   const reply = streamChat(router.port, 'm');
   await eventually(() => streams.length === 1);
   for (let i = 0; i < 5; i++) {
     timers.advance(9_000);
     streams[0]!.write(`data: ${i}\n\n`);
-    await eventuallyAsync(async () => (await router!.usage()).inflight['m-0'] === 1);
+    await eventuallyAsync(async () => (await router.usage()).inflight['m-0'] === 1);
     await new Promise((r) => setTimeout(r, 30));
     assert.equal((await router.usage()).ejected, {}, `chunk ${i}`);
   }
@@ -229,13 +189,13 @@ test('a lone replica that is ejected: its requests wait, and are sent when the e
     res.writeHead(fail ? 500 : 200, { 'content-type': 'application/json', 'content-length': 2 });
     res.end('{}');
   });
-  router = await withRouter({ timers, liveness: { consecutiveErrors: 1, ejectForMs: 5_000 } });
+  const router = await startRouter({ timers, liveness: { consecutiveErrors: 1, ejectForMs: 5_000 } });
   await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
   assert.is((await chat(router.port, 'm')).status, 500);
   assert.is((await router.usage()).ejected['m-0'].count, 1);
   fail = false;
   const waiting = chat(router.port, 'm');
-  await eventuallyAsync(async () => (await router!.usage()).waiting['m']?.count === 1);
+  await eventuallyAsync(async () => (await router.usage()).waiting['m']?.count === 1);
   assert.equal((await router.usage()).waiting, { m: { count: 1, oldest: iso(T0) } });
   timers.advance(5_000);
   assert.is((await waiting).status, 200);

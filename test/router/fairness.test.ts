@@ -1,23 +1,12 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import net from 'node:net';
 import type { ServerResponse } from 'node:http';
-import { clientAgent, engineTracker, eventually, eventuallyAsync, withRouter, type TestRouter } from './helpers.js';
+import { eventually, eventuallyAsync, routerSuite } from './helpers.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from '../../src/router/server.js';
 import { PIPELINE_DEPTH } from '../../src/router/lane.js';
 import { defaultEngineConnections, EngineSlots } from '../../src/router/engine-slots.js';
 
-const test = suite('router fairness under abuse');
-
-const { engine, closeAll: closeEngines } = engineTracker();
-let router: TestRouter | null = null;
-
-test.after.each(async () => {
-  await router?.close();
-  router = null;
-  await closeEngines();
-});
-test.after(() => clientAgent.destroy());
+const { test, engine, router: startRouter } = routerSuite('router fairness under abuse');
 
 function post(model: string, seq: number): string {
   const body = JSON.stringify({ model, seq, messages: [{ role: 'user', content: 'hi' }] });
@@ -62,7 +51,7 @@ test('pipelined requests on one connection go upstream one at a time, and their 
       res.end(out);
     });
   });
-  router = await withRouter();
+  const router = await startRouter();
   await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
   const s = net.connect(router.port, '127.0.0.1');
   const got = reader(s);
@@ -80,7 +69,7 @@ test('pipelined requests on one connection go upstream one at a time, and their 
 test(`a connection that pipelines more than ${PIPELINE_DEPTH} behind the one in progress: those served, then one 429, then the close`, async () => {
   const held: ServerResponse[] = [];
   const e = await engine('a', (_req, res) => held.push(res));
-  router = await withRouter();
+  const router = await startRouter();
   await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
   const s = net.connect(router.port, '127.0.0.1');
   const got = reader(s);
@@ -116,7 +105,7 @@ test('a client that stops reading its stream is cut after --write-timeout and it
     pump();
     req.socket.on('close', () => (engineGone = true));
   });
-  router = await withRouter({ writeTimeoutMs: 300 });
+  const router = await startRouter({ writeTimeoutMs: 300 });
   await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
   const s = net.connect(router.port, '127.0.0.1');
   let closed = false;
@@ -124,9 +113,9 @@ test('a client that stops reading its stream is cut after --write-timeout and it
   s.on('error', () => undefined);
   s.write(post('m', 1));
   s.pause(); // never read
-  await eventuallyAsync(async () => (await router!.usage()).inflight['m-0'] === 1);
+  await eventuallyAsync(async () => (await router.usage()).inflight['m-0'] === 1);
   await eventually(() => engineGone, 10_000);
-  await eventuallyAsync(async () => (await router!.usage()).inflight['m-0'] === 0);
+  await eventuallyAsync(async () => (await router.usage()).inflight['m-0'] === 0);
   // Reading again, the client finds its connection was closed under it.
   s.resume();
   await eventually(() => closed, 10_000);
@@ -155,10 +144,10 @@ test('the default engine bound leaves room under the open-file limit: half of wh
 test('over --max-model-connections a request is refused with 503 at once, and the replica is not charged', async () => {
   const held: ServerResponse[] = [];
   const e = await engine('a', (_req, res) => held.push(res));
-  router = await withRouter({ maxModelConnections: 1 });
+  const router = await startRouter({ maxModelConnections: 1 });
   await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
   const first = new Promise<number>((resolve) => {
-    const s = net.connect(router!.port, '127.0.0.1', () => s.write(post('m', 1)));
+    const s = net.connect(router.port, '127.0.0.1', () => s.write(post('m', 1)));
     const got = reader(s);
     const t = setInterval(() => {
       if (got.statuses.length === 0) return;
@@ -177,7 +166,7 @@ test('over --max-model-connections a request is refused with 503 at once, and th
   held[0]!.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 });
   held[0]!.end('{}');
   assert.is(await first, 200);
-  await eventuallyAsync(async () => (await router!.usage()).served['m-0']?.requests === 1);
+  await eventuallyAsync(async () => (await router.usage()).served['m-0']?.requests === 1);
   assert.equal((await router.usage()).served['m-0'], { requests: 1, errors: 0 });
 });
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startRouter, type RouterOptions, type RunningRouter } from '../../src/router/server.js';
 import { runRouterClient } from '../../src/router/client.js';
 import type { RouterEndpoints } from '../../src/types/snapshot.js';
+import { suite, type Test } from 'uvu';
 
 export interface Engine {
   name: string;
@@ -176,4 +177,41 @@ export async function eventuallyAsync(check: () => Promise<boolean>, ms = 5000):
     if (Date.now() > until) throw new Error('condition not reached in time');
     await sleep(10);
   }
+}
+
+/**
+ * A suite whose tests each start their own engines and at most one router
+ * (`router(...)` is withRouter, remembered): after each test the router and
+ * every engine are closed, after the suite the client's kept-alive sockets.
+ */
+export function routerSuite(name: string): {
+  test: Test;
+  engine: (name: string, handler?: EngineHandler) => Promise<Engine>;
+  router: (opts?: Parameters<typeof withRouter>[0]) => Promise<TestRouter>;
+} {
+  const test = suite(name);
+  const { engine, closeAll } = engineTracker();
+  let current: TestRouter | null = null;
+  test.after.each(async () => {
+    await current?.close();
+    current = null;
+    await closeAll();
+  });
+  test.after(() => clientAgent.destroy());
+  return { test, engine, router: async (opts) => (current = await withRouter(opts)) };
+}
+
+/** POSTs `body` to `path` and hangs up at the first chunk of the answer: a client that leaves mid-stream. */
+export function leaveAtFirstChunk(port: number, path: string, body: object): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent: false }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify(body));
+    setTimeout(() => reject(new Error('no first chunk')), 3000).unref();
+  });
 }

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { clientAgent, engineTracker, request, withRouter, type TestRouter } from './helpers.js';
 import { openAiError, rawExchange, type RawAnswer } from './raw-client.js';
+import { prng } from '../helpers/prng.js';
 
 const test = suite('router hostile requests');
 const SEED = Number(process.env['LLMGW_HOSTILE_SEED'] ?? 20261130);
@@ -35,18 +36,6 @@ test.after(async () => {
   await closeAll();
   clientAgent.destroy();
 });
-
-/** mulberry32: small, seeded, the same sequence on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function templates(): string[] {
   const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], user: 'u1' });

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http, { type ServerResponse } from 'node:http';
-import { chat, clientAgent, eventually, request, engineTracker, withRouter, type Engine, type TestRouter } from './helpers.js';
+import { chat, clientAgent, eventually, leaveAtFirstChunk, request, engineTracker, withRouter, type Engine, type TestRouter } from './helpers.js';
 
 const test = suite('router proxy');
 
@@ -127,18 +127,7 @@ test('a client that disconnects aborts the upstream request', async () => {
     res.write('data: {"n":1}\n\n');
   });
   await router.setTable({ s: [{ replica: 's-0', url: e.url }] });
-  await new Promise<void>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: router.port, path: '/v1/completions', method: 'POST', agent: false }, (res) => {
-      res.once('data', () => {
-        req.destroy();
-        resolve();
-      });
-    });
-    req.on('error', () => undefined);
-    req.on('response', () => undefined);
-    req.end(JSON.stringify({ model: 's', stream: true }));
-    setTimeout(() => reject(new Error('no first chunk')), 2000).unref();
-  });
+  await leaveAtFirstChunk(router.port, '/v1/completions', { model: 's', stream: true });
   await eventually(() => upstreamClosed);
   assert.ok(upstreamClosed);
 });

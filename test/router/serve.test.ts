@@ -9,7 +9,7 @@ import { chat, clientAgent, eventually, startEngine, tempSocket, withRouter } fr
 import { runRouterClient } from '../../src/router/client.js';
 import { parseBytes, parseListen } from '../../src/cli/commands/router.js';
 import { main } from '../../src/cli/main.js';
-import { Readable, Writable } from 'node:stream';
+import { captureIo } from '../helpers/io.js';
 import { UsageError } from '../../src/errors.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -57,24 +57,9 @@ test('close with a grace period lets a request in flight finish', async () => {
 });
 
 async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const sink = (f: (s: string) => void) =>
-    new Writable({
-      write(c, _e, cb) {
-        f(String(c));
-        cb();
-      },
-    });
-  const code = await main(argv, {
-    stdout: sink((x) => (out += x)),
-    stderr: sink((x) => (err += x)),
-    stdin: Readable.from([]),
-    env: {},
-    cwd: process.cwd(),
-    debug: false,
-  });
-  return { code, out, err };
+  const c = captureIo();
+  const code = await main(argv, c.io);
+  return { code, out: c.out(), err: c.err() };
 }
 
 test('router serve --help, usage --help and endpoints --help print their usage and exit 0', async () => {

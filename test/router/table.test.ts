@@ -6,6 +6,13 @@ function stateAt(ms: { now: number }) {
   return createRouterState(() => ms.now);
 }
 
+/** A table of these models' replica ids, each at http://<id>:1, with `routing` when given. */
+function table(models: Record<string, string[]>, routing?: Table['routing']): Table {
+  const byModel = Object.fromEntries(Object.entries(models).map(([m, ids]) => [m, ids.map((replica) => ({ replica, url: `http://${replica}:1` }))]));
+  return { version: 1, models: byModel, ...(routing ? { routing } : {}) };
+}
+type Table = Parameters<typeof swapTable>[1];
+
 const lift = (n: number) => ({
   version: 1 as const,
   models: { m: ['a', 'b', 'c'].slice(0, n).map((r) => ({ replica: r, url: `http://${r}.example:8000` })) },
@@ -41,25 +48,16 @@ test('least-inflight ignores the key: a keyed request still goes to the least bu
 
 test('a table without `routing` routes every model by prefix', () => {
   const s = stateAt({ now: 1 });
-  swapTable(s, { version: 1, models: { m: [{ replica: 'a', url: 'http://a:1' }], n: [] } });
+  swapTable(s, table({ m: ['a'], n: [] }));
   assert.equal([s.models.get('m')!.mode, s.models.get('n')!.mode], ['prefix', 'prefix']);
 });
 
 test('a swap keeps the in-flight count of a replica whose id and URL are unchanged, and a replica id keeps its count across a new URL', () => {
   const s = stateAt({ now: 1 });
-  swapTable(s, { version: 1, models: { m: [{ replica: 'a', url: 'http://a:1' }] } });
+  swapTable(s, table({ m: ['a'] }));
   const a = s.models.get('m')!.upstreams[0]!;
   acquire(s, a);
-  swapTable(s, {
-    version: 1,
-    models: {
-      m: [
-        { replica: 'a', url: 'http://a:1' },
-        { replica: 'b', url: 'http://b:1' },
-      ],
-    },
-    routing: { m: 'least-inflight' },
-  });
+  swapTable(s, table({ m: ['a', 'b'] }, { m: 'least-inflight' }));
   assert.is(s.models.get('m')!.upstreams[0], a);
   assert.is(pickUpstream(s.models.get('m')!, null, null)!.replica, 'b');
   swapTable(s, { version: 1, models: { m: [{ replica: 'a', url: 'http://a:2' }] } });
@@ -71,16 +69,7 @@ test('a swap keeps the in-flight count of a replica whose id and URL are unchang
 test('usage: newest use wins, never-used replicas are absent from lastUsed and served, keys sorted, startedAt is creation time', () => {
   const clock = { now: Date.parse('2026-11-29T08:00:00Z') };
   const s = stateAt(clock);
-  swapTable(s, {
-    version: 1,
-    models: {
-      m: [
-        { replica: 'z', url: 'http://z:1' },
-        { replica: 'y', url: 'http://y:1' },
-      ],
-      n: [{ replica: 'x', url: 'http://x:1' }],
-    },
-  });
+  swapTable(s, table({ m: ['z', 'y'], n: ['x'] }));
   const [z, y] = s.models.get('m')!.upstreams;
   clock.now += 5000;
   acquire(s, z!);
@@ -121,33 +110,9 @@ test('a swap hands the upstreams it dropped to onDropped, once, and keeps the on
   const s = stateAt({ now: 1 });
   const dropped: string[][] = [];
   s.onDropped = (gone) => dropped.push(gone.map((u) => u.replica));
-  swapTable(s, {
-    version: 1,
-    models: {
-      m: [
-        { replica: 'a', url: 'http://a:1' },
-        { replica: 'b', url: 'http://b:1' },
-      ],
-    },
-  });
-  swapTable(s, {
-    version: 1,
-    models: {
-      m: [
-        { replica: 'b', url: 'http://b:1' },
-        { replica: 'c', url: 'http://c:1' },
-      ],
-    },
-  });
-  swapTable(s, {
-    version: 1,
-    models: {
-      m: [
-        { replica: 'b', url: 'http://b:1' },
-        { replica: 'c', url: 'http://c:1' },
-      ],
-    },
-  });
+  swapTable(s, table({ m: ['a', 'b'] }));
+  swapTable(s, table({ m: ['b', 'c'] }));
+  swapTable(s, table({ m: ['b', 'c'] }));
   assert.equal(dropped, [['a']]);
 });
 

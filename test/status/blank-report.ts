@@ -36,3 +36,8 @@ export function section(out: string, heading: string): string[] {
 }
 
 export const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** The lines of a fold in STATUS.md: `<details>` summarised as `summary`, `inside` between blank lines (indented with `indent` inside a list entry). */
+export function fold(summary: string, inside: string[], indent = ''): string[] {
+  return [`${indent}<details><summary>${summary}</summary>`, '', ...inside, '', `${indent}</details>`];
+}

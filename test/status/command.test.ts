@@ -5,6 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, exampleStatus, status } from './cli-helpers.js';
 
+/** `fn` in a fresh temporary directory, removed afterwards whatever happens. */
+async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-status-'));
+  try {
+    await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test('--json and --format json print the same status JSON', async () => {
   const a = await exampleStatus('demo', '--json');
   const b = await exampleStatus('demo', '--format', 'json');
@@ -30,9 +40,8 @@ test('--now decides conditions: the demo unreachable node is lost 20 minutes lat
   assert.equal(lost, ['gpu-a04', 'gpu-b04']);
 });
 
-test('without --observed it gathers over SSH: a node it cannot reach is reported, never a crash', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'llmgw-status-'));
-  try {
+test('without --observed it gathers over SSH: a node it cannot reach is reported, never a crash', () =>
+  inTempDir(async (dir) => {
     // HOME beside the repo, not the repo itself: ~/.ssh/known_hosts may not lie inside the config repo.
     cpSync(join(ROOT, 'examples/demo'), join(dir, 'repo'), { recursive: true });
     // No key and no agent: every node fails at authentication set-up, at once.
@@ -53,28 +62,20 @@ test('without --observed it gathers over SSH: a node it cannot reach is reported
     const since = Object.fromEntries(json.nodes.unreachable.map((n: { node: string; since: string }) => [n.node, n.since]));
     assert.is(since['gpu-a04'], '2026-11-29T07:56:00Z');
     assert.is(since['gpu-a01'], '2026-11-29T08:00:00Z');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('an invalid config prints file:line:col errors and exits 1', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'llmgw-status-'));
-  try {
+test('an invalid config prints file:line:col errors and exits 1', () =>
+  inTempDir(async (dir) => {
     cpSync(join(ROOT, 'examples/demo'), dir, { recursive: true });
     writeFileSync(join(dir, 'models.yaml'), 'apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - name: x\n    weights: w\n    engine: nope\n    gpus: 0\n');
     const r = await status(['--repo', dir, '--observed', join(dir, '.llmgw/observed.json'), '--now', '2026-11-29T08:00:00Z']);
     assert.is(r.code, 1);
     assert.match(r.err, /models\.yaml:\d+:\d+: models\[0\]\.gpus/);
     assert.is(r.out, '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a snapshot that breaks the schema is one clear error, not a crash', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'llmgw-status-'));
-  try {
+test('a snapshot that breaks the schema is one clear error, not a crash', () =>
+  inTempDir(async (dir) => {
     const file = join(dir, 'bad.json');
     writeFileSync(
       file,
@@ -84,10 +85,7 @@ test('a snapshot that breaks the schema is one clear error, not a crash', async 
     assert.is(r.code, 1);
     assert.match(r.err, /^llmgw status: .*bad\.json: not a valid snapshot \(/m);
     assert.not.match(r.err, /internal error/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
 test('text is coloured on a terminal, plain when NO_COLOR is set or when piped', async () => {
   const argv = ['--repo', 'examples/demo', '--observed', 'examples/demo/.llmgw/observed.json', '--now', '2026-11-29T08:00:00Z'];

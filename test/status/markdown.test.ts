@@ -39,12 +39,17 @@ test('a GPU name with <script>, | and Markdown renders inert, in a single cell',
   assert.ok(row.includes('&lt;script&gt;'), 'the tag is shown as text');
 });
 
+/** What md() makes of text a node or an operator wrote. */
+const MD_CASES: [text: string, escaped: string][] = [
+  ['gpu-a01 llama-3.1', 'gpu-a01 llama-3.1'],
+  ['<b>&</b>', '&lt;b>&amp;&lt;/b>'],
+  ['a|b*c_d`e[f]g', 'a\\|b\\*c\\_d\\`e\\[f\\]g'],
+  ['http://x www.y mailto:z', 'http\\://x www\\.y mailto\\:z'],
+  ['one\ntwo\u001b[31m', 'one two\\[31m'],
+];
+
 test('md() escapes HTML, Markdown punctuation, autolinks and newlines, and keeps dots and hyphens', () => {
-  assert.is(md('gpu-a01 llama-3.1'), 'gpu-a01 llama-3.1');
-  assert.is(md('<b>&</b>'), '&lt;b>&amp;&lt;/b>');
-  assert.is(md('a|b*c_d`e[f]g'), 'a\\|b\\*c\\_d\\`e\\[f\\]g');
-  assert.is(md('http://x www.y mailto:z'), 'http\\://x www\\.y mailto\\:z');
-  assert.is(md('one\ntwo\u001b[31m'), 'one two\\[31m');
+  for (const [text, escaped] of MD_CASES) assert.is(md(text), escaped, escaped);
 });
 
 test('the sample fleet (a bit of everything) renders the golden STATUS.md, and the same bytes every time', () => {

@@ -15,20 +15,13 @@ import { cloneRemote, commitFiles, createSeededRemote, git } from '../../src/dem
 import { WriteError } from '../../src/errors.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import type { Transport } from '../../src/types/transport.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { tickClusterYaml, tickNodes } from '../fixtures/tick-world.js';
 import { captureIo } from '../helpers/io.js';
 import { fill, mountTmpfs } from '../helpers/tmpfs.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-4]", fabric: ib-a }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-`;
-const models = (n: number) => `apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: org/m, engine: vllm, gpus: 8, replicas: ${n} }\n`;
+const CLUSTER = tickClusterYaml({ nodes: 4 });
+const models = (replicas: number) => modelsYaml([{ name: 'm', gpus: 8, replicas }]);
 
 test('disk full after a start: one line, no temporary file, the lease let go; the next tick keeps the replica it started', async () => {
   const base = await mkdtemp(join(tmpdir(), 'llmgw-full-'));
@@ -37,7 +30,13 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
   try {
     const remote = await createSeededRemote(base, { 'cluster.yaml': CLUSTER, 'models.yaml': models(2) });
     const repo = await openConfigRepo({ dir: workdir, remote, branch: 'main', env: process.env });
-    const canned = cannedFleet({ nodes: ['g1', 'g2', 'g3', 'g4'] });
+    const canned = cannedFleet({ nodes: tickNodes(4) });
+    /** The replica ids the fleet runs, sorted. */
+    const running = () =>
+      [...canned.replicas.values()]
+        .flat()
+        .map((r) => r.id)
+        .sort();
     let full = false;
     const inner = handlerTransport(canned);
     const transport: Transport = {
@@ -75,13 +74,7 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
       [],
     );
     assert.is(await git(remote, ['for-each-ref', 'refs/llmgw/']), '', 'the lease was let go, full disk or not');
-    assert.equal(
-      [...canned.replicas.values()]
-        .flat()
-        .map((r) => r.id)
-        .sort(),
-      ['m-0', 'm-1', 'm-2'],
-    );
+    assert.equal(running(), ['m-0', 'm-1', 'm-2']);
 
     if (fs) {
       await rm(join(fs.dir, 'ballast'), { force: true });
@@ -91,13 +84,7 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
     assert.ok(next.held);
     assert.equal(next.result.plan!.actions, [], 'm-2 is found running, not started again');
     assert.ok(next.result.pushed);
-    assert.equal(
-      [...canned.replicas.values()]
-        .flat()
-        .map((r) => r.id)
-        .sort(),
-      ['m-0', 'm-1', 'm-2'],
-    );
+    assert.equal(running(), ['m-0', 'm-1', 'm-2']);
     assert.match(await git(remote, ['show', 'main:STATUS.md']), /\| m \| 3 \| 3 \| 0 \| 0 \|/);
   } finally {
     if (fs) await fs.unmount();

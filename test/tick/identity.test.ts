@@ -1,86 +1,61 @@
 // One replica id runs in one place: losing .llmgw/observed.json while a node is
 // briefly unreachable must not start a second copy of its replicas, and a copy
 // that runs where its id is not placed is stopped — only that copy.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.js';
-import { runTick, type TickOptions } from '../../src/tick/run.js';
-import { cannedFleet, handlerTransport, type CannedFleet } from '../fixtures/canned-fleet.js';
+import { handlerTransport } from '../fixtures/canned-fleet.js';
+import { modelsYaml } from '../fixtures/config-yaml.js';
+import { tickClusterYaml, tickNodes, tickWorld, type TickWorld } from '../fixtures/tick-world.js';
 import { git } from '../../src/demo/git-remote.js';
 import { SshError } from '../../src/errors.js';
-import { openConfigRepo } from '../../src/git/config-repo.js';
-import type { Transport } from '../../src/types/transport.js';
 import type { AgentApplyRequest } from '../../src/types/snapshot.js';
 import { captureIo } from '../helpers/io.js';
 
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-ssh: { user: llmgw, knownHosts: /dev/null }
-fabrics: [ib-a]
-nodes:
-  - { name: "g[1-4]", fabric: ib-a }
-routers:
-  - { name: rt-1 }
-engines:
-  vllm: { command: [vllm, serve, "{weightsPath}", --port, "{port}"] }
-lostAfter: 10m
-safety: { maxStopFraction: 0.5, minReachableFraction: 0.5 }
-`;
-const MODELS = `apiVersion: llmgw/v1
-kind: Models
-models:
-  - { name: m, weights: org/m, engine: vllm, gpus: 8, replicas: 2 }
-`;
-
-interface World {
-  dir: string;
-  canned: CannedFleet;
+interface World extends TickWorld {
   /** Nodes that refuse connections. */
   down: Set<string>;
   /** Router tables pushed, as JSON. */
   tables: string[];
-  tick(minute: number, o?: Partial<TickOptions>): ReturnType<typeof runTick>;
   /** Every copy of every id on the fleet: `id@node`, sorted. */
   copies(): string[];
 }
 
-async function world(): Promise<World> {
-  const dir = await mkdtemp(join(tmpdir(), 'llmgw-identity-'));
-  await git(dir, ['init', '--quiet', '--initial-branch=main']);
-  await writeFile(join(dir, 'cluster.yaml'), CLUSTER);
-  await writeFile(join(dir, 'models.yaml'), MODELS);
-  await git(dir, ['add', '-A']);
-  await git(dir, ['commit', '--quiet', '-m', 'seed']);
-  const repo = await openConfigRepo({ dir, env: process.env });
-  const canned = cannedFleet({ nodes: ['g1', 'g2', 'g3', 'g4'] });
+/** The world two ticks in: m-0 and m-1 started, then seen running. */
+async function settled(): Promise<World> {
   const down = new Set<string>();
   const tables: string[] = [];
-  const inner = handlerTransport(canned);
-  const transport: Transport = {
-    async run(target, command, input) {
-      if (down.has(target.name)) throw new SshError('refused', target.name, `${target.name}: connect ECONNREFUSED`);
-      if (command.endsWith('router endpoints')) tables.push(input);
-      return inner.run(target, command, input);
-    },
-    close: async () => undefined,
-  };
-  const t0 = Date.parse('2026-11-29T08:00:00Z');
-  return {
-    dir,
-    canned,
-    down,
-    tables,
-    tick: (minute, o = {}) => runTick({ repo, transport, env: {}, now: () => new Date(t0 + minute * 60_000), push: false, log: () => undefined, ...o }),
-    copies: () => [...canned.replicas].flatMap(([node, list]) => list.map((r) => `${r.id}@${node}`)).sort(),
-  };
+  const w = await tickWorld({
+    cluster: tickClusterYaml({ nodes: 4, routers: ['rt-1'], extra: ['lostAfter: 10m'] }),
+    models: modelsYaml([{ name: 'm', gpus: 8, replicas: 2 }]),
+    nodes: tickNodes(4),
+    prefix: 'identity',
+    transport: (inner) => ({
+      async run(target, command, input) {
+        if (down.has(target.name)) throw new SshError('refused', target.name, `${target.name}: connect ECONNREFUSED`);
+        if (command.endsWith('router endpoints')) tables.push(input);
+        return inner.run(target, command, input);
+      },
+      close: async () => undefined,
+    }),
+  });
+  await w.tick(0);
+  await w.tick(1);
+  return { ...w, down, tables, copies: () => [...w.canned.replicas].flatMap(([node, list]) => list.map((r) => `${r.id}@${node}`)).sort() };
 }
 
 function nodeOf(w: World, id: string): string {
   return [...w.canned.replicas].find(([, l]) => l.some((r) => r.id === id))![0];
+}
+
+/** m-0's node, a node running nothing, and m-0 as its node reports it: where a test puts a second copy of m-0. */
+function secondCopySite(w: World) {
+  const node = nodeOf(w, 'm-0');
+  const other = tickNodes(4).find((n) => w.canned.replicas.get(n)!.length === 0)!;
+  const original = w.canned.replicas.get(node)!.find((r) => r.id === 'm-0')!;
+  return { node, other, original };
 }
 
 for (const [how, breakIt] of [
@@ -95,9 +70,7 @@ for (const [how, breakIt] of [
   ],
 ] as const) {
   test(`observed.json ${how} while a node is briefly unreachable: its replicas are not started elsewhere, and every id runs once when it is back`, async () => {
-    const w = await world();
-    await w.tick(0);
-    await w.tick(1);
+    const w = await settled();
     assert.equal(w.copies().length, 2);
     const node = nodeOf(w, 'm-0');
     await breakIt(w.dir);
@@ -122,14 +95,12 @@ for (const [how, breakIt] of [
       ['m-0', 'm-1'],
     );
     assert.equal(back.report!.duplicates, []);
-    await rm(w.dir, { recursive: true, force: true });
+    await w.close();
   });
 }
 
 test('observed.json and its node both gone past lostAfter: the replica is replaced under a new id, and the returning copy is the surplus (docs/placement.md step 2)', async () => {
-  const w = await world();
-  await w.tick(0);
-  await w.tick(1);
+  const w = await settled();
   const node = nodeOf(w, 'm-0');
   await rm(join(w.dir, '.llmgw/observed.json'));
   w.down.add(node);
@@ -155,16 +126,12 @@ test('observed.json and its node both gone past lostAfter: the replica is replac
     w.copies().map((c) => c.split('@')[0]),
     ['m-1', 'm-2'],
   );
-  await rm(w.dir, { recursive: true, force: true });
+  await w.close();
 });
 
 test('a copy of an id on a second node is stopped there only: the replica keeps its node, its GPUs and its route', async () => {
-  const w = await world();
-  await w.tick(0);
-  await w.tick(1);
-  const node = nodeOf(w, 'm-0');
-  const other = ['g1', 'g2', 'g3', 'g4'].find((n) => w.canned.replicas.get(n)!.length === 0)!;
-  const original = w.canned.replicas.get(node)!.find((r) => r.id === 'm-0')!;
+  const w = await settled();
+  const { node, other, original } = secondCopySite(w);
   w.canned.replicas.set(other, [{ ...original, startedAt: '2026-11-28T00:00:00Z', endpoint: `http://${other}:8000` }]);
   w.tables.length = 0;
   const r = await w.tick(2);
@@ -178,16 +145,12 @@ test('a copy of an id on a second node is stopped there only: the replica keeps 
   assert.ok(w.tables.length > 0);
   for (const t of w.tables) assert.equal(JSON.parse(t).models.m.find((e: { replica: string }) => e.replica === 'm-0').url, original.endpoint);
   assert.equal(r.report!.duplicates, []);
-  await rm(w.dir, { recursive: true, force: true });
+  await w.close();
 });
 
 test('a duplicate that cannot be stopped yet is in status JSON and STATUS.md until it is', async () => {
-  const w = await world();
-  await w.tick(0);
-  await w.tick(1);
-  const node = nodeOf(w, 'm-0');
-  const other = ['g1', 'g2', 'g3', 'g4'].find((n) => w.canned.replicas.get(n)!.length === 0)!;
-  const original = w.canned.replicas.get(node)!.find((r) => r.id === 'm-0')!;
+  const w = await settled();
+  const { node, other, original } = secondCopySite(w);
   w.canned.replicas.set(other, [{ ...original }]);
   const refuse = handlerTransport({
     async handler(ctx) {
@@ -219,13 +182,11 @@ test('a duplicate that cannot be stopped yet is in status JSON and STATUS.md unt
     w.copies().filter((x) => x.startsWith('m-0@')),
     [`m-0@${node}`],
   );
-  await rm(w.dir, { recursive: true, force: true });
+  await w.close();
 });
 
 test('state.json with fields of the wrong type is a warning and a fresh start, never a crash of the tick or of plan', async () => {
-  const w = await world();
-  await w.tick(0);
-  await w.tick(1);
+  const w = await settled();
   await writeFile(join(w.dir, '.llmgw/state.json'), JSON.stringify({ version: 1, startFailures: {}, unreachableSince: [], notified: 'x' }));
   await git(w.dir, ['commit', '--quiet', '-am', 'a person breaks state.json']);
   const lines: string[] = [];
@@ -240,7 +201,7 @@ test('state.json with fields of the wrong type is a warning and a fresh start, n
   assert.is(await main(['plan', '--observed', '.llmgw/observed.json'], c.io), 0, c.err());
   assert.match(c.err(), /state\.json: not a valid state file/);
   assert.not.match(c.err(), /internal error/);
-  await rm(w.dir, { recursive: true, force: true });
+  await w.close();
 });
 
 test.run();

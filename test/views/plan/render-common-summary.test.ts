@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { renderPlanText } from '../../../src/views/plan/render-text.js';
 import { summaryLine } from '../../../src/views/plan/render-common.js';
 import type { Plan } from '../../../src/types/plan.js';
+import { UNCHANGED } from './text-actions.js';
 
 const stopOnly: Plan = {
   version: 1,
@@ -29,9 +30,7 @@ test('a plan that only stops a replica is not "No changes": it counts the stop',
   assert.is(summaryLine(stopOnly), 'Plan: 0 to start, 1 to stop, 0 cannot be placed.');
   assert.is(
     renderPlanText(stopOnly, '', { color: false }),
-    ['  - stop  old-0  gpu-a01[0-1]  (not in models.yaml)', '', 'Plan: 0 to start, 1 to stop, 0 cannot be placed.', '', 'STATUS.md would not change.', ''].join(
-      '\n',
-    ),
+    ['  - stop  old-0  gpu-a01[0-1]  (not in models.yaml)', '', 'Plan: 0 to start, 1 to stop, 0 cannot be placed.', ...UNCHANGED].join('\n'),
   );
 });
 
@@ -44,9 +43,7 @@ test('a plan whose only news is replicas that cannot be placed is not "No change
       '  ! cannot place  huge (1 replica): needs 2 whole H200 nodes in one fabric; free whole H200 nodes: ib-a 1',
       '',
       'Plan: 0 to start, 0 to stop, 3 cannot be placed.',
-      '',
-      'STATUS.md would not change.',
-      '',
+      ...UNCHANGED,
     ].join('\n'),
   );
 });

@@ -3,17 +3,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderPlanText } from '../../../src/views/plan/render-text.js';
 import { actionWhy, stopVerb } from '../../../src/views/plan/render-common.js';
-import type { Plan, StartAction, StopAction } from '../../../src/types/plan.js';
+import type { Plan, StopAction } from '../../../src/types/plan.js';
+import { startOf } from '../../fixtures/index.js';
+import { UNCHANGED } from './text-actions.js';
 
-const start: StartAction = {
-  op: 'start',
-  replica: 'm-2',
-  model: 'm',
-  port: 8001,
-  placement: [{ node: 'gpu-a02', gpus: [0, 1] }],
-  weights: 'fabric',
-  reason: 'spec changed',
-};
+const start = startOf('m-2', [{ node: 'gpu-a02', gpus: [0, 1] }], 'spec changed', { port: 8001, weights: 'fabric' });
 const stopAfterTwo: StopAction = {
   op: 'stop',
   replica: 'm-0',
@@ -34,14 +28,9 @@ test('text: a replacement stop waiting on two replicas reads "after m-2, m-3 are
   const plan: Plan = { version: 1, changes: true, blocked: null, actions: [stopAfterTwo], unplaceable: [] };
   assert.is(
     renderPlanText(plan, '', { color: false }),
-    [
-      '  - stop  m-0  gpu-a01[0-3]  (spec changed; after m-2, m-3 are running)',
-      '',
-      'Plan: 0 to start, 1 to stop, 0 cannot be placed.',
-      '',
-      'STATUS.md would not change.',
-      '',
-    ].join('\n'),
+    ['  - stop  m-0  gpu-a01[0-3]  (spec changed; after m-2, m-3 are running)', '', 'Plan: 0 to start, 1 to stop, 0 cannot be placed.', ...UNCHANGED].join(
+      '\n',
+    ),
   );
 });
 

@@ -17,6 +17,10 @@ import type { Plan, StopAction, Unplaceable } from '../../../src/types/plan.js';
 const ROOM = 64_400;
 const NO_DIFF = '_STATUS.md would not change._';
 const TITLE = ['### llmgw plan', ''];
+/** The head of the table of stops grouped per model. */
+const STOPS_PER_MODEL = ['| − stop, per model | replicas | ids | nodes | why |', '|---|---:|---|---|---|'];
+/** The heading and the head of the table of models that cannot be placed. */
+const CANNOT_PLACE = ['**Cannot be placed**', '', '| model | missing | why |', '|---|---:|---|'];
 
 const plan = (over: Partial<Plan> = {}): Plan => ({ version: 1, changes: true, blocked: null, actions: [], unplaceable: [], ...over });
 const stop = (i: number, reason: string): StopAction => ({
@@ -27,6 +31,9 @@ const stop = (i: number, reason: string): StopAction => ({
   reason,
   waitFor: [],
 });
+/** old-0 and old-1, not in models.yaml, and the one row they are grouped per model. */
+const TWO_OLD = [stop(0, 'not in models.yaml'), stop(1, 'not in models.yaml')];
+const TWO_OLD_GROUPED = [...STOPS_PER_MODEL, '| old | 2 | `old-[0-1]` | `gpu-[0000-0001]` | not in models.yaml |'];
 const unplaceable = (n: number, reason: string): Unplaceable[] => Array.from({ length: n }, (_, i) => ({ model: `model-${i}`, missing: 1, reason }));
 /** Plain text of `n` characters ending in a full stop: markdown escapes none of it. */
 const prose = (n: number) => `${'a'.repeat(n - 1)}.`;
@@ -55,16 +62,7 @@ test('the padding helper: warnings taking 39,001 characters render as exactly th
 
 // An unplaceable model with a 1,000-character reason: full at the first level, cut to 200 at the next.
 const REASON = prose(1_000);
-const oneUnplaceable = (reason: string) => [
-  ...TITLE,
-  '**Plan: 0 to start, 0 to stop, 1 cannot be placed.**',
-  '',
-  '**Cannot be placed**',
-  '',
-  '| model | missing | why |',
-  '|---|---:|---|',
-  `| m | 1 | ${reason} |`,
-];
+const oneUnplaceable = (reason: string) => [...TITLE, '**Plan: 0 to start, 0 to stop, 1 cannot be placed.**', '', ...CANNOT_PLACE, `| m | 1 | ${reason} |`];
 
 test('a body of exactly 64,400 characters fits: every cell stays whole (up to 1,000 characters)', () => {
   const full = oneUnplaceable(REASON);
@@ -91,8 +89,7 @@ test('500 stops too many for rows: grouped per model and reason, the reason stil
       ...TITLE,
       '**Plan: 0 to start, 500 to stop, 0 cannot be placed.**',
       '',
-      '| − stop, per model | replicas | ids | nodes | why |',
-      '|---|---:|---|---|---|',
+      ...STOPS_PER_MODEL,
       `| old | 500 | \`old-[0-499]\` | \`gpu-[0000-0499]\` | ${why} |`,
       '',
       NO_DIFF,
@@ -103,21 +100,16 @@ test('500 stops too many for rows: grouped per model and reason, the reason stil
 
 test('400 unplaceable models with 150-character reasons: cells cut to 80, and the 2 stops stay grouped per model', () => {
   const why = prose(150);
-  const md = renderPlanMarkdown(plan({ actions: [stop(0, 'not in models.yaml'), stop(1, 'not in models.yaml')], unplaceable: unplaceable(400, why) }), '');
+  const md = renderPlanMarkdown(plan({ actions: TWO_OLD, unplaceable: unplaceable(400, why) }), '');
   assert.is(
     md,
     [
       ...TITLE,
       '**Plan: 0 to start, 2 to stop, 400 cannot be placed.**',
       '',
-      '| − stop, per model | replicas | ids | nodes | why |',
-      '|---|---:|---|---|---|',
-      '| old | 2 | `old-[0-1]` | `gpu-[0000-0001]` | not in models.yaml |',
+      ...TWO_OLD_GROUPED,
       '',
-      '**Cannot be placed**',
-      '',
-      '| model | missing | why |',
-      '|---|---:|---|',
+      ...CANNOT_PLACE,
       ...Array.from({ length: 400 }, (_, i) => `| model-${i} | 1 | ${why.slice(0, 79)}… |`),
       '',
       NO_DIFF,
@@ -132,21 +124,16 @@ test('1,000 unplaceable models: the last resort shows the most rows that fit exa
     ...TITLE,
     '**Plan: 0 to start, 2 to stop, 1000 cannot be placed.**',
     '',
-    '| − stop, per model | replicas | ids | nodes | why |',
-    '|---|---:|---|---|---|',
-    '| old | 2 | `old-[0-1]` | `gpu-[0000-0001]` | not in models.yaml |',
+    ...TWO_OLD_GROUPED,
     '',
-    '**Cannot be placed**',
-    '',
-    '| model | missing | why |',
-    '|---|---:|---|',
+    ...CANNOT_PLACE,
     ...Array.from({ length: 500 }, (_, i) => `| model-${i} | 1 | ${why.slice(0, 59)}… |`),
     '| … and 500 more (llmgw plan --format json lists every one) | | |',
   ];
   const warnings = warningsTaking(ROOM - size(body));
   const { lines, comment } = padded(body, warnings);
   assert.is(size(lines), ROOM);
-  const md = renderPlanMarkdown(plan({ actions: [stop(0, 'not in models.yaml'), stop(1, 'not in models.yaml')], unplaceable: unplaceable(1_000, why) }), '', {
+  const md = renderPlanMarkdown(plan({ actions: TWO_OLD, unplaceable: unplaceable(1_000, why) }), '', {
     warnings,
   });
   assert.is(md, comment);

@@ -3,14 +3,17 @@ import * as assert from 'uvu/assert';
 import { renderPlanText } from '../../../src/views/plan/render-text.js';
 import { statusDiff } from '../../../src/views/plan/status-diff.js';
 import type { Plan } from '../../../src/types/plan.js';
+import { start, stop } from './text-actions.js';
 
 // The terminal's SGR codes, written out here rather than taken from the renderer.
-const RED = '\x1b[31m';
-const GREEN = '\x1b[32m';
-const YELLOW = '\x1b[33m';
-const CYAN = '\x1b[36m';
-const BOLD = '\x1b[1m';
-const RESET = '\x1b[0m';
+const { RED, GREEN, YELLOW, CYAN, BOLD, RESET } = {
+  RED: '\x1b[31m',
+  GREEN: '\x1b[32m',
+  YELLOW: '\x1b[33m',
+  CYAN: '\x1b[36m',
+  BOLD: '\x1b[1m',
+  RESET: '\x1b[0m',
+};
 const paint = (code: string, text: string) => `${code}${text}${RESET}`;
 
 const next = { spec: 's', stage: 'canary' as const };
@@ -21,17 +24,8 @@ const plan: Plan = {
   changes: true,
   blocked: 'only 3 of 8 nodes answered (38%); safety.minReachableFraction is 50%: observing only',
   actions: [
-    { op: 'stop', replica: 'old-0', model: 'old', placement: [{ node: 'b1', gpus: [0, 1] }], reason: 'not in models.yaml', waitFor: [], cause: 'pending' },
-    {
-      op: 'start',
-      replica: 'm-1',
-      model: 'm',
-      port: 8001,
-      placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }],
-      weights: 'node',
-      reason: '1 of 2 replicas missing',
-      cause: 'change',
-    },
+    { ...stop, cause: 'pending' },
+    { ...start, cause: 'change' },
   ],
   unplaceable: [{ model: 'big', missing: 2, reason: 'needs 2 whole H200 nodes in one fabric' }],
   rollouts: [

@@ -1,20 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderPlanText } from '../../../src/views/plan/render-text.js';
-import type { Plan, StartAction, StopAction } from '../../../src/types/plan.js';
+import type { Plan, StopAction } from '../../../src/types/plan.js';
+import { UNCHANGED, start, stop } from './text-actions.js';
 
 const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
-const start: StartAction = {
-  op: 'start',
-  replica: 'm-1',
-  model: 'm',
-  port: 8001,
-  placement: [{ node: 'a1', gpus: [0, 1, 2, 3] }],
-  weights: 'node',
-  reason: '1 of 2 replicas missing',
-};
-const stop: StopAction = { op: 'stop', replica: 'old-0', model: 'old', placement: [{ node: 'b1', gpus: [0, 1] }], reason: 'not in models.yaml', waitFor: [] };
 const drain: StopAction = { ...stop, replica: 'q-10', model: 'q', placement: [{ node: 'b2', gpus: [4, 5, 6, 7] }], reason: 'spec changed', phase: 'drain' };
+/** stop and drain as listed without port or weights columns. */
+const STOP_LINES = [
+  '  - stop   old-0  b1[0-1]  (not in models.yaml)',
+  '  - drain  q-10   b2[4-7]  (spec changed; out of every router now, stopped once drained)',
+];
 const plain = (plan: Plan, extra: { base?: string; warnings?: string[]; notice?: string } = {}) => renderPlanText(plan, '', { color: false, ...extra });
 
 test('warnings stand above the plan with one blank line between, and an unchanged fleet under them gets no second blank line', () => {
@@ -30,9 +26,7 @@ test('warnings stand above the plan with one blank line between, and an unchange
       '  + start  m-1  a1[0-3]  port 8001  weights: node  (1 of 2 replicas missing)',
       '',
       'Plan: 1 to start, 0 to stop, 0 cannot be placed.',
-      '',
-      'STATUS.md would not change.',
-      '',
+      ...UNCHANGED,
     ].join('\n'),
   );
 });
@@ -53,9 +47,7 @@ test('with --base and nothing pending on REF, only "This change:" is listed, nev
       '',
       'Plan: 1 to start, 0 to stop, 0 cannot be placed.',
       '1 caused by this change, 0 already pending on origin/main.',
-      '',
-      'STATUS.md would not change.',
-      '',
+      ...UNCHANGED,
     ].join('\n'),
   );
 });
@@ -78,14 +70,11 @@ test('with --base and only pending actions, "This change:" says "nothing", and s
       '  nothing',
       '',
       'Already pending on origin/main (done whether or not this merges):',
-      '  - stop   old-0  b1[0-1]  (not in models.yaml)',
-      '  - drain  q-10   b2[4-7]  (spec changed; out of every router now, stopped once drained)',
+      ...STOP_LINES,
       '',
       'Plan: 0 to start, 2 to stop, 0 cannot be placed.',
       '0 caused by this change, 2 already pending on origin/main.',
-      '',
-      'STATUS.md would not change.',
-      '',
+      ...UNCHANGED,
     ].join('\n'),
   );
 });
@@ -93,15 +82,7 @@ test('with --base and only pending actions, "This change:" says "nothing", and s
 test('without --base, a plan of stops only lines up verb, replica and placement with no port or weights columns', () => {
   assert.is(
     plain({ ...empty, changes: true, actions: [stop, drain] }),
-    [
-      '  - stop   old-0  b1[0-1]  (not in models.yaml)',
-      '  - drain  q-10   b2[4-7]  (spec changed; out of every router now, stopped once drained)',
-      '',
-      'Plan: 0 to start, 2 to stop, 0 cannot be placed.',
-      '',
-      'STATUS.md would not change.',
-      '',
-    ].join('\n'),
+    [...STOP_LINES, '', 'Plan: 0 to start, 2 to stop, 0 cannot be placed.', ...UNCHANGED].join('\n'),
   );
 });
 
@@ -124,9 +105,7 @@ test('a model missing one replica reads "1 replica", one missing more reads "N r
       '  ! cannot place  three (3 replicas): no node holds its weights',
       '',
       'Plan: 0 to start, 0 to stop, 4 cannot be placed.',
-      '',
-      'STATUS.md would not change.',
-      '',
+      ...UNCHANGED,
     ].join('\n'),
   );
 });

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EVERY_ONE, MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS, attentionLine, foldedTable, type Row } from '../../../src/views/status/markdown-blocks.js';
 import type { AttentionItem } from '../../../src/status/types.js';
+import { fold } from '../../status/blank-report.js';
 
 const HEAD = ['Name', 'Count'];
 const SEP = '| --- | ---: |';
@@ -92,37 +93,20 @@ test('an attention item with no subjects is its headline alone', () => {
 });
 
 test('past MAX_SUBJECTS names the rest fold under the item, indented so they stay in its list entry', () => {
-  assert.equal(attentionLine(item(12)), [
-    `- 12 nodes lost (placed elsewhere): ${names(0, 10)}, and 2 more:`,
-    '  <details><summary>2 more</summary>',
-    '',
-    `  ${names(10, 12)}`,
-    '',
-    '  </details>',
-  ]);
+  assert.equal(attentionLine(item(12)), [`- 12 nodes lost (placed elsewhere): ${names(0, 10)}, and 2 more:`, ...fold('2 more', [`  ${names(10, 12)}`], '  ')]);
 });
 
 test('a fold of exactly MAX_FOLDED names writes every one and no "… and N more" line', () => {
   assert.equal(attentionLine(item(MAX_SUBJECTS + MAX_FOLDED)), [
     `- 510 nodes lost (placed elsewhere): ${names(0, 10)}, and 500 more:`,
-    '  <details><summary>500 more</summary>',
-    '',
-    `  ${names(10, 510)}`,
-    '',
-    '  </details>',
+    ...fold('500 more', [`  ${names(10, 510)}`], '  '),
   ]);
 });
 
 test('past MAX_FOLDED folded names the fold writes 500 and then says how many more and where they are', () => {
   assert.equal(attentionLine(item(MAX_SUBJECTS + MAX_FOLDED + 1)), [
     `- 511 nodes lost (placed elsewhere): ${names(0, 10)}, and 501 more:`,
-    '  <details><summary>501 more</summary>',
-    '',
-    `  ${names(10, 510)}`,
-    '',
-    `  … and 1 more: ${EVERY_ONE}.`,
-    '',
-    '  </details>',
+    ...fold('501 more', [`  ${names(10, 510)}`, '', `  … and 1 more: ${EVERY_ONE}.`], '  '),
   ]);
 });
 

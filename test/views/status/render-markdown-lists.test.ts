@@ -9,7 +9,7 @@ import { renderStatusMarkdown } from '../../../src/views/status/render-markdown.
 import { EVERY_ONE } from '../../../src/views/status/markdown-blocks.js';
 import type { Unplaceable } from '../../../src/types/plan.js';
 import type { StatusReport } from '../../../src/status/types.js';
-import { blankReport, pad, section } from '../../status/blank-report.js';
+import { blankReport, fold, pad, section } from '../../status/blank-report.js';
 
 const unplaceable = (n: number): Unplaceable[] => Array.from({ length: n }, (_, i) => ({ model: `m-${pad(i, 3)}`, missing: 1, reason: 'no free GPU' }));
 const bullet = (u: Unplaceable): string => `- **${u.model}** (${u.missing} missing): ${u.reason}`;
@@ -26,57 +26,34 @@ test('no section "Cannot be placed" when every model is placed', () => {
 
 test('exactly 20 models that cannot be placed are all listed, with no fold', () => {
   const us = unplaceable(20);
-  assert.equal(section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed'), ['## Cannot be placed', '', ...us.map(bullet), '']);
+  assert.equal(cannotPlace(us), ['## Cannot be placed', '', ...us.map(bullet), '']);
 });
+
+/** The section STATUS.md gives `us`. */
+const cannotPlace = (us: Unplaceable[]) => section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed');
+/** The section with the first 20 of `us` as bullets and `folded` inside a fold summarised as `summary`. */
+const folded = (us: Unplaceable[], summary: string, inside: string[]) => [
+  '## Cannot be placed',
+  '',
+  ...us.slice(0, 20).map(bullet),
+  '',
+  ...fold(summary, inside),
+  '',
+];
 
 test('past 20 models that cannot be placed, the first 20 show and the rest fold as "N more"', () => {
   const us = unplaceable(21);
-  assert.equal(section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed'), [
-    '## Cannot be placed',
-    '',
-    ...us.slice(0, 20).map(bullet),
-    '',
-    '<details><summary>1 more</summary>',
-    '',
-    bullet(us[20]!),
-    '',
-    '</details>',
-    '',
-  ]);
+  assert.equal(cannotPlace(us), folded(us, '1 more', [bullet(us[20]!)]));
 });
 
 test('a fold of exactly 500 models that cannot be placed writes every one and no "… and N more" line', () => {
   const us = unplaceable(520);
-  assert.equal(section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed'), [
-    '## Cannot be placed',
-    '',
-    ...us.slice(0, 20).map(bullet),
-    '',
-    '<details><summary>500 more</summary>',
-    '',
-    ...us.slice(20).map(bullet),
-    '',
-    '</details>',
-    '',
-  ]);
+  assert.equal(cannotPlace(us), folded(us, '500 more', us.slice(20).map(bullet)));
 });
 
 test('past 500 folded models that cannot be placed the fold says how many more and where they are listed', () => {
   const us = unplaceable(521);
-  assert.equal(section(renderStatusMarkdown(blankReport({ unplaceable: us })), 'Cannot be placed'), [
-    '## Cannot be placed',
-    '',
-    ...us.slice(0, 20).map(bullet),
-    '',
-    '<details><summary>501 more</summary>',
-    '',
-    ...us.slice(20, 520).map(bullet),
-    '',
-    `… and 1 more: ${EVERY_ONE}.`,
-    '',
-    '</details>',
-    '',
-  ]);
+  assert.equal(cannotPlace(us), folded(us, '501 more', [...us.slice(20, 520).map(bullet), '', `… and 1 more: ${EVERY_ONE}.`]));
 });
 
 const NODE_HEAD = ['| Node | Condition | Reason | Since | Unhealthy GPUs |', '| --- | --- | --- | --- | --- |'];

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { renderStatusMarkdown } from '../../../src/views/status/render-markdown.js';
 import { barText } from '../../../src/views/status/bar.js';
 import type { CapacityRow, FabricRow, HoldingRow, ModelRow } from '../../../src/status/types.js';
-import { blankReport, pad, section } from '../../status/blank-report.js';
+import { blankReport, fold, pad, section } from '../../status/blank-report.js';
 
 test('a capacity row shows each bucket of its class, GPUs in other hands included', () => {
   const c: CapacityRow = { class: 'H100', total: 8, used: 2, free: 3, unhealthy: 1, other: 2, unreachable: 0, cordoned: 0 };
@@ -34,17 +34,7 @@ const FABRIC_HEAD = ['| Fabric | Nodes | Reachable | Free whole nodes |', '| ---
 test('past 20 fabrics, all reachable, the fabric table folds under "N fabrics, every node reachable"', () => {
   const fs = Array.from({ length: 21 }, (_, i) => fabric(i));
   const out = section(renderStatusMarkdown(blankReport({ fabrics: fs })), 'Fabrics');
-  assert.equal(out, [
-    '## Fabrics',
-    '',
-    '<details><summary>21 fabrics, every node reachable</summary>',
-    '',
-    ...FABRIC_HEAD,
-    ...fs.map(fabricLine),
-    '',
-    '</details>',
-    '',
-  ]);
+  assert.equal(out, ['## Fabrics', '', ...fold('21 fabrics, every node reachable', [...FABRIC_HEAD, ...fs.map(fabricLine)]), '']);
 });
 
 test('past 20 fabrics, one with a node out of reach shows above the fold, the others fold as "N more fabrics"', () => {
@@ -56,39 +46,26 @@ test('past 20 fabrics, one with a node out of reach shows above the fold, the ot
     ...FABRIC_HEAD,
     '| ib-20 | 2 | 1 | — |',
     '',
-    '<details><summary>20 more fabrics, every node reachable</summary>',
-    '',
-    ...FABRIC_HEAD,
-    ...fs.slice(0, 20).map(fabricLine),
-    '',
-    '</details>',
+    ...fold('20 more fabrics, every node reachable', [...FABRIC_HEAD, ...fs.slice(0, 20).map(fabricLine)]),
     '',
   ]);
 });
 
+/** The head of the Models section of 21 models without replicas. */
+const MODELS_21 = ['## Models', '', '21 models, 0 replicas: 0 running, 0 starting, 0 failed.', ''];
 const modelRow = (i: number, running = 1): ModelRow => ({ name: `m-${pad(i)}`, desired: 1, running, starting: 0, failed: 0 });
 
 test('past 20 models, all running as desired, the model table folds under "N models, all running as desired"', () => {
   const ms = Array.from({ length: 21 }, (_, i) => modelRow(i));
   const out = section(renderStatusMarkdown(blankReport({ models: ms })), 'Models');
-  assert.equal(out.slice(0, 6), [
-    '## Models',
-    '',
-    '21 models, 0 replicas: 0 running, 0 starting, 0 failed.',
-    '',
-    '<details><summary>21 models, all running as desired</summary>',
-    '',
-  ]);
+  assert.equal(out.slice(0, 6), [...MODELS_21, '<details><summary>21 models, all running as desired</summary>', '']);
 });
 
 test('past 20 models, one short of its replicas shows above the fold, the rest fold as "N more models"', () => {
   const ms = [...Array.from({ length: 20 }, (_, i) => modelRow(i)), modelRow(20, 0)];
   const out = section(renderStatusMarkdown(blankReport({ models: ms })), 'Models');
   assert.equal(out.slice(0, 10), [
-    '## Models',
-    '',
-    '21 models, 0 replicas: 0 running, 0 starting, 0 failed.',
-    '',
+    ...MODELS_21,
     '| Model | Desired | Running | Starting | Failed |',
     '| --- | ---: | ---: | ---: | ---: |',
     '| m-20 | 1 | 0 | 0 | 0 |',
