@@ -12,6 +12,13 @@
 //               specs (REF here differs from the branch in two models)
 // Targets at 2000 nodes: whole plan < 0.5 s, >= 10,000 placements/s, time
 // growing no more than ~2.2x per doubling, and plan --base under 2x a plain plan.
+// Fit, spread and survive are on (docs/placement.md#will-it-fit): every GPU
+// reports its memory, every holding its size and config.json, every model has
+// weightsBytes, half ask `survive: node` and a third `spread: fabric`. Survive's
+// own cost is timed apart, at 2,000 and 20,000 nodes: surviveReport over the
+// fleet (a count over where replicas run, not a re-plan per failure).
+// BENCH_PLAIN=1 leaves the fit inputs, survive: and spread: out (sizes unknown,
+// memory unreported, spread at its default), for a before/after on one machine.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -19,6 +26,7 @@ import { join } from 'node:path';
 import { readObserved } from '../src/cli/fleet-inputs.js';
 import { parseConfig } from '../src/config/load-config.js';
 import { buildFleet } from '../src/fleet/build-fleet.js';
+import { surviveReport } from '../src/fleet/survive.js';
 import { newSpecs } from '../src/plan/new-specs.js';
 import { planFleet } from '../src/plan/plan-fleet.js';
 import { renderPlanText } from '../src/views/plan/render-text.js';
@@ -29,13 +37,26 @@ import { planTick } from '../src/tick/plan.js';
 import { previewTick } from '../src/tick/preview.js';
 import { replicaSpec } from '../src/plan/spec.js';
 import type { Config } from '../src/types/config.js';
-import type { AgentReport, ReplicaReport, Snapshot } from '../src/types/snapshot.js';
+import type { AgentReport, ReplicaReport, Snapshot, WeightsSize } from '../src/types/snapshot.js';
 import { emptyState } from '../src/types/state.js';
 
 const FABRICS = ['a', 'b', 'c', 'd'];
+const PLAIN = process.env.BENCH_PLAIN === '1';
 const NOW = '2026-11-29T08:00:00.000Z';
 const CLASS_OF_FABRIC: Record<string, string> = { a: 'H100', b: 'H100', c: 'H200', d: 'H200' };
 const PRODUCT: Record<string, string> = { H100: 'NVIDIA H100 80GB HBM3', H200: 'NVIDIA H200' };
+/** nvidia-smi memory.total of each product. */
+const MEMORY_MIB: Record<string, number> = { H100: 81559, H200: 143771 };
+/** Weights of 30 GiB a GPU, and a Llama-3.1-70B-like shape at 32,768 tokens: every model fits its class. */
+const GIB_PER_GPU = 30 * 2 ** 30;
+const SHAPE = {
+  hidden_size: 8192,
+  max_position_embeddings: 32768,
+  num_attention_heads: 64,
+  num_hidden_layers: 80,
+  num_key_value_heads: 8,
+  torch_dtype: 'bfloat16',
+};
 /** Share of the demanded GPUs by replica shape [gpus, nodes, models of that shape]. */
 const SHAPES: [number, number, number, number][] = [
   [1, 1, 5, 0.08],
@@ -100,6 +121,9 @@ function modelsYaml(gpusPerClass: number): string {
           `    nodes: ${nodes}`,
           `    replicas: ${replicas}`,
           `    priority: ${i % 3}`,
+          ...(PLAIN ? [] : [`    weightsBytes: ${gpus * nodes * GIB_PER_GPU}`]),
+          ...(!PLAIN && i % 2 === 0 ? ['    survive: node'] : []),
+          ...(!PLAIN && i % 3 === 1 ? ['    spread: fabric'] : []),
         );
       }
     }
@@ -114,8 +138,13 @@ function snapshotJson(config: Config): string {
   const byFabric = new Map<string, string[]>();
   config.cluster.nodes.forEach((node, i) => {
     const cls = CLASS_OF_FABRIC[node.fabric.slice(3)]!;
-    const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: PRODUCT[cls]!, healthy: !(i % 67 === 5 && index === 5) }));
-    const storage = node.storage.map((d) => ({ ...d, weights: [] as string[], incomplete: [] }));
+    const gpus = Array.from({ length: 8 }, (_, index) => ({
+      index,
+      name: PRODUCT[cls]!,
+      memoryMiB: MEMORY_MIB[cls]!,
+      healthy: !(i % 67 === 5 && index === 5),
+    }));
+    const storage = node.storage.map((d) => ({ ...d, weights: [] as string[], incomplete: [], sizes: undefined as Record<string, WeightsSize> | undefined }));
     reports.set(node.name, { version: 1, gpus, replicas: [], storage, warnings: [] });
     freeFrom.set(node.name, 0);
     if (!node.cordon) byFabric.set(node.fabric, [...(byFabric.get(node.fabric) ?? []), node.name]);
@@ -146,7 +175,11 @@ function snapshotJson(config: Config): string {
           spec,
         };
         report.replicas.push(replica);
-        for (const s of report.storage) if (s.kind === 'local') s.weights.push(model.weights);
+        for (const s of report.storage) {
+          if (s.kind !== 'local') continue;
+          s.weights.push(model.weights);
+          if (!PLAIN) s.sizes = { ...s.sizes, [model.weights]: { bytes: model.gpus * model.nodes * GIB_PER_GPU, config: SHAPE } };
+        }
       });
     }
   }
@@ -291,6 +324,28 @@ console.log(
     `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}; ` +
     `plan --base < 2x a plain plan: ${(last.base / last.whole).toFixed(2)}x ${last.base < 2 * last.whole ? 'ok' : 'MISSED'}`,
 );
+
+// Survive's own cost (docs/placement.md#survive): surviveReport over the built
+// fleet, at 2,000 nodes (the table's largest) and 20,000 (docs/placement.md's
+// scale), median of several runs after a warm-up.
+{
+  const out: string[] = [];
+  for (const nodes of [2000, 20_000]) {
+    const g = generate(nodes);
+    const config = load(g);
+    const fleet = buildFleet(config, JSON.parse(g.snapshotJson) as Snapshot, emptyState(), NOW);
+    const times: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const t0 = performance.now();
+      surviveReport(fleet);
+      if (i >= 2) times.push(performance.now() - t0);
+    }
+    out.push(
+      `${nodes.toLocaleString('en-US')} nodes (${fleet.replicas.length.toLocaleString('en-US')} replicas, ${config.models.length} models): ${median(times).toFixed(1)} ms`,
+    );
+  }
+  console.log(`survive alone, median of 10 after 2 warm-up: ${out.join('; ')}`);
+}
 
 // The PR comment at its worst: 3,000 starts of distinct 300-character models with
 // 5,000-character reasons, 400 unplaceable models, a 100,000-character warning and

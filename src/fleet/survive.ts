@@ -53,7 +53,6 @@ interface NodeFree {
 
 interface Tally {
   total: number;
-  byNode: Map<string, number>;
   byFabric: Map<string, number>;
   /** Multi-node shapes: free whole nodes per fabric. */
   wholeByFabric: Map<string, number>;
@@ -62,12 +61,14 @@ interface Tally {
 /**
  * How many replicas of a shape the free GPUs outside one domain could hold:
  * per node, as many as its free GPUs of one class allow (whole nodes of one
- * fabric for a multi-node one). Totals per domain are subtracted from the
- * fleet's, so each shape costs one pass over the nodes with room.
+ * fabric for a multi-node one). Totals per fabric are subtracted from the
+ * fleet's, and a lost node's own share is worked out for that node alone, so
+ * each shape costs one pass over the nodes with room and no map per node.
  */
 class Room {
   private readonly memo = new Map<string, Tally>();
   private readonly free: NodeFree[] = [];
+  private readonly freeByName = new Map<string, NodeFree>();
   private readonly fabricOf: ReadonlyMap<string, string>;
 
   constructor(nodes: readonly FleetNode[], fabricOf: ReadonlyMap<string, string>) {
@@ -81,7 +82,10 @@ class Room {
         if (entry) entry[1]++;
         else byClass.push([g.class, 1]);
       }
-      if (byClass !== null) this.free.push({ name: node.name, fabric: node.fabric, byClass, whole: node.freeWholeClass, gpuCount: node.gpus.length });
+      if (byClass === null) continue;
+      const free: NodeFree = { name: node.name, fabric: node.fabric, byClass, whole: node.freeWholeClass, gpuCount: node.gpus.length };
+      this.free.push(free);
+      this.freeByName.set(node.name, free);
     }
   }
 
@@ -89,27 +93,38 @@ class Room {
     const key = `${model.gpuClass ?? '\u0000'}/${model.gpus}/${model.nodes}`;
     let t = this.memo.get(key);
     if (!t) this.memo.set(key, (t = this.tally(model)));
-    if (domain === 'fabric' || model.nodes === 1) return t.total - ((domain === 'node' ? t.byNode : t.byFabric).get(name) ?? 0);
+    if (domain === 'fabric') return t.total - (t.byFabric.get(name) ?? 0);
+    const node = this.freeByName.get(name);
+    if (node === undefined) return t.total;
+    if (model.nodes === 1) return t.total - this.here(model, node);
     // A multi-node replica: the lost node's fabric has one whole node fewer.
-    if (!t.byNode.has(name)) return t.total;
+    if (!this.whole(model, node)) return t.total;
     const fabric = this.fabricOf.get(name) ?? '';
     return t.total - (t.byFabric.get(fabric) ?? 0) + Math.floor(((t.wholeByFabric.get(fabric) ?? 0) - 1) / model.nodes);
   }
 
+  /** Replicas of a one-node shape this node's free GPUs could hold. */
+  private here(model: ModelConfig, node: NodeFree): number {
+    let here = 0;
+    for (const [cls, n] of node.byClass) if (model.gpuClass === undefined || cls === model.gpuClass) here += Math.floor(n / model.gpus);
+    return here;
+  }
+
+  /** Whether this node is a free whole node a rank of a multi-node shape could take. */
+  private whole(model: ModelConfig, node: NodeFree): boolean {
+    const cls = node.whole;
+    return cls !== null && node.gpuCount >= model.gpus && (model.gpuClass === undefined || cls === model.gpuClass);
+  }
+
   private tally(model: ModelConfig): Tally {
-    const t: Tally = { total: 0, byNode: new Map(), byFabric: new Map(), wholeByFabric: new Map() };
+    const t: Tally = { total: 0, byFabric: new Map(), wholeByFabric: new Map() };
     for (const node of this.free) {
       if (model.nodes > 1) {
-        const cls = node.whole;
-        if (cls === null || node.gpuCount < model.gpus || (model.gpuClass !== undefined && cls !== model.gpuClass)) continue;
-        t.byNode.set(node.name, 1);
-        t.wholeByFabric.set(node.fabric, (t.wholeByFabric.get(node.fabric) ?? 0) + 1);
+        if (this.whole(model, node)) t.wholeByFabric.set(node.fabric, (t.wholeByFabric.get(node.fabric) ?? 0) + 1);
         continue;
       }
-      let here = 0;
-      for (const [cls, n] of node.byClass) if (model.gpuClass === undefined || cls === model.gpuClass) here += Math.floor(n / model.gpus);
+      const here = this.here(model, node);
       if (here === 0) continue;
-      t.byNode.set(node.name, here);
       t.byFabric.set(node.fabric, (t.byFabric.get(node.fabric) ?? 0) + here);
       t.total += here;
     }
@@ -152,10 +167,14 @@ function domainOf(fleet: Fleet, domain: 'node' | 'fabric', room: Room, fabricOf:
     const mi = modelIndex.get(r.model);
     if (mi === undefined || !serves(r)) continue;
     from[mi]!++;
-    const first = domainIndex(r.nodes[0] ?? '');
     // Distinct domains of its ranks: a replica is lost once with a domain, however many ranks it has there.
-    const seen = r.nodes.length === 1 ? [first] : [...new Set(r.nodes.map(domainIndex))];
-    for (const d of seen) counts.set(mi * width + d, (counts.get(mi * width + d) ?? 0) + 1);
+    // Most replicas have one rank: no array or set for them.
+    if (r.nodes.length === 1) {
+      const k = mi * width + domainIndex(r.nodes[0] ?? '');
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+      continue;
+    }
+    for (const d of new Set(r.nodes.map(domainIndex))) counts.set(mi * width + d, (counts.get(mi * width + d) ?? 0) + 1);
   }
   const worstCount = new Array<number>(models.length).fill(0);
   const worstAt = new Array<number>(models.length).fill(-1);

@@ -42,7 +42,8 @@ test('plan --format json prints the contract plan', async () => {
 test('plan --format markdown prints a PR comment with the diff folded', async () => {
   const r = await plan(fresh(models(1)), ['--format', 'markdown']);
   assert.is(r.code, 0);
-  assert.match(r.out, /^### llmgw plan\n\n\*\*Plan: 1 to start, 0 to stop, 0 cannot be placed\.\*\*/);
+  // A model of unknown size is warned about first (docs/placement.md#will-it-fit).
+  assert.match(r.out, /^### llmgw plan\n\n(?:> \*\*Warning:\*\* .*\n\n)*\*\*Plan: 1 to start, 0 to stop, 0 cannot be placed\.\*\*/);
   assert.match(r.out, /<details>\n<summary>STATUS\.md diff/);
 });
 

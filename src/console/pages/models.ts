@@ -10,6 +10,7 @@ import type { Fleet } from '../../types/fleet.js';
 import { html, join, link, pathOf, type Html } from '../html.js';
 import { plural, table, when, type TableRow } from './layout.js';
 import { MODEL_HEAD, modelRows } from './overview.js';
+import { lossText, nodesText, placementRows } from '../../views/status/placement-rows.js';
 
 export function modelsBody(report: StatusReport, config: Config): Html {
   const byName = new Map(config.models.map((m) => [m.name, m]));
@@ -24,6 +25,24 @@ export function modelsBody(report: StatusReport, config: Config): Html {
 
 function facts(pairs: [string, string | Html][]): Html {
   return html`<dl class="facts">${join(pairs.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`))}</dl>`;
+}
+
+/** Whether it fits each GPU class it may use, where its replicas run, and what one node's or fabric's loss leaves (docs/placement.md). */
+function fitAndSurvive(name: string, report: StatusReport): [string, string][] {
+  const out: [string, string][] = [];
+  const fit = report.fit?.[name];
+  if (fit === null) out.push(['Fits', 'size unknown: set weightsBytes in models.yaml, or put the weights where a node looks']);
+  else if (fit !== undefined && Object.keys(fit).length > 0) {
+    const each = Object.entries(fit).map(([cls, f]) => {
+      const kv = f.kvGiBPerGpu === null ? '' : ` + ${f.kvGiBPerGpu} GiB KV a sequence`;
+      const verdict = !f.fits ? 'does not fit' : f.sequences === null ? 'fits' : `fits ${plural(f.sequences, 'full-length sequence')}`;
+      return `${cls}: ${verdict} (${f.weightsGiBPerGpu} GiB of weights a GPU${kv}${f.maxModelLen === null ? '' : `; at most ${f.maxModelLen} tokens`})`;
+    });
+    out.push(['Fits', each.join('; ')]);
+  }
+  const row = placementRows(report).find((p) => p.model === name);
+  if (row) out.push(['Runs on', nodesText(row.nodes)], ['Worst node loss', lossText(row.node)], ['Worst fabric loss', lossText(row.fabric)]);
+  return out;
 }
 
 /** null when neither models.yaml nor any node knows the model: the page is a 404. */
@@ -48,6 +67,7 @@ export function modelBody(name: string, report: StatusReport, fleet: Fleet): Htm
   } else {
     pairs.push(['models.yaml', 'not listed: its replicas are being stopped']);
   }
+  pairs.push(...fitAndSurvive(name, report));
   const unplaced = report.unplaceable.find((u) => u.model === name);
   const why = unplaced ? html`<section class="warning"><h2>Cannot be placed</h2><p>${unplaced.missing} missing: ${unplaced.reason}</p></section>` : '';
 

@@ -8,6 +8,7 @@ import { modelNeedsAttention } from '../../status/attention.js';
 import { BAR_ORDER, barCells } from '../../views/status/bar.js';
 import type { CapacityRow, HoldingRow, StatusReport } from '../../status/index.js';
 import { attentionNodes } from '../../views/status/node-rows.js';
+import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from '../../views/status/placement-rows.js';
 import { REASON_LABEL } from '../../text/reason-labels.js';
 import { MAX_ROWS, MAX_SUBJECTS } from '../../views/status/render-markdown.js';
 import { html, join, link, pathOf, type Html } from '../html.js';
@@ -25,6 +26,26 @@ function webhookWarning(report: StatusReport): Html | '' {
 <p>A lost node or a model going down notifies nobody. Add a webhook to cluster.yaml:</p>
 <pre><code>${WEBHOOK_YAML}</code></pre>
 </section>`;
+}
+
+/** A models.yaml `survive:` this fleet breaks (docs/placement.md#survive): at the top, as in STATUS.md. */
+function surviveWarnings(report: StatusReport): Html | '' {
+  const warnings = report.surviveWarnings ?? [];
+  if (warnings.length === 0) return '';
+  return html`<section class="warning" id="survive-warning"><h2>A model would not survive a loss</h2><ul>${join(warnings.map((w) => html`<li>${w}.</li>`))}</ul></section>`;
+}
+
+/** Where each model's replicas run and what one node's or one fabric's loss leaves, as STATUS.md has it. */
+function placement(report: StatusReport): Html | '' {
+  const all = placementRows(report);
+  if (all.length === 0) return '';
+  const rows: TableRow[] = all.map((p) => ({
+    key: p.model,
+    attention: p.attention,
+    cells: [link(pathOf('models', p.model), p.model), { value: p.replicas, num: true }, nodesText(p.nodes), lossText(p.node), lossText(p.fabric)],
+  }));
+  const fold = foldedTable(PLACEMENT_HEAD, rows, MAX_ROWS, (n, after) => plural(n, after ? 'more model' : 'model'));
+  return html`<section id="placement"><h2>Where replicas run</h2>${fold}</section>`;
 }
 
 export function attentionSection(report: StatusReport): Html {
@@ -189,5 +210,5 @@ export function nodesSection(report: StatusReport): Html {
 }
 
 export function overviewBody(report: StatusReport): Html {
-  return html`${webhookWarning(report)}${attentionSection(report)}${capacity(report)}${fabrics(report)}${models(report)}${unplaceable(report)}${idle(report)}${holdings(report)}${nodesSection(report)}`;
+  return html`${webhookWarning(report)}${surviveWarnings(report)}${attentionSection(report)}${capacity(report)}${fabrics(report)}${models(report)}${placement(report)}${unplaceable(report)}${idle(report)}${holdings(report)}${nodesSection(report)}`;
 }

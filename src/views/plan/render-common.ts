@@ -28,6 +28,32 @@ export function withContext(ctx: Partial<PlanContext> | undefined): PlanContext 
   return own.length > 0 ? { ...merged, warnings: [...merged.warnings, ...own] } : merged;
 }
 
+/**
+ * The context for the formats a person reads (text, Markdown): also the
+ * warnings of models whose size is unknown (docs/placement.md#will-it-fit),
+ * which JSON keeps in `after.fitWarnings` where a program looks for them.
+ */
+export function withReadersContext(ctx: Partial<PlanContext> | undefined): PlanContext {
+  const merged = withContext(ctx);
+  const fit = (merged.after?.fitWarnings ?? []).filter((w) => !merged.warnings.includes(w));
+  return fit.length > 0 ? { ...merged, warnings: [...merged.warnings, ...fit] } : merged;
+}
+
+/**
+ * `fits H100 (3 full-length sequences), does not fit A100`: the model's fit on
+ * every class it may use (docs/placement.md#will-it-fit); `size unknown` when
+ * nothing says how big its weights are; null when the report has no fit for it.
+ */
+export function fitSummary(ctx: PlanContext, model: string): string | null {
+  const fit = ctx.after?.fit?.[model];
+  if (fit === undefined) return null;
+  if (fit === null) return 'size unknown';
+  const parts = Object.entries(fit).map(([cls, f]) =>
+    !f.fits ? `does not fit ${cls}` : f.sequences === null ? `fits ${cls}` : `fits ${cls} (${f.sequences} full-length sequence${f.sequences === 1 ? '' : 's'})`,
+  );
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
 /** [0,1,2,3,6] -> "0-3,6" */
 export function indexRanges(indices: readonly number[]): string {
   // Runs of consecutive indices, each [first, last].

@@ -12,7 +12,7 @@
 import { codeFence, md, plainText } from '../../text/markdown-escape.js';
 import type { Plan } from '../../types/plan.js';
 import { actionTables, clip, codeCell, unplaceableTable, type Detail } from './markdown-tables.js';
-import { argvText, byCause, causeLine, sentence, startsThenStops, summaryLine, withContext, type PlanContext } from './render-common.js';
+import { argvText, byCause, causeLine, fitSummary, sentence, startsThenStops, summaryLine, withReadersContext, type PlanContext } from './render-common.js';
 
 /** GitHub's limit for a comment is 65,536 characters. */
 export const MAX_CHARS = 65_000;
@@ -42,12 +42,8 @@ function withCode(text: string): string {
 
 /** `; does not fit A100, fits H100 (3 full-length sequences)`: the model's fit (docs/placement.md#will-it-fit), when its size is known. */
 function fitText(ctx: PlanContext, model: string): string {
-  const fit = ctx.after?.fit?.[model];
-  if (!fit || Object.keys(fit).length === 0) return '';
-  const parts = Object.entries(fit).map(([cls, f]) =>
-    !f.fits ? `does not fit ${cls}` : f.sequences === null ? `fits ${cls}` : `fits ${cls} (${f.sequences} full-length sequence${f.sequences === 1 ? '' : 's'})`,
-  );
-  return `; ${md(parts.join(', '))}`;
+  const text = ctx.after?.fit?.[model] ? fitSummary(ctx, model) : null;
+  return text === null ? '' : `; ${md(text)}`;
 }
 
 function specs(ctx: PlanContext, d: Detail): string[] {
@@ -168,7 +164,7 @@ function fewerWarnings(plan: Plan, ctx: PlanContext, room: number): string[] {
 }
 
 export function renderPlanMarkdown(plan: Plan, diff: string, context?: Partial<PlanContext>): string {
-  const ctx = withContext(context);
+  const ctx = withReadersContext(context);
   const head = fitting(plan, ctx).join('\n') + '\n';
   if (ctx.notice !== null) return head;
   // What is left of the limit goes to the diff, less room for its frame.

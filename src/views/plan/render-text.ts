@@ -10,12 +10,13 @@ import {
   actionWhy,
   byCause,
   causeLine,
+  fitSummary,
   placementText,
   sentence,
   startsThenStops,
   stopVerb,
   summaryLine,
-  withContext,
+  withReadersContext,
   type PlanContext,
 } from './render-common.js';
 
@@ -49,7 +50,7 @@ function row(a: Action): Row {
 }
 
 export function renderPlanText(plan: Plan, diff: string, options: TextOptions): string {
-  const ctx = withContext(options);
+  const ctx = withReadersContext(options);
   const paint = (color: Paint, text: string) => (options.color ? `${ANSI[color]}${text}${ANSI.reset}` : text);
   const lines: string[] = ctx.warnings.map((w) => paint('yellow', `Warning: ${plainText(sentence(w))}`));
   if (lines.length > 0) lines.push('');
@@ -80,6 +81,12 @@ export function renderPlanText(plan: Plan, diff: string, options: TextOptions): 
   for (const u of plan.unplaceable) {
     const what = `${plainText(u.model)} (${u.missing} ${u.missing === 1 ? 'replica' : 'replicas'})`;
     lines.push(paint('yellow', `  ! cannot place  ${what}: ${plainText(u.reason)}`));
+  }
+  // The fit of each model this plan places or cannot place (docs/placement.md#will-it-fit), one line each.
+  const fitted = [...new Set([...plan.actions.filter((a) => a.op === 'start').map((a) => a.model), ...plan.unplaceable.map((u) => u.model)])].sort();
+  for (const model of fitted) {
+    const text = fitSummary(ctx, model);
+    if (text !== null) lines.push(`  = fit  ${plainText(model)}: ${plainText(text)}`);
   }
   for (const r of plan.rollouts ?? []) lines.push(paint(r.stage === 'failed' ? 'red' : 'cyan', `  ~ rollout  ${plainText(r.model)}: ${plainText(r.text)}`));
   if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');

@@ -10,7 +10,7 @@
 // string from a node goes through md().
 
 import { BAR_CHARS, BAR_ORDER, barText } from './bar.js';
-import { md } from '../../text/markdown-escape.js';
+import { md, plainText } from '../../text/markdown-escape.js';
 import { isTime, plural, utcDate } from '../../text/format.js';
 import { modelNeedsAttention } from '../../status/attention.js';
 import { EVERY_ONE, MAX_FOLDED, attentionLine, details, foldedTable, table, type Row } from './markdown-blocks.js';
@@ -18,6 +18,7 @@ import { attentionNodes } from './node-rows.js';
 import { REASON_LABEL } from '../../text/reason-labels.js';
 import type { HoldingRow, StatusReport } from '../../status/types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
+import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from './placement-rows.js';
 
 export { MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
 
@@ -120,6 +121,22 @@ function models(report: StatusReport): string[] {
       ? [...foldedTable(head, ['l', 'r', 'r', 'r', 'r'], rows, (n, after) => `${plural(n, after ? 'more model' : 'model')}, all running as desired`), '']
       : []),
     ...(lifecycle.length ? [...lifecycle, ''] : []),
+  ];
+}
+
+/** Where each model's replicas run and what one node's or one fabric's loss leaves (docs/placement.md#survive). */
+function placement(report: StatusReport): string[] {
+  const rows: Row[] = placementRows(report).map((p) => ({
+    // A hostlist's brackets read as they are in a code span.
+    cells: [md(p.model), `${p.replicas}`, `\`${plainText(nodesText(p.nodes)).replace(/[`|]/g, '')}\``, md(lossText(p.node)), md(lossText(p.fabric))],
+    attention: p.attention,
+  }));
+  if (rows.length === 0) return [];
+  return [
+    '## Where replicas run',
+    '',
+    ...foldedTable(PLACEMENT_HEAD, ['l', 'r', 'l', 'l', 'l'], rows, (n, after) => plural(n, after ? 'more model' : 'model')),
+    '',
   ];
 }
 
@@ -237,6 +254,7 @@ export function renderStatusMarkdown(report: StatusReport): string {
     ...capacity(report),
     ...fabrics(report),
     ...models(report),
+    ...placement(report),
     ...unplaceable(report),
     ...idle(report),
     ...holdings(report),

@@ -11,6 +11,7 @@ import { REASON_LABEL } from '../../text/reason-labels.js';
 import { modelNeedsAttention } from '../../status/attention.js';
 import type { AttentionItem, StatusReport } from '../../status/types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
+import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from './placement-rows.js';
 
 export const MAX_TEXT_LIST = 20;
 const EVERY_ONE = '(llmgw status --json lists every one)';
@@ -74,6 +75,21 @@ function models(report: StatusReport): string[] {
   return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ...lifecycle, ''];
 }
 
+/** Where each model's replicas run and what one node's or one fabric's loss leaves (docs/placement.md#survive). */
+function placement(report: StatusReport): string[] {
+  const all = placementRows(report);
+  if (all.length === 0) return [];
+  const ordered = [...all.filter((p) => p.attention), ...all.filter((p) => !p.attention)];
+  const { shown, more } = capList(ordered, MAX_TEXT_LIST);
+  const rows = shown.map((p) => [t(p.model), String(p.replicas), t(nodesText(p.nodes)), t(lossText(p.node)), t(lossText(p.fabric))]);
+  return [
+    'Where replicas run',
+    ...pad([PLACEMENT_HEAD.map((h) => h.toLowerCase()), ...rows]).map((l) => `  ${l}`),
+    ...(more ? [`  … and ${more} more ${EVERY_ONE}`] : []),
+    '',
+  ];
+}
+
 function unplaceable(report: StatusReport, paint: Paint): string[] {
   if (report.unplaceable.length === 0) return [];
   const { shown, more } = capList(report.unplaceable, MAX_TEXT_LIST);
@@ -129,10 +145,12 @@ export function renderStatusText(report: StatusReport, opts: { color: boolean })
     `${paint('1', t(report.cluster))}: observed ${t(report.observedAt)}`,
     '',
     ...(report.notify.warning === null ? [] : [paint('33', `warning: ${t(report.notify.warning)}`), '']),
+    ...(report.surviveWarnings ?? []).flatMap((w) => [paint('33', `warning: ${t(w)}`), '']),
     ...(items.length ? [paint('1', 'Needs attention'), ...items.map((i) => attentionLine(i, paint)), ''] : ['Nothing needs attention.', '']),
     ...capacity(report, paint),
     ...fabrics(report),
     ...models(report),
+    ...placement(report),
     ...unplaceable(report, paint),
     ...idle(report),
     ...nodes(report),

@@ -1,0 +1,78 @@
+// `llmgw plan --check-survive` as the GitHub Action runs it (docs/placement.md#survive):
+// the built CLI in its own process, on a repo with an observed fleet of two
+// nodes. One replica of a model with `survive: node` exits 3 with the warning
+// on top; two replicas, which spread puts on the two nodes, exit 0.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const CLUSTER = `apiVersion: llmgw/v1
+kind: Cluster
+name: t
+fabrics: [ib-a]
+nodes:
+  - name: n[1-2]
+    fabric: ib-a
+engines:
+  vllm:
+    command: [vllm, serve, "{weightsPath}", --port, "{port}"]
+notify:
+  webhooks: [{ url: "http://127.0.0.1:9/hook" }]
+`;
+const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }));
+const OBSERVED = JSON.stringify({
+  version: 1,
+  observedAt: '2026-11-29T08:00:00Z',
+  nodes: ['n1', 'n2'].map((name) => ({ name, reachable: true, report: { version: 1, gpus, replicas: [], storage: [], warnings: [] } })),
+  routers: [],
+});
+
+const dirs: string[] = [];
+function plan(replicas: number, format: string[] = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'llmgw-survive-process-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'cluster.yaml'), CLUSTER);
+  writeFileSync(
+    join(dir, 'models.yaml'),
+    `apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: org/m, engine: vllm, gpus: 4, replicas: ${replicas}, survive: node, weightsBytes: 16060522240 }\n`,
+  );
+  mkdirSync(join(dir, '.llmgw'));
+  writeFileSync(join(dir, '.llmgw', 'observed.json'), OBSERVED);
+  const args = [CLI, 'plan', '--repo', dir, '--observed', join(dir, '.llmgw', 'observed.json'), '--now', '2026-11-29T08:00:00Z', '--check-survive', ...format];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('one replica with survive: node: exit 3, the warning heading the PR comment', () => {
+  const r = plan(1, ['--format', 'markdown']);
+  assert.is(r.code, 3, r.err);
+  assert.ok(
+    r.out.startsWith(
+      "### llmgw plan\n\n> **Warning:** model 'm' does not survive the loss of node n1: all its 1 replica run there \\(models.yaml survive: node\\).",
+    ),
+    r.out,
+  );
+});
+
+test('two replicas: one on each node, exit 0', () => {
+  const r = plan(2, ['--format', 'json']);
+  assert.is(r.code, 0, r.err);
+  const json = JSON.parse(r.out) as { actions: { placement: { node: string }[] }[]; survive: { node: { models: Record<string, unknown> } } };
+  assert.equal(
+    json.actions.map((a) => a.placement[0]!.node),
+    ['n1', 'n2'],
+  );
+  assert.equal(json.survive.node.models.m, { from: 2, to: 1, worst: 'n1', roomToReplace: true });
+});
+
+test.after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test.run();
