@@ -3,7 +3,7 @@
 // value from the repo can never split into extra arguments or reach a shell.
 
 import { posix } from 'node:path';
-import { LIVENESS_DEFAULTS, type CheckConfig, type Config, type EngineConfig, type ModelConfig, type NodeConfig } from '../types/config.js';
+import type { CheckConfig, Config, EngineConfig, ModelConfig, NodeConfig } from '../types/config.js';
 import type { Fleet, FleetNode } from '../types/fleet.js';
 import type { StartAction, StopAction } from '../types/plan.js';
 import type { AnswerCheck, StartRequest, StopEntry } from '../types/snapshot.js';
@@ -75,12 +75,6 @@ export function stopEntry(stop: Pick<StopAction, 'replica' | 'model'>, fleet: Fl
   return { replica: stop.replica, graceSeconds: Math.ceil(stopTimings(fleet, stop.model).stopGraceMs / 1000) };
 }
 
-/** The model's stallAfter for the agent's progress check, sent only when it is not the built-in 60 s (absent means that). */
-function stallAfter(model: ModelConfig): { stallAfterSeconds?: number } {
-  const ms = model.liveness?.stallAfterMs ?? LIVENESS_DEFAULTS.stallAfterMs;
-  return ms === LIVENESS_DEFAULTS.stallAfterMs ? {} : { stallAfterSeconds: ms / 1000 };
-}
-
 /** The StartRequest of every rank of one start action, rank 0 first. */
 export function startRequests(action: StartAction, config: Config, fleet: Fleet): NodeStart[] {
   const { model, engine } = lookup(config, action);
@@ -129,7 +123,7 @@ export function startRequests(action: StartAction, config: Config, fleet: Fleet)
         // Rank 0 serves the endpoint, so only it is asked for an answer; the
         // other ranks are judged on health, and a replica is running only when all are.
         ...(rank === 0 && model.check ? { check: wireCheck(model.check) } : {}),
-        ...(rank === 0 && engine.metrics ? { metrics: { ...engine.metrics }, ...stallAfter(model) } : {}),
+        ...(rank === 0 && engine.metrics ? { metrics: { ...engine.metrics } } : {}),
       },
     };
   });
