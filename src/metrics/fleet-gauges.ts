@@ -56,3 +56,33 @@ export function replicaStates(s: StatusReport): { model: string; state: string; 
   }
   return out;
 }
+
+/** Stalled and ejected replicas per model, 0 included for every desired model, so an alert sees a 0 and not nothing. */
+export function stuckCounts(s: StatusReport): { model: string; kind: 'stalled' | 'ejected'; count: number }[] {
+  const counts = new Map<string, { stalled: number; ejected: number }>();
+  for (const m of s.models) counts.set(m.name, { stalled: 0, ejected: 0 });
+  for (const r of s.stuckReplicas ?? []) {
+    const c = counts.get(r.model) ?? { stalled: 0, ejected: 0 };
+    c[r.kind] += 1;
+    counts.set(r.model, c);
+  }
+  return [...counts.keys()].sort().flatMap((model) => {
+    const c = counts.get(model) ?? { stalled: 0, ejected: 0 };
+    return [
+      { model, kind: 'ejected' as const, count: c.ejected },
+      { model, kind: 'stalled' as const, count: c.stalled },
+    ];
+  });
+}
+
+/**
+ * Since when each stalled or ejected replica has been so (Unix seconds): one
+ * series per such replica, gone once it serves again or is replaced, so an
+ * alert can say which replica and for how long without a label per healthy one.
+ */
+export function stuckSince(s: StatusReport): { model: string; replica: string; kind: 'stalled' | 'ejected'; since: number }[] {
+  return (s.stuckReplicas ?? [])
+    .map((r) => ({ model: r.model, replica: r.replica, kind: r.kind, since: Date.parse(r.since) / 1000 }))
+    .filter((r) => Number.isFinite(r.since))
+    .sort((a, b) => (a.replica < b.replica ? -1 : a.replica > b.replica ? 1 : 0));
+}

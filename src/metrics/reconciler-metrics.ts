@@ -9,7 +9,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TickResult } from '../tick/result.js';
 import type { StatusReport } from '../status/types.js';
-import { gpuBuckets, nodeStates, replicaStates } from './fleet-gauges.js';
+import { gpuBuckets, nodeStates, replicaStates, stuckCounts, stuckSince } from './fleet-gauges.js';
 
 /** A tick as the metrics see it. */
 export interface TickObservation {
@@ -76,6 +76,18 @@ export function createReconcilerMetrics(opts: { now?: () => Date } = {}): Reconc
     labelNames: ['model'],
     registers,
   });
+  const stuck = new Gauge({
+    name: 'llmgw_replicas_stuck',
+    help: 'Running replicas that serve nothing, by model and kind: stalled (no engine progress with requests running) or ejected (by every router that routes them).',
+    labelNames: ['model', 'kind'],
+    registers,
+  });
+  const stuckSinceGauge = new Gauge({
+    name: 'llmgw_replica_stuck_since_timestamp_seconds',
+    help: 'Since when each stalled or ejected replica has served nothing (Unix time); only such replicas have a series.',
+    labelNames: ['model', 'replica', 'kind'],
+    registers,
+  });
   const actions = new Counter({
     name: 'llmgw_actions_total',
     help: 'Plan actions carried out without error, by operation.',
@@ -122,6 +134,14 @@ export function createReconcilerMetrics(opts: { now?: () => Date } = {}): Reconc
     for (const r of replicaStates(status)) replicas.labels(r.model, r.state).set(r.count);
     desired.reset();
     for (const m of status.models) desired.labels(m.name).set(m.desired);
+    setStuck(status);
+  }
+
+  function setStuck(status: StatusReport): void {
+    stuck.reset();
+    for (const c of stuckCounts(status)) stuck.labels(c.model, c.kind).set(c.count);
+    stuckSinceGauge.reset();
+    for (const r of stuckSince(status)) stuckSinceGauge.labels(r.model, r.replica, r.kind).set(r.since);
   }
 
   return {

@@ -79,7 +79,8 @@ export class Ejector {
     if (out >= maxOut(route.upstreams.length)) return false;
     const cell = u.cell;
     const now = this.timers.now();
-    const run = nextEjection(cell.run, reason, now, route.settings.ejectForMs);
+    // A stall began when the replica went quiet, not when the sweep saw it (liveness.ts nextEjection).
+    const run = nextEjection(cell.run, reason, now, route.settings.ejectForMs, reason === 'stalled' ? Math.min(now, cell.quietSinceMs) : now);
     cell.run = run;
     cell.consecutive = 0;
     this.timers.setTimeout(() => this.back(u), run.untilMs - now);

@@ -43,11 +43,19 @@ export interface EjectionRun {
 
 /**
  * The next episode for a replica whose last run is `run`: the same run when the
- * last episode ended less than 2 × ejectFor ago (so `since` stays, `count`
- * grows and the time doubles), else a new run.
+ * last episode ended less than 2 × ejectFor before this one began (so `since`
+ * stays, `count` grows and the time doubles), else a new run.
+ *
+ * An episode begins when its trouble did: a failure ejects at once (`beganMs`
+ * is now), but a stall is seen only stallAfter after the replica went quiet, so
+ * its `beganMs` is that quiet start. Otherwise a hung replica under load (back
+ * after ejectFor, quiet again at once, ejected stallAfter later) would begin a
+ * new run every time with the defaults (stallAfter 60 s = 2 × ejectFor 30 s):
+ * no run would last, and the reconciler, which replaces a replica ejected for
+ * replaceAfter since its run began, would never replace it.
  */
-export function nextEjection(run: EjectionRun | null, reason: EjectReason, nowMs: number, ejectForMs: number): EjectionRun {
-  const same = run !== null && nowMs - run.untilMs < 2 * ejectForMs;
+export function nextEjection(run: EjectionRun | null, reason: EjectReason, nowMs: number, ejectForMs: number, beganMs = nowMs): EjectionRun {
+  const same = run !== null && beganMs - run.untilMs < 2 * ejectForMs;
   const count = same ? run.count + 1 : 1;
   const duration = Math.min(ejectForMs * 2 ** Math.min(count - 1, 30), MAX_EJECT_MS);
   return { sinceMs: same ? run.sinceMs : nowMs, untilMs: nowMs + duration, reason, count, out: true };

@@ -11,6 +11,7 @@ import { html, join, link, pathOf, type Html } from '../html.js';
 import { plural, table, when, type TableRow } from './layout.js';
 import { MODEL_HEAD, modelRows } from './overview.js';
 import { lossText, nodesText, placementRows } from '../../views/status/placement-rows.js';
+import { stuckState } from './stuck.js';
 
 export function modelsBody(report: StatusReport, config: Config): Html {
   const byName = new Map(config.models.map((m) => [m.name, m]));
@@ -75,11 +76,12 @@ export function modelBody(name: string, report: StatusReport, fleet: Fleet): Htm
   const rowOf = new Map(report.replicas.map((r) => [r.id, r]));
   const rows: TableRow[] = replicas.map((r) => {
     const row = rowOf.get(r.id);
-    const state = r.lost ? 'lost (placed again)' : r.state;
+    const stuck = r.lost ? null : stuckState(report, r.id);
+    const state = r.lost ? 'lost (placed again)' : (stuck?.text ?? r.state);
     const idle = row === undefined || row.idleSeconds < 0 ? 'unknown' : `${duration(row.idleSeconds)} (since ${when(row.idleSince)})`;
     return {
       key: r.id,
-      attention: r.lost || r.state === 'failed',
+      attention: r.lost || r.state === 'failed' || stuck !== null,
       cells: [
         r.id,
         state,

@@ -9,6 +9,7 @@ import { REASON_LABEL } from '../../text/reason-labels.js';
 import type { Fleet, FleetNode } from '../../types/fleet.js';
 import { html, join, link, pathOf, type Html } from '../html.js';
 import { plural, table, when, type TableRow } from './layout.js';
+import { stuckState } from './stuck.js';
 
 function counts(n: FleetNode): Record<'total' | 'used' | 'free' | 'unhealthy', number> {
   const c = { total: n.gpus.length, used: 0, free: 0, unhealthy: 0 };
@@ -83,13 +84,13 @@ function replicaTable(n: FleetNode, report: StatusReport): Html {
   const rowOf = new Map(report.replicas.map((r) => [r.id, r]));
   const rows: TableRow[] = reps.map((r) => ({
     key: r.id,
-    attention: r.state === 'failed',
+    attention: r.state === 'failed' || stuckState(report, r.id) !== null,
     cells: [
       r.id,
       link(pathOf('models', r.model), r.model),
       { value: r.rank ?? 0, num: true },
       compressHostlist(r.gpus.map(String)),
-      r.state,
+      stuckState(report, r.id)?.text ?? r.state,
       { value: r.port ?? '—', num: true },
       when(r.startedAt ?? null),
       { value: r.error ?? (r.check && !r.check.ok ? `answer check: ${r.check.error ?? 'failing'}` : (rowOf.get(r.id)?.error ?? '')), cls: 'error' },
