@@ -52,13 +52,16 @@ export interface EjectionRun {
  * after ejectFor, quiet again at once, ejected stallAfter later) would begin a
  * new run every time with the defaults (stallAfter 60 s = 2 × ejectFor 30 s):
  * no run would last, and the reconciler, which replaces a replica ejected for
- * replaceAfter since its run began, would never replace it.
+ * replaceAfter since its run began, would never replace it. A run's `since` is
+ * its first episode's beginning for the same reason: a hung replica has been
+ * out of service since it went quiet, so it is replaced replaceAfter after
+ * that (2 min with the defaults), not replaceAfter after the sweep saw it.
  */
 export function nextEjection(run: EjectionRun | null, reason: EjectReason, nowMs: number, ejectForMs: number, beganMs = nowMs): EjectionRun {
   const same = run !== null && beganMs - run.untilMs < 2 * ejectForMs;
   const count = same ? run.count + 1 : 1;
   const duration = Math.min(ejectForMs * 2 ** Math.min(count - 1, 30), MAX_EJECT_MS);
-  return { sinceMs: same ? run.sinceMs : nowMs, untilMs: nowMs + duration, reason, count, out: true };
+  return { sinceMs: same ? run.sinceMs : beganMs, untilMs: nowMs + duration, reason, count, out: true };
 }
 
 /** How many of a model's `n` replicas may be out of rotation at once. */

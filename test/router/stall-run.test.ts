@@ -26,15 +26,16 @@ test.after(() => clientAgent.destroy());
 const T0 = Date.parse('2026-11-29T08:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
-test('a stall that began within 2 x ejectFor of the last episode continues the run, however late the sweep saw it', () => {
+test('a stall that began within 2 x ejectFor of the last episode continues the run, however late the sweep saw it; a run dates from when its replica went quiet', () => {
+  // Quiet from T0, seen stalled at +60 s: out since T0, so replaceAfter counts from the hang, not from the sweep.
   const first = nextEjection(null, 'stalled', T0 + 60_000, 30_000, T0);
-  assert.equal(first, { sinceMs: T0 + 60_000, untilMs: T0 + 90_000, reason: 'stalled', count: 1, out: true });
+  assert.equal(first, { sinceMs: T0, untilMs: T0 + 90_000, reason: 'stalled', count: 1, out: true });
   // Back at +90 s, quiet again at once, seen at +150 s: 60 s after the episode ended, 0 s after it began.
   const second = nextEjection(first, 'stalled', T0 + 150_000, 30_000, T0 + 90_000);
-  assert.equal(second, { sinceMs: T0 + 60_000, untilMs: T0 + 210_000, reason: 'stalled', count: 2, out: true });
-  // Quiet only from 2 x ejectFor after the last episode: a new run.
+  assert.equal(second, { sinceMs: T0, untilMs: T0 + 210_000, reason: 'stalled', count: 2, out: true });
+  // Quiet only from 2 x ejectFor after the last episode: a new run, dated from that quiet start.
   const fresh = nextEjection(first, 'stalled', T0 + 210_000, 30_000, T0 + 150_000);
-  assert.equal([fresh.sinceMs, fresh.count], [T0 + 210_000, 1]);
+  assert.equal([fresh.sinceMs, fresh.count], [T0 + 150_000, 1]);
 });
 
 test('a failure ejection 2 x ejectFor after the last episode ended still starts a new run (it begins when it is seen)', () => {
