@@ -5,7 +5,7 @@
 //
 //   stall      3 replicas under a steady load of streams; one hangs mid-stream
 //              (the stub's stallAfterTokens: /health stays 200, no token comes).
-//              Time from the hang to the router's ejection (its `since`), and
+//              Time from the hang to the router's ejection (polled every 250 ms), and
 //              to the replacement: a new replica running and the hung one
 //              stopped. Once with the built-in liveness settings (targets:
 //              eject <= 65 s, replace <= 3 min) and once shortened.
@@ -124,8 +124,13 @@ async function stallRun(settings: string, liveness: string | null, limitMs: numb
       if (s && reason === '') reason = s.reason.replace(/ since .*/, '');
     });
     let replacedMs = NaN;
+    // When the router is first seen to list it: an ejection's `since` is when the replica went quiet (the hang), not when it was ejected.
+    let ejectedMs = NaN;
     while (performance.now() - p0 < limitMs) {
-      ejection ??= (await w.usage()).ejected?.[hung.id];
+      if (ejection === undefined) {
+        ejection = (await w.usage()).ejected?.[hung.id];
+        if (ejection !== undefined) ejectedMs = Date.now();
+      }
       const now = await running(w);
       if (!now.some((r) => r.id === hung.id) && now.length === 3) {
         replacedMs = Date.now();
@@ -135,7 +140,6 @@ async function stallRun(settings: string, liveness: string | null, limitMs: numb
     }
     const n = await ticks.stop();
     await traffic.stop();
-    const ejectedMs = ejection ? Date.parse(ejection.since) : NaN;
     return {
       settings,
       ejectS: (ejectedMs - t0) / 1000,
