@@ -181,6 +181,25 @@ const endpoints: AttentionRule = (f) => {
   );
 };
 
+// A models.yaml `survive:` the fleet breaks (docs/placement.md#survive): the
+// warning heads STATUS.md and the plan, and the list must not say nothing needs
+// attention under it. One subject per broken model and domain.
+const SURVIVE_WARNING = /^model '([^']+)' (.*) \(models\.yaml survive: [a-z]+\)$/;
+const surviveBroken: AttentionRule = (f) => {
+  const w = f.surviveWarnings ?? [];
+  if (w.length === 0) return null;
+  const subjects = w.map((text): AttentionSubject => {
+    const m = SURVIVE_WARNING.exec(text);
+    return m?.[1] !== undefined && m[2] !== undefined ? { name: m[1], detail: clip(m[2]), model: m[1] } : { name: clip(text), detail: null };
+  });
+  const models = new Set(subjects.map((s) => s.name)).size;
+  return item(
+    'survive-broken',
+    `${plural(models, 'model')} would not survive the loss models.yaml says ${models === 1 ? 'it' : 'they'} must (survive:)`,
+    subjects,
+  );
+};
+
 /** Most urgent first. */
 export const RULES: readonly AttentionRule[] = [
   blocked,
@@ -195,6 +214,7 @@ export const RULES: readonly AttentionRule[] = [
   checksFailing,
   down,
   short,
+  surviveBroken,
   rolloutFailed,
   otherGpus,
   endpoints,

@@ -174,6 +174,7 @@ test('every kind at once comes most urgent first: blocked, duplicates, nodes, GP
       { name: 'n', desired: 2, running: 1, starting: 0, failed: 0 },
     ],
     endpointWarnings: [warning('m-1', 'a1')],
+    surviveWarnings: ["model 'n' does not survive the loss of node a1: all its 1 replica run there (models.yaml survive: node)"],
   });
   assert.equal(
     items.map((i) => i.kind),
@@ -188,11 +189,36 @@ test('every kind at once comes most urgent first: blocked, duplicates, nodes, GP
       'checks-failing',
       'models-down',
       'models-short',
+      'survive-broken',
       'rollout-failed',
       'gpus-other',
       'endpoints-differ',
     ],
   );
+});
+
+test('a survive: the fleet breaks is an item naming each model and what it would not survive, so the list never says nothing needs attention under the warning', () => {
+  const item = only({
+    surviveWarnings: [
+      "model 'm' does not survive the loss of node a1: all its 2 replicas run there (models.yaml survive: node)",
+      "model 'm' does not survive the loss of fabric ib-a: all its 2 replicas run there (models.yaml survive: fabric)",
+      "model 'n' has no replica, so it survives no node loss (models.yaml survive: node)",
+    ],
+  });
+  assert.equal(item, {
+    kind: 'survive-broken',
+    text: '2 models would not survive the loss models.yaml says they must (survive:)',
+    subjects: [
+      { name: 'm', detail: 'does not survive the loss of node a1: all its 2 replicas run there', model: 'm' },
+      { name: 'm', detail: 'does not survive the loss of fabric ib-a: all its 2 replicas run there', model: 'm' },
+      { name: 'n', detail: 'has no replica, so it survives no node loss', model: 'n' },
+    ],
+  });
+  assert.equal(
+    only({ surviveWarnings: ["model 'x' does not survive the loss of node a1: all its 1 replica run there (models.yaml survive: node)"] }).text,
+    '1 model would not survive the loss models.yaml says it must (survive:)',
+  );
+  assert.equal(attention({ surviveWarnings: [] }), []);
 });
 
 test.run();
