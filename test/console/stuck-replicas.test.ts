@@ -6,30 +6,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { modelBody } from '../../src/console/pages/models.js';
 import { nodeBody } from '../../src/console/pages/nodes.js';
-import { buildFleet } from '../../src/fleet/index.js';
 import { summarize } from '../../src/status/summarize.js';
-import type { RouterObservation } from '../../src/types/snapshot.js';
-import { emptyState } from '../../src/types/state.js';
-import { NOW, config, gpus, model, nodeConfig, replica, report, snapshot, up } from '../fixtures/index.js';
-
-const STALLED = '2026-11-29T07:58:30Z';
-const EJECTED = '2026-11-29T07:59:10Z';
+import { stuckFleet } from '../fixtures/stuck-fleet.js';
 
 function world() {
-  const c = config([nodeConfig('n1')], {}, [model('m', { gpus: 1, replicas: 3 })]);
-  const load = (stalledSince?: string) => ({ running: 2, waiting: 0, progress: 7, ...(stalledSince ? { stalledSince } : {}) });
-  const reps = [replica('m-0', [0], { load: load() }), replica('m-1', [1], { load: load(STALLED) }), replica('m-2', [2], { load: load() })];
-  const router: RouterObservation = {
-    name: 'rt-1',
-    reachable: true,
-    report: {
-      version: 1,
-      startedAt: '2026-11-28T00:00:00Z',
-      lastUsed: {},
-      ejected: { 'm-2': { since: EJECTED, until: '2026-11-29T08:00:40Z', reason: 'stalled', count: 1 } },
-    },
-  };
-  const fleet = buildFleet(c, snapshot([up('n1', report(gpus(3), reps))], [router]), emptyState(), NOW);
+  const fleet = stuckFleet();
   return { fleet, report: summarize(fleet, []) };
 }
 

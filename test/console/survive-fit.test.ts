@@ -8,17 +8,7 @@ import * as assert from 'uvu/assert';
 import { modelBody } from '../../src/console/pages/models.js';
 import { overviewBody } from '../../src/console/pages/overview.js';
 import { summarize } from '../../src/status/summarize.js';
-import { makeFleet } from '../fixtures/fleet.js';
-
-const W70 = 'meta-llama/Llama-3.1-70B-Instruct';
-const CONFIG_70B = {
-  hidden_size: 8192,
-  max_position_embeddings: 131072,
-  num_attention_heads: 64,
-  num_hidden_layers: 80,
-  num_key_value_heads: 8,
-  torch_dtype: 'bfloat16',
-};
+import { CONFIG_70B, makeFleet, W70 } from '../fixtures/fleet.js';
 
 function world() {
   const H100 = { cls: 'H100', product: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 };

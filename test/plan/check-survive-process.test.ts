@@ -6,44 +6,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { planRepo, removePlanRepos } from './plan-repo.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const CLUSTER = `apiVersion: llmgw/v1
-kind: Cluster
-name: t
-fabrics: [ib-a]
-nodes:
-  - name: n[1-2]
-    fabric: ib-a
-engines:
-  vllm:
-    command: [vllm, serve, "{weightsPath}", --port, "{port}"]
-notify:
-  webhooks: [{ url: "http://127.0.0.1:9/hook" }]
-`;
-const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, healthy: true }));
-const OBSERVED = JSON.stringify({
-  version: 1,
-  observedAt: '2026-11-29T08:00:00Z',
-  nodes: ['n1', 'n2'].map((name) => ({ name, reachable: true, report: { version: 1, gpus, replicas: [], storage: [], warnings: [] } })),
-  routers: [],
-});
 
-const dirs: string[] = [];
 function plan(replicas: number, format: string[] = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'llmgw-survive-process-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, 'cluster.yaml'), CLUSTER);
-  writeFileSync(
-    join(dir, 'models.yaml'),
-    `apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: org/m, engine: vllm, gpus: 4, replicas: ${replicas}, survive: node, weightsBytes: 16060522240 }\n`,
+  const dir = planRepo(
+    `apiVersion: llmgw/v1\nkind: Models\nmodels:\n  - { name: m, weights: org/m, engine: vllm, gpus: 4, replicas: ${String(replicas)}, survive: node, weightsBytes: 16060522240 }\n`,
+    { memoryMiB: 81559 },
   );
-  mkdirSync(join(dir, '.llmgw'));
-  writeFileSync(join(dir, '.llmgw', 'observed.json'), OBSERVED);
   const args = [CLI, 'plan', '--repo', dir, '--observed', join(dir, '.llmgw', 'observed.json'), '--now', '2026-11-29T08:00:00Z', '--check-survive', ...format];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -71,8 +44,6 @@ test('two replicas: one on each node, exit 0', () => {
   assert.equal(json.survive.node.models.m, { from: 2, to: 1, worst: 'n1', roomToReplace: true });
 });
 
-test.after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+test.after(removePlanRepos);
 
 test.run();

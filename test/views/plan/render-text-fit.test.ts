@@ -10,17 +10,7 @@ import type { Plan } from '../../../src/types/plan.js';
 import { planJson } from '../../../src/views/plan/render-json.js';
 import { renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
 import { renderPlanText } from '../../../src/views/plan/render-text.js';
-import { makeFleet } from '../../fixtures/fleet.js';
-
-const W70 = 'meta-llama/Llama-3.1-70B-Instruct';
-const CONFIG_70B = {
-  hidden_size: 8192,
-  max_position_embeddings: 131072,
-  num_attention_heads: 64,
-  num_hidden_layers: 80,
-  num_key_value_heads: 8,
-  torch_dtype: 'bfloat16',
-};
+import { CONFIG_70B, makeFleet, W70 } from '../../fixtures/fleet.js';
 
 // a1 (A100-40GB) holds the 70B with its config.json; h1 is an H100 80GB; org/ghost is held nowhere and has no weightsBytes.
 const after = summarize(
