@@ -192,6 +192,23 @@ test("assembleFleet with only the required frame (the planner's projection): no 
   assert.is(g.replicaById.get('m-0')!.draining, null);
   assert.equal(g.routers, []);
   assert.equal(g.records, {});
+  assert.equal(g.quarantine, {});
+  // The quarantine given is the fleet's, record for record.
+  const q = { 'a:0': { node: 'a', index: 0, code: 79, reason: 'Xid 79: GPU has fallen off the bus', since: NOW, until: '2026-11-30T08:00:00Z' } };
+  assert.equal(
+    assembleFleet(c, f.nodes, { now: NOW, observedAt: NOW, routersAnswered: false, foreignReplicaIds: [], idle: () => null, quarantine: q }).quarantine,
+    q,
+  );
+});
+
+test('a report that lists one replica id twice is one replica there: no duplicate copy on its own node', () => {
+  const c = config([nodeConfig('a')], {}, [model('m')]);
+  const f = buildFleet(c, snapshot([up('a', report(gpus(2), [replica('m-0', [0]), replica('m-0', [1])]))]), emptyState(), NOW);
+  assert.equal(
+    f.replicas.map((r) => [r.id, r.ranks]),
+    [['m-0', [{ node: 'a', rank: 0, gpus: [0] }]]],
+  );
+  assert.equal(f.duplicates, []);
 });
 
 test('countedState: a draining replica counts as draining, unless it failed meanwhile (then it is stopped at once)', () => {

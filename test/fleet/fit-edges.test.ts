@@ -88,4 +88,11 @@ test('a zero length holds no sequence (never Infinity), and fits only if the wei
   assert.is(fitOn({ weightsBytes: 4 * GIB, shape: tiny, gpus: 1, gpuMemoryBytes: 4 * GIB, utilization: 1, maxModelLen: 0 }).fits, false);
 });
 
+test("dtype names: 'torch.' is dropped only as a prefix, so a name with it inside stays unknown", () => {
+  assert.is(dtypeBytes('torch.float16'), 2);
+  assert.is(dtypeBytes('floattorch.16'), null);
+  assert.is(dtypeBytes('fp8torch.'), 1);
+  assert.is(dtypeBytes('bftorch.16'), null);
+});
+
 test.run();

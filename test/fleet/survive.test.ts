@@ -91,4 +91,34 @@ test('a multi-node replica is lost with any of its nodes; failed and lost replic
   assert.equal(surviveReport(f).node.models.m, { from: 1, to: 0, worst: 'a1', roomToReplace: false });
 });
 
+test('room to replace counts each free GPU under its own class: a node with 4 H100 and 4 A100 free has room for a 4-GPU A100 replica', () => {
+  const classes = ['H100', 'H100', 'H100', 'H100', 'A100', 'A100', 'A100', 'A100'];
+  const f = fleet(
+    [oneRank('m-0', 'a1', [0, 1, 2, 3])],
+    [{ name: 'm', gpus: 4, gpuClass: 'A100' }],
+    [
+      { name: 'a1', cls: 'A100' },
+      { name: 'a2', classes },
+    ],
+  );
+  assert.equal(surviveReport(f).node.models.m, { from: 1, to: 0, worst: 'a1', roomToReplace: true });
+});
+
+test('room is worked out per GPU class: two models of one shape but different classes each get their own room', () => {
+  const f = fleet(
+    [oneRank('a-0', 'a1', [0, 1, 2, 3, 4, 5, 6, 7]), oneRank('h-0', 'h1', [0, 1, 2, 3, 4, 5, 6, 7])],
+    [
+      { name: 'a', gpus: 8, gpuClass: 'A100' },
+      { name: 'h', gpus: 8, gpuClass: 'H100' },
+    ],
+    [
+      { name: 'a1', cls: 'A100' },
+      { name: 'a2', cls: 'A100' },
+      { name: 'h1', cls: 'H100' },
+    ],
+  );
+  const models = surviveReport(f).node.models;
+  assert.equal([models.a?.roomToReplace, models.h?.roomToReplace], [true, false]);
+});
+
 test.run();
