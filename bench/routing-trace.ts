@@ -2,23 +2,13 @@
 // few shared system prompts (Zipf popularity), and a hotspot trace in which every
 // request shares one system prompt and nothing else.
 
+import { prng } from '../test/helpers/prng.js';
+
 export interface TraceRequest {
   /** Conversation number (the hotspot trace: the request's own number). */
   conversation: number;
   turn: number;
   body: { model: string; stream: true; max_tokens: number; messages: { role: string; content: string }[]; user?: string };
-}
-
-/** mulberry32. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'xe', 'zu', 'ba', 'de', 'fi', 'go', 'hu', 'ja'];
