@@ -27,10 +27,14 @@ export interface FleetInputs {
   done(): Promise<void>;
 }
 
+/** Whether `text` is an ISO time with a date, a time and a zone, that parses: what `--now`, `--since` and `--until` take. */
+export function isIsoTime(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text));
+}
+
 /** `--now` as given: an ISO time with a date and a time, or a UsageError. */
 export function parseNow(text: string): string {
-  const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text));
-  if (!ok) throw new UsageError(`--now ${JSON.stringify(text)}: expected an ISO time such as 2026-11-29T08:00:00Z`);
+  if (!isIsoTime(text)) throw new UsageError(`--now ${JSON.stringify(text)}: expected an ISO time such as 2026-11-29T08:00:00Z`);
   return text;
 }
 

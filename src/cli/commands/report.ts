@@ -11,7 +11,7 @@ import { readLedgerHistory } from '../../ledger/history.js';
 import { gpuHoursOf } from '../../ledger/ledger.js';
 import { renderCsv, renderJson, renderText } from '../../ledger/render.js';
 import { escapeTerminal } from '../../text/terminal-text.js';
-import { parseNow, resolveRepoDir } from '../fleet-inputs.js';
+import { isIsoTime, parseNow, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw report [--repo DIR] [--since 7d|ISO] [--until ISO] [--now ISO] [--format text|json|csv]
@@ -68,8 +68,7 @@ function options(argv: string[]): Options {
 
 /** An ISO time given as `flag`, or a UsageError that names the flag. */
 function isoTime(flag: string, text: string): number {
-  const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text));
-  if (!ok)
+  if (!isIsoTime(text))
     throw new UsageError(
       `${flag} ${JSON.stringify(text)}: expected ${flag === '--since' ? 'a duration (7d, 24h) or ' : ''}an ISO time such as 2026-11-29T08:00:00Z`,
     );
