@@ -1,21 +1,35 @@
-import type { State } from '../types/state.js';
+import type { StartFailure, State } from '../types/state.js';
 
 /** How long a failed start steers placement of that model away from the node. */
 export const FAILURE_MEMORY_MS = 30 * 60 * 1000;
 
+/**
+ * The failed starts of the last 30 minutes before `now`, grouped: `key` -> the
+ * set of `value`s (a failure without a value counts for nothing). A time that
+ * does not parse is no failure.
+ */
+function recentBy<V>(state: State, now: string, key: (f: StartFailure) => string, value: (f: StartFailure) => V | undefined): (k: string) => ReadonlySet<V> {
+  const nowMs = Date.parse(now);
+  const groups = new Map<string, Set<V>>();
+  for (const f of state.startFailures) {
+    const v = value(f);
+    if (v === undefined || !(nowMs - Date.parse(f.at) < FAILURE_MEMORY_MS)) continue;
+    const set = groups.get(key(f)) ?? new Set<V>();
+    set.add(v);
+    groups.set(key(f), set);
+  }
+  const none: ReadonlySet<V> = new Set();
+  return (k) => groups.get(k) ?? none;
+}
+
 /** model -> nodes where it failed to start within the last 30 minutes before `now`. */
 export function recentFailures(state: State, now: string): (model: string) => ReadonlySet<string> {
-  const nowMs = Date.parse(now);
-  const byModel = new Map<string, Set<string>>();
-  for (const f of state.startFailures) {
-    const at = Date.parse(f.at);
-    if (!(nowMs - at < FAILURE_MEMORY_MS)) continue;
-    const set = byModel.get(f.model) ?? new Set<string>();
-    set.add(f.node);
-    byModel.set(f.model, set);
-  }
-  const none: ReadonlySet<string> = new Set();
-  return (model) => byModel.get(model) ?? none;
+  return recentBy(
+    state,
+    now,
+    (f) => f.model,
+    (f) => f.node,
+  );
 }
 
 /**
@@ -25,14 +39,10 @@ export function recentFailures(state: State, now: string): (model: string) => Re
  * (docs/placement.md#3-place-what-is-missing).
  */
 export function recentFailedPorts(state: State, now: string): (node: string) => ReadonlySet<number> {
-  const nowMs = Date.parse(now);
-  const byNode = new Map<string, Set<number>>();
-  for (const f of state.startFailures) {
-    if (f.port === undefined || !(nowMs - Date.parse(f.at) < FAILURE_MEMORY_MS)) continue;
-    const set = byNode.get(f.node) ?? new Set<number>();
-    set.add(f.port);
-    byNode.set(f.node, set);
-  }
-  const none: ReadonlySet<number> = new Set();
-  return (node) => byNode.get(node) ?? none;
+  return recentBy(
+    state,
+    now,
+    (f) => f.node,
+    (f) => f.port,
+  );
 }
