@@ -84,6 +84,7 @@ test('the installed package carries its runtime libraries, the node bundle, the 
     'src/sim/fake-nvidia-smi.sh',
     'docs/operations.md',
     'schemas/cluster.schema.json',
+    'action.yml',
   ]) {
     assert.ok(existsSync(join(INSTALLED, f)), `${f} is installed`);
   }

@@ -2,11 +2,12 @@
 //
 // verify loads the unit as systemd would and checks its directives, its
 // dependencies and that ExecStart's program exists and is executable. The
-// units name /usr/local/bin/llmgw (npm install -g's default prefix), which this
-// machine need not have: the scratch root holds a copy of this machine's
-// systemd units (for the targets the units depend on), an executable stub at
-// each ExecStart path, and the unit itself, and verify runs with --root there.
-// Everything else is checked as on a real host.
+// units start llmgw through /usr/bin/env, with the install prefix in one
+// `Environment=PATH=` line (npm install -g's default, /usr/local/bin), so a
+// host with another prefix changes that line only. The scratch root holds a
+// copy of this machine's systemd units (for the targets the units depend on),
+// an executable stub at each ExecStart path, and the unit itself, and verify
+// runs with --root there. Everything else is checked as on a real host.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -62,9 +63,33 @@ for (const unit of ['llmgw-run.service', 'llmgw-router.service']) {
 test('the check is not vacuous: a misspelled directive and a missing program are reported', () => {
   const text = readFileSync(join(UNITS, 'llmgw-run.service'), 'utf8');
   assert.match(verify('typo.service', text.replace('ProtectSystem=strict', 'ProtectSystm=strict')).output, /Unknown key 'ProtectSystm'/);
-  const missing = verify('missing.service', text.replace('/usr/local/bin/llmgw', '/usr/local/bin/llmgw-not-there'));
+  const missing = verify('missing.service', text.replace('ExecStart=/usr/bin/env ', 'ExecStart=/usr/bin/env-not-there '));
   assert.is(missing.status, 1);
-  assert.match(missing.output, /llmgw-not-there is not executable/);
+  assert.match(missing.output, /env-not-there is not executable/);
+});
+
+for (const unit of ['llmgw-run.service', 'llmgw-router.service']) {
+  test(`${unit} names the install prefix in one line, and verifies with another prefix`, () => {
+    const text = readFileSync(join(UNITS, unit), 'utf8');
+    const lines = text.split('\n').filter((l) => !l.startsWith('#') && l.includes('/usr/local'));
+    assert.equal(lines, ['Environment=PATH=/usr/local/bin:/usr/bin:/bin']);
+    assert.equal(execStart(unit).slice(0, 2), ['/usr/bin/env', 'llmgw']);
+    const opt = text.replace('Environment=PATH=/usr/local/bin:', 'Environment=PATH=/opt/llmgw/bin:');
+    assert.is.not(opt, text);
+    assert.equal(verify(`opt-${unit}`, opt), { status: 0, output: '' });
+  });
+}
+
+test('the reconciler unit raises the open-file limit: it keeps one SSH connection per host open', () => {
+  assert.match(readFileSync(join(UNITS, 'llmgw-run.service'), 'utf8'), /^LimitNOFILE=65536$/m);
+});
+
+test("the reconciler unit's git key is the deploy key docs/operations.md installs", () => {
+  const unit = readFileSync(join(UNITS, 'llmgw-run.service'), 'utf8');
+  const docs = readFileSync(fileURLToPath(new URL('../../../docs/operations.md', import.meta.url)), 'utf8');
+  const git = (t: string) => /GIT_SSH_COMMAND=ssh -i (\S+)/.exec(t)?.[1];
+  assert.is(git(unit), '/var/lib/llmgw/.ssh/git_deploy_ed25519');
+  assert.is(git(unit), git(docs));
 });
 
 test('the reconciler unit reads its secrets from an environment file and keeps the hardening that leaves git and ssh working', () => {
@@ -88,7 +113,7 @@ test('the reconciler unit reads its secrets from an environment file and keeps t
 
 test('the reconciler unit runs llmgw run with flags llmgw run accepts', async () => {
   const argv = execStart('llmgw-run.service');
-  assert.equal(argv.slice(1, 2), ['run']);
+  assert.equal(argv.slice(1, 3), ['llmgw', 'run']);
   const c = captureIo();
   assert.is(await main(['run', '--help'], c.io), 0);
   for (const flag of argv.filter((a) => a.startsWith('--'))) assert.ok(c.out().includes(flag), `llmgw run --help lists ${flag}`);
@@ -99,7 +124,7 @@ test('the router unit keeps its admin socket in the runtime directory systemd ma
   const text = readFileSync(join(UNITS, 'llmgw-router.service'), 'utf8');
   assert.match(text, /^RuntimeDirectory=llmgw$/m);
   const argv = execStart('llmgw-router.service');
-  assert.equal(argv.slice(1, 3), ['router', 'serve']);
+  assert.equal(argv.slice(1, 4), ['llmgw', 'router', 'serve']);
   assert.is(argv[argv.indexOf('--admin') + 1], '/run/llmgw/router.sock');
 });
 
