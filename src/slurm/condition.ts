@@ -44,3 +44,11 @@ export function slurmConditionOf(view: SlurmView | undefined, node: string, now:
   }
   return null;
 }
+
+/** Every node of `nodes` (cluster.yaml's names) in the condition, in that order: status JSON's `nodes.slurm`. */
+export function slurmConditions(view: SlurmView | undefined, nodes: readonly string[], now: Date): { node: string; state: string; reason: string }[] {
+  return nodes.flatMap((node) => {
+    const c = slurmConditionOf(view, node, now);
+    return c === null ? [] : [{ node, state: c.state, reason: c.reason }];
+  });
+}

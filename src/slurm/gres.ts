@@ -41,3 +41,32 @@ export function gpusInGres(v: unknown): number {
   }
   return total;
 }
+
+/** GPU indices one node can have: more in an IDX list is not a real node. */
+const MAX_INDEX = 4096;
+
+/**
+ * The GPU indices in a gres_detail entry (`gpu:4(IDX:0-3)`, `gpu:h100:2(IDX:0,2)`,
+ * several comma-separated), sorted and unique; none for `IDX:N/A` or anything
+ * unreadable. Slurm's index is the position of the GPU's File= in gres.conf.
+ */
+export function gpuIndicesInGres(v: unknown): number[] {
+  if (typeof v !== 'string' || v.length > 10_000) return [];
+  const out = new Set<number>();
+  for (const raw of parts(v)) {
+    const part = raw.trim();
+    const fields = part.replace(/\(.*$/, '').split(':');
+    if (fields[0] === 'gres') fields.shift();
+    if (fields[0] !== 'gpu') continue;
+    const idx = /\(IDX:([0-9,-]+)\)/.exec(part)?.[1];
+    if (idx === undefined) continue;
+    for (const range of idx.split(',')) {
+      const m = /^([0-9]{1,4})(?:-([0-9]{1,4}))?$/.exec(range);
+      if (!m) continue;
+      const from = Number(m[1]);
+      const to = m[2] === undefined ? from : Number(m[2]);
+      for (let i = from; i <= Math.min(to, MAX_INDEX - 1); i++) out.add(i);
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}

@@ -5,7 +5,7 @@
 
 import { MAX_JOB_GPUS, MAX_SLURM_JOBS } from './limits.js';
 import { objectAt, parseJsonObject, SlurmParseError } from './parse-error.js';
-import { gpusInGres } from './gres.js';
+import { gpuIndicesInGres, gpusInGres } from './gres.js';
 import { slurmText } from './text.js';
 
 export interface SqueueJob {
@@ -14,8 +14,8 @@ export interface SqueueJob {
   /** Lowercase: pending, running, completing, cancelled, … */
   state: string;
   partitions: string[];
-  /** Where it holds GPUs, by Slurm node name (none while pending). */
-  nodes: { name: string; gpus: number }[];
+  /** Where it holds GPUs, by Slurm node name (none while pending); `indices` as Slurm numbers them, when it says. */
+  nodes: { name: string; gpus: number; indices: number[] }[];
   /** The GPUs it asks for in all (from tres_per_job, else per node times nodes, else per task times tasks). */
   gpusAsked: number;
 }
@@ -47,7 +47,7 @@ function gpusAsked(j: Record<string, unknown>): number {
 }
 
 /** Per allocated node, in job_resources' order: its gres_detail entry (`gpu:4(IDX:0-3)`) gives the GPUs there. */
-function heldNodes(j: Record<string, unknown>): { name: string; gpus: number }[] {
+function heldNodes(j: Record<string, unknown>): { name: string; gpus: number; indices: number[] }[] {
   const allocated = objectAt(j.job_resources).allocated_nodes;
   const details: unknown[] = Array.isArray(j.gres_detail) ? (j.gres_detail as unknown[]) : [];
   const perNode = gpusInGres(j.tres_per_node);
@@ -56,7 +56,7 @@ function heldNodes(j: Record<string, unknown>): { name: string; gpus: number }[]
     const name = slurmText(objectAt(a).nodename);
     if (name === '') return [];
     const detail: unknown = details[i];
-    return [{ name, gpus: detail === undefined ? perNode : gpusInGres(detail) }];
+    return [{ name, gpus: detail === undefined ? perNode : gpusInGres(detail), indices: gpuIndicesInGres(detail) }];
   });
 }
 

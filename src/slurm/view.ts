@@ -53,7 +53,9 @@ export function buildSlurmView(slurm: SlurmConfig, nodeNames: readonly string[],
     if (holdsResources(j)) {
       for (const held of j.nodes) {
         const entry = nodes[toLlmgw.get(held.name) ?? ''];
-        if (entry) entry.gpusAllocated = Math.min(MAX_JOB_GPUS, entry.gpusAllocated + held.gpus);
+        if (!entry) continue;
+        entry.gpusAllocated = Math.min(MAX_JOB_GPUS, entry.gpusAllocated + held.gpus);
+        if (held.indices.length > 0) entry.gpuIndicesAllocated = [...new Set([...(entry.gpuIndicesAllocated ?? []), ...held.indices])].sort((a, b) => a - b);
       }
     } else if (j.state === 'pending' && (slurm.partition === undefined || j.partitions.includes(slurm.partition)) && j.gpusAsked > 0) {
       pending = Math.min(MAX_JOB_GPUS, pending + j.gpusAsked);

@@ -286,6 +286,12 @@ export interface SlurmNodeView {
   reason: string;
   /** GPUs held by Slurm jobs that are not llmgw's. */
   gpusAllocated: number;
+  /**
+   * Which GPUs those are, by Slurm's index (gres.conf's File= order, normally
+   * the /dev/nvidiaN number), when Slurm says (`gres_detail`); absent when none
+   * are held. Observe mode places on other indices.
+   */
+  gpuIndicesAllocated?: number[];
   partitions: string[];
   /** Reservations on this node, not llmgw's own, that had not ended when read. */
   reservations?: SlurmReservationView[];

@@ -93,6 +93,8 @@ if (!slurmAvailable()) {
     assert.is(v.reachable, true, v.error);
     assert.equal(v.nodes['gpu-a03'], { state: 'idle+drain', reason: 'bad fan, ticket 4711', gpusAllocated: 0, partitions: ['gpu'] });
     assert.is(v.nodes['gpu-a01']?.gpusAllocated, 4);
+    // Slurm's indices of the batch job: observe mode places on the other four.
+    assert.equal(v.nodes['gpu-a01']?.gpuIndicesAllocated, [0, 1, 2, 3]);
     assert.is(v.nodes['gpu-a01']?.state, 'mixed');
     assert.is(v.nodes['gpu-a02']?.gpusAllocated, 0, 'llmgw`s own job is not another`s');
     assert.equal(v.jobs, [{ id: ids.llmgw, name: 'llmgw/r-abc12/0', node: 'gpu-a02', state: 'running', gpus: 2 }]);

@@ -10,13 +10,13 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gpusInGres } from '../../src/slurm/gres.js';
-import { jobName, parseJobName } from '../../src/slurm/job-name.js';
+import { gpuIndicesInGres, gpusInGres } from '../../src/slurm/gres.js';
+import { jobEnded, jobName, llmgwJobs, parseJobName } from '../../src/slurm/job-name.js';
 import { parseReservations } from '../../src/slurm/reservations.js';
 import { parseSinfo } from '../../src/slurm/sinfo.js';
 import { parseSqueue } from '../../src/slurm/squeue.js';
 import { SlurmParseError } from '../../src/slurm/parse-error.js';
-import { slurmConditionOf } from '../../src/slurm/condition.js';
+import { slurmConditionOf, slurmConditions } from '../../src/slurm/condition.js';
 import { buildSlurmView, unreachableSlurmView } from '../../src/slurm/view.js';
 import type { SlurmConfig } from '../../src/types/config.js';
 
@@ -51,15 +51,15 @@ test('sinfo --json of 22.05: state and flags lowercase joined by +, the reason, 
 
 test('squeue --json of 22.05: each job state lowercase, its GPUs on each node from gres_detail, a pending job its asked GPUs', () => {
   assert.equal(parseSqueue(fixture('squeue-22.05.json')), [
-    { id: '1', name: 'batch/train', state: 'running', partitions: ['gpu'], nodes: [{ name: 'gpu-a01', gpus: 4 }], gpusAsked: 4 },
-    { id: '2', name: 'llmgw/m-abc12/0', state: 'running', partitions: ['gpu'], nodes: [{ name: 'gpu-a02', gpus: 2 }], gpusAsked: 2 },
+    { id: '1', name: 'batch/train', state: 'running', partitions: ['gpu'], nodes: [{ name: 'gpu-a01', gpus: 4, indices: [0, 1, 2, 3] }], gpusAsked: 4 },
+    { id: '2', name: 'llmgw/m-abc12/0', state: 'running', partitions: ['gpu'], nodes: [{ name: 'gpu-a02', gpus: 2, indices: [0, 1] }], gpusAsked: 2 },
     { id: '3', name: 'batch/big', state: 'pending', partitions: ['gpu'], nodes: [], gpusAsked: 8 },
   ]);
   // A job on two nodes holds its GPUs on each of them.
   const two = parseSqueue(fixture('squeue-two-nodes-22.05.json'));
   assert.equal(two[0]?.nodes, [
-    { name: 'gpu-a01', gpus: 2 },
-    { name: 'gpu-a02', gpus: 2 },
+    { name: 'gpu-a01', gpus: 2, indices: [0, 1] },
+    { name: 'gpu-a02', gpus: 2, indices: [0, 1] },
   ]);
   assert.is(two[0]?.gpusAsked, 4);
 });
@@ -85,7 +85,7 @@ test('scontrol show reservation (SLURM_TIME_FORMAT=%s): names, nodes from the ho
 test('the view: GPUs of jobs that are not llmgw`s per node, llmgw`s jobs listed, pending GPUs in the partition', () => {
   const view = capturedView();
   assert.is(view.reachable, true);
-  assert.equal(view.nodes['gpu-a01'], { state: 'mixed', reason: '', gpusAllocated: 4, partitions: ['gpu'] });
+  assert.equal(view.nodes['gpu-a01'], { state: 'mixed', reason: '', gpusAllocated: 4, partitions: ['gpu'], gpuIndicesAllocated: [0, 1, 2, 3] });
   // gpu-a02's 2 GPUs are llmgw's own job: not another's.
   assert.equal(view.nodes['gpu-a02'], { state: 'mixed', reason: '', gpusAllocated: 0, partitions: ['gpu'] });
   assert.equal(view.nodes['gpu-a03'], { state: 'idle+drain', reason: 'bad fan', gpusAllocated: 0, partitions: ['gpu'] });
@@ -107,6 +107,12 @@ test('conditions in Slurm`s words: a drain with its reason, a maintenance reserv
   assert.is(slurmConditionOf(view, 'gpu-a01', now), null);
   assert.is(slurmConditionOf(view, 'gpu-a02', now), null);
   assert.is(slurmConditionOf(undefined, 'gpu-a01', now), null);
+  // Status JSON's nodes.slurm: the nodes in the condition, in the order asked.
+  assert.equal(slurmConditions(view, ['gpu-a04', 'gpu-a01', 'gpu-a03'], now), [
+    { node: 'gpu-a04', state: 'idle+maintenance+reserved', reason: 'reservation maint-a (maint)' },
+    { node: 'gpu-a03', state: 'idle+drain', reason: 'bad fan' },
+  ]);
+  assert.equal(slurmConditions(undefined, ['gpu-a03'], now), []);
 });
 
 test('a reservation counts only while active: not before its start, not after its end, never llmgw`s own', () => {
@@ -217,6 +223,34 @@ test('GRES strings: typed, several, with indices, gres: prefixed; other resource
     ['gpu:x:y', 0],
   ];
   for (const [g, n] of cases) assert.is(gpusInGres(g), n, String(g));
+});
+
+test('GPU indices in gres_detail: ranges, lists, typed, several; N/A and junk give none', () => {
+  assert.equal(gpuIndicesInGres('gpu:4(IDX:0-3)'), [0, 1, 2, 3]);
+  assert.equal(gpuIndicesInGres('gpu:h100:3(IDX:0,2-3)'), [0, 2, 3]);
+  assert.equal(gpuIndicesInGres('gpu:a100:1(IDX:5),gpu:h100:1(IDX:1),shard:2(IDX:0)'), [1, 5]);
+  assert.equal(gpuIndicesInGres('gpu:0(IDX:N/A)'), []);
+  assert.equal(gpuIndicesInGres('gpu:1(IDX:0-99999)'), []);
+  assert.is(gpuIndicesInGres('gpu:1(IDX:0-9999)').length, 4096);
+  assert.equal(gpuIndicesInGres(undefined), []);
+});
+
+test('llmgw`s jobs by replica and rank: the newest of a name wins; ended states are told apart', () => {
+  const m = llmgwJobs([
+    { id: '7', name: 'llmgw/r1/0' },
+    { id: '12', name: 'llmgw/r1/0' },
+    { id: '9', name: 'llmgw/r1/1' },
+    { id: '10', name: 'batch/x' },
+  ]);
+  assert.equal(
+    [...m].map(([k, j]) => [k, j.id]),
+    [
+      ['r1/0', '12'],
+      ['r1/1', '9'],
+    ],
+  );
+  for (const s of ['completed', 'cancelled', 'failed', 'timeout', 'preempted', 'node_fail']) assert.ok(jobEnded(s), s);
+  for (const s of ['pending', 'running', 'completing', 'suspended', 'configuring']) assert.not.ok(jobEnded(s), s);
 });
 
 test('job names: llmgw/<replica>/<rank> round-trips; anything else is not llmgw`s', () => {
