@@ -16,6 +16,8 @@ export interface SqueueJob {
   partitions: string[];
   /** Where it holds GPUs, by Slurm node name (none while pending); `indices` as Slurm numbers them, when it says. */
   nodes: { name: string; gpus: number; indices: number[] }[];
+  /** Slurm's state_reason: why a pending job waits (Resources, Priority, JobHeldUser, Dependency, …). */
+  reason: string;
   /** The GPUs it asks for in all (from tres_per_job, else per node times nodes, else per task times tasks). */
   gpusAsked: number;
 }
@@ -25,6 +27,14 @@ const HOLDING = new Set(['running', 'suspended', 'completing', 'configuring', 's
 
 export function holdsResources(job: SqueueJob): boolean {
   return HOLDING.has(job.state);
+}
+
+/** Pending for reasons no free GPU would end: held, waiting on another job, or not yet allowed to start. */
+const NOT_WAITING_FOR_GPUS = new Set(['JobHeldUser', 'JobHeldAdmin', 'Dependency', 'DependencyNeverSatisfied', 'BeginTime']);
+
+/** A pending job that GPUs would let start: what `pending` counts and yield makes room for. */
+export function waitsForResources(job: SqueueJob): boolean {
+  return job.state === 'pending' && !NOT_WAITING_FOR_GPUS.has(job.reason);
 }
 
 function count(v: unknown): number {
@@ -74,6 +84,7 @@ export function parseSqueue(text: string): SqueueJob[] {
       id,
       name: slurmText(j.name),
       state,
+      reason: slurmText(j.state_reason),
       partitions: slurmText(j.partition)
         .split(',')
         .filter((p) => p !== ''),

@@ -9,7 +9,7 @@ import { parseJobName } from './job-name.js';
 import { MAX_JOB_GPUS, MAX_PENDING_IDS, MAX_RESERVATIONS_PER_NODE } from './limits.js';
 import type { Reservation } from './reservations.js';
 import type { SinfoNode } from './sinfo.js';
-import { holdsResources, type SqueueJob } from './squeue.js';
+import { holdsResources, waitsForResources, type SqueueJob } from './squeue.js';
 
 export interface SlurmReadings {
   sinfo: SinfoNode[];
@@ -57,7 +57,7 @@ export function buildSlurmView(slurm: SlurmConfig, nodeNames: readonly string[],
         entry.gpusAllocated = Math.min(MAX_JOB_GPUS, entry.gpusAllocated + held.gpus);
         if (held.indices.length > 0) entry.gpuIndicesAllocated = [...new Set([...(entry.gpuIndicesAllocated ?? []), ...held.indices])].sort((a, b) => a - b);
       }
-    } else if (j.state === 'pending' && (slurm.partition === undefined || j.partitions.includes(slurm.partition)) && j.gpusAsked > 0) {
+    } else if (waitsForResources(j) && (slurm.partition === undefined || j.partitions.includes(slurm.partition)) && j.gpusAsked > 0) {
       pending = Math.min(MAX_JOB_GPUS, pending + j.gpusAsked);
       if (pendingJobs.length < MAX_PENDING_IDS) pendingJobs.push(j.id);
     }

@@ -268,7 +268,11 @@ export interface SlurmView {
   nodes: Record<string, SlurmNodeView>;
   /** llmgw's own jobs (named llmgw/<replica>/<rank>), ended ones included while Slurm still lists them. */
   jobs: SlurmJobView[];
-  /** GPUs asked for by pending jobs that are not llmgw's, in `slurm.partition` (every partition when none is set). */
+  /**
+   * GPUs asked for by pending jobs that are not llmgw's, in `slurm.partition`
+   * (every partition when none is set); held jobs and jobs waiting on another
+   * job or a begin time are not counted: no free GPU would start them.
+   */
   pending: number;
   /** Ids of those pending jobs, in Slurm's order (for yield's commit message); at most 100. */
   pendingJobs?: string[];

@@ -6,7 +6,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,12 +104,15 @@ test('slurmName without slurm: is a warning, not an error', () => {
 
 test('llmgw validate prints a bad Slurm account as one line and exits 1', async () => {
   const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-  const dir = join(mkdtempSync(join(tmpdir(), 'llmgw-slurm-validate-')), 'repo');
+  const work = mkdtempSync(join(tmpdir(), 'llmgw-slurm-validate-'));
+  const dir = join(work, 'repo');
   cpSync(join(repoRoot, 'examples', 'demo'), dir, { recursive: true });
   const text = readFileSync(join(dir, 'cluster.yaml'), 'utf8');
   writeFileSync(join(dir, 'cluster.yaml'), text + 'slurm:\n  host: slurm-ctl\n  account: "ml team"\n');
   const c = captureIo({ cwd: dir, env: { HOME: '/home/op' } });
-  assert.is(await main(['validate'], c.io), 1);
+  const code = await main(['validate'], c.io);
+  rmSync(work, { recursive: true, force: true });
+  assert.is(code, 1);
   const lines = c
     .err()
     .split('\n')

@@ -51,9 +51,25 @@ test('sinfo --json of 22.05: state and flags lowercase joined by +, the reason, 
 
 test('squeue --json of 22.05: each job state lowercase, its GPUs on each node from gres_detail, a pending job its asked GPUs', () => {
   assert.equal(parseSqueue(fixture('squeue-22.05.json')), [
-    { id: '1', name: 'batch/train', state: 'running', partitions: ['gpu'], nodes: [{ name: 'gpu-a01', gpus: 4, indices: [0, 1, 2, 3] }], gpusAsked: 4 },
-    { id: '2', name: 'llmgw/m-abc12/0', state: 'running', partitions: ['gpu'], nodes: [{ name: 'gpu-a02', gpus: 2, indices: [0, 1] }], gpusAsked: 2 },
-    { id: '3', name: 'batch/big', state: 'pending', partitions: ['gpu'], nodes: [], gpusAsked: 8 },
+    {
+      id: '1',
+      name: 'batch/train',
+      state: 'running',
+      reason: 'None',
+      partitions: ['gpu'],
+      nodes: [{ name: 'gpu-a01', gpus: 4, indices: [0, 1, 2, 3] }],
+      gpusAsked: 4,
+    },
+    {
+      id: '2',
+      name: 'llmgw/m-abc12/0',
+      state: 'running',
+      reason: 'None',
+      partitions: ['gpu'],
+      nodes: [{ name: 'gpu-a02', gpus: 2, indices: [0, 1] }],
+      gpusAsked: 2,
+    },
+    { id: '3', name: 'batch/big', state: 'pending', reason: 'Resources', partitions: ['gpu'], nodes: [], gpusAsked: 8 },
   ]);
   // A job on two nodes holds its GPUs on each of them.
   const two = parseSqueue(fixture('squeue-two-nodes-22.05.json'));
@@ -97,6 +113,16 @@ test('the view: GPUs of jobs that are not llmgw`s per node, llmgw`s jobs listed,
   assert.equal(view.pendingJobs, ['3']);
   // Pending jobs of another partition are not counted.
   assert.is(capturedView({ ...SLURM, partition: 'cpu' }).pending, 0);
+  // A held job, or one waiting on another job, is pending but no free GPU would start it: not counted.
+  for (const reason of ['JobHeldUser', 'JobHeldAdmin', 'Dependency', 'BeginTime']) {
+    const squeue = parseSqueue(fixture('squeue-22.05.json')).map((j) => (j.id === '3' ? { ...j, reason } : j));
+    const v = buildSlurmView(SLURM, NODES, { sinfo: [], squeue, reservations: [] }, READ_AT);
+    assert.is(v.pending, 0, reason);
+  }
+  for (const reason of ['Resources', 'Priority', 'ReqNodeNotAvail, UnavailableNodes:gpu-a03']) {
+    const squeue = parseSqueue(fixture('squeue-22.05.json')).map((j) => (j.id === '3' ? { ...j, reason } : j));
+    assert.is(buildSlurmView(SLURM, NODES, { sinfo: [], squeue, reservations: [] }, READ_AT).pending, 8, reason);
+  }
 });
 
 test('conditions in Slurm`s words: a drain with its reason, a maintenance reservation, none for a busy but healthy node', () => {
