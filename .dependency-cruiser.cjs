@@ -28,7 +28,8 @@ const LAYERS = {
   'views/plan': ['errors', 'plan', 'status', 'text', 'types', 'util'],
   'views/status': ['errors', 'status', 'text', 'types', 'util'],
   notify: ['errors', 'fleet', 'text', 'types', 'util'],
-  gather: ['config', 'errors', 'text', 'types', 'util'],
+  slurm: ['config', 'text', 'types', 'util'],
+  gather: ['config', 'errors', 'slurm', 'text', 'types', 'util'],
   git: ['config', 'errors', 'store', 'text', 'types', 'util'],
   store: ['errors', 'text', 'types', 'util'],
   apply: ['config', 'errors', 'fleet', 'gather', 'plan', 'text', 'types', 'util'],
@@ -101,7 +102,7 @@ const layerRules = Object.entries(LAYERS).map(([folder, below]) => ({
 
 // The pure core: planning, status, their views, the shared words, the types, and
 // config apart from its one file reader. Functions of (config, snapshot, now).
-const PURE_CORE = '^src/(fleet|plan|status|views|text|types)/|^src/config/';
+const PURE_CORE = '^src/(fleet|plan|status|views|text|types|slurm)/|^src/config/';
 const FILE_READER = '^src/config/(config-files|load-config)\\.ts$';
 
 // What the node bundle (scripts/bundle.mjs) carries onto a GPU node or a router

@@ -7,6 +7,7 @@ import { arr, int, num, obj, str, type Raw } from './raw.js';
 import type { ResolveContext } from './resolve-context.js';
 import { resolveEngines, type ArgRules } from './resolve-engines.js';
 import { resolveNodes } from './resolve-nodes.js';
+import { resolveSlurm } from './resolve-slurm.js';
 import { durationAt, resolveSsh, timeoutAt } from './resolve-ssh.js';
 import { resolveWebhooks } from './resolve-webhooks.js';
 import { keysInFileOrder, problemAt } from './yaml-source.js';
@@ -81,5 +82,7 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): { cluster: Cluste
       release: arr(obj(raw.quarantine).release).filter((g): g is string => typeof g === 'string'),
     },
   };
+  const slurm = resolveSlurm(ctx, raw, cluster.nodes, ssh.port);
+  if (slurm) cluster.slurm = slurm;
   return { cluster, argRules };
 }

@@ -21,11 +21,13 @@ const BY_PROPERTY: [suffix: string, message: string][] = [
   ['/proxyJump/pattern', 'must be user@host:port (user and port optional)'],
   ['/knownHosts/pattern', 'must be an absolute path or start with ~/'],
   ['/identityFile/pattern', 'must be an absolute path or start with ~/'],
+  ['/slurmName/pattern', 'must be a Slurm node name: letters, digits, ".", "_" or "-", and {name} for the expanded name'],
 ];
 const BY_PATTERN = new Map<string, string>([
   ['^(?=[0-9])(?:[0-9]+d)?(?:[0-9]+h)?(?:[0-9]+m)?(?:[0-9]+s)?$', 'must be a duration such as 90s, 10m, 6h, 2d or 1h30m'],
   ['^[a-z0-9][a-z0-9._-]*$', NAME_RULE],
   ['^[A-Za-z0-9][A-Za-z0-9._-]*$', 'must be letters, digits, ".", "_" or "-", starting with a letter or digit'],
+  ['^[A-Za-z0-9._-]+$', 'must be a Slurm name: letters, digits, ".", "_" or "-"'],
   ["^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "must be an HTTP header name: letters, digits and !#$%&'*+.^_`|~-"],
 ]);
 

@@ -18,6 +18,7 @@ import type { State } from '../types/state.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { callJson } from './call.js';
+import { observeSlurm } from './slurm.js';
 import { unreachableReason } from './unreachable-reason.js';
 import { crashPoint } from '../util/crash-point.js';
 
@@ -147,6 +148,10 @@ export async function gatherSnapshot(config: Config, deps: GatherDeps): Promise<
     }
   };
 
-  const [nodeObs, routerObs] = await Promise.all([Promise.all(nodes.map(observeNode)), Promise.all([...cluster.routers].sort(byName).map(observeRouter))]);
-  return { version: 1, observedAt, nodes: nodeObs, routers: routerObs };
+  const [nodeObs, routerObs, slurm] = await Promise.all([
+    Promise.all(nodes.map(observeNode)),
+    Promise.all([...cluster.routers].sort(byName).map(observeRouter)),
+    observeSlurm(config, deps.transport, deps.previous?.slurm, deps.now()),
+  ]);
+  return { version: 1, observedAt, nodes: nodeObs, routers: routerObs, ...(slurm === undefined ? {} : { slurm }) };
 }

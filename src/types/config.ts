@@ -147,6 +147,25 @@ export interface ClusterConfig {
    * (`quarantine.release`, `node:index`). Absent: 24h, none released.
    */
   quarantine?: { durationMs: number; release: string[] };
+  /** cluster.yaml `slurm:` (docs/slurm.md); absent: no Slurm, nothing changes. */
+  slurm?: SlurmConfig;
+}
+
+/** cluster.yaml `slurm:`, resolved (docs/slurm.md). */
+export interface SlurmConfig {
+  /** The SSH host where sinfo, squeue, sbatch, scancel and scontrol work, reached with `ssh:`. */
+  host: string;
+  port: number;
+  /** Required for mode jobs; when given, only nodes in it are placeable. */
+  partition?: string;
+  account?: string;
+  qos?: string;
+  /** llmgw's own reservation: its nodes stay placeable. */
+  reservation?: string;
+  mode: 'observe' | 'jobs';
+  yield: boolean;
+  /** cluster.yaml node name -> Slurm's name, for the nodes whose `slurmName` differs from their name. */
+  names: Record<string, string>;
 }
 
 /** The answer check of a replica (docs/config.md): a chat completion whose answer must match. */

@@ -253,4 +253,69 @@ export interface Snapshot {
   nodes: NodeObservation[];
   /** Sorted by name. */
   routers: RouterObservation[];
+  /** What Slurm reports (docs/slurm.md); absent without cluster.yaml `slurm:`. */
+  slurm?: SlurmView;
+}
+
+/**
+ * Slurm's view of the fleet, read on `slurm.host` (docs/slurm.md). Unreachable:
+ * the last view is kept (nodes, jobs, pending) until `lostAfter`, then its nodes
+ * are emptied and every node's Slurm condition is unknown.
+ */
+export interface SlurmView {
+  reachable: boolean;
+  /** By cluster.yaml node name: the nodes of cluster.yaml that Slurm reports. */
+  nodes: Record<string, SlurmNodeView>;
+  /** llmgw's own jobs (named llmgw/<replica>/<rank>), ended ones included while Slurm still lists them. */
+  jobs: SlurmJobView[];
+  /**
+   * GPUs asked for by pending jobs that are not llmgw's, in `slurm.partition`
+   * (every partition when none is set); held jobs and jobs waiting on another
+   * job or a begin time are not counted: no free GPU would start them.
+   */
+  pending: number;
+  /** Ids of those pending jobs, in Slurm's order (for yield's commit message); at most 100. */
+  pendingJobs?: string[];
+  /** `slurm.partition` when set: a node outside it is not placeable. */
+  partition?: string;
+  /** Unreachable: why (one line), and since when. */
+  error?: string;
+  unreachableSince?: string;
+}
+
+export interface SlurmNodeView {
+  /** Slurm's state and flags, lowercase, joined by '+': `idle+drain`, `mixed`, `down+not_responding`. */
+  state: string;
+  /** Slurm's reason, as an operator wrote it ('' when none). */
+  reason: string;
+  /** GPUs held by Slurm jobs that are not llmgw's. */
+  gpusAllocated: number;
+  /**
+   * Which GPUs those are, by Slurm's index (gres.conf's File= order, normally
+   * the /dev/nvidiaN number), when Slurm says (`gres_detail`); absent when none
+   * are held. Observe mode places on other indices.
+   */
+  gpuIndicesAllocated?: number[];
+  partitions: string[];
+  /** Reservations on this node, not llmgw's own, that had not ended when read. */
+  reservations?: SlurmReservationView[];
+}
+
+export interface SlurmReservationView {
+  name: string;
+  /** ISO times; null when Slurm's text gave none readable (then `active` at reading decides). */
+  start: string | null;
+  end: string | null;
+  active: boolean;
+  flags: string[];
+}
+
+export interface SlurmJobView {
+  id: string;
+  name: string;
+  /** The node it runs on (cluster.yaml's name), '' while pending. */
+  node: string;
+  /** Slurm's job state, lowercase: pending, running, cancelled, … */
+  state: string;
+  gpus: number;
 }

@@ -22,6 +22,7 @@ const PAGES = [
   'security',
   'layers',
   'simulation',
+  'slurm',
 ];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
