@@ -20,6 +20,8 @@ export interface Asked {
   kind: 'apply' | 'endpoints';
   epoch: number;
   holder: string;
+  /** The replica ids an `agent apply` asked to start. */
+  starts: string[];
   /** Order of arrival at the host (before any slowness), over the whole fleet. */
   arrived: number;
   /** When it was handed to the real agent or router (after the slowness): the order the node decided in. */
@@ -43,12 +45,17 @@ export interface NodeLog {
   slowApply: (delay: (a: Pick<Asked, 'host' | 'epoch' | 'holder'>) => number) => void;
 }
 
-function leaseOf(stdin: string): { epoch: number; holder: string } {
+function leaseOf(stdin: string): { epoch: number; holder: string; starts: string[] } {
   try {
-    const lease = (JSON.parse(stdin) as { lease?: { epoch?: unknown; holder?: unknown } }).lease;
-    return { epoch: typeof lease?.epoch === 'number' ? lease.epoch : 0, holder: typeof lease?.holder === 'string' ? lease.holder : '' };
+    const req = JSON.parse(stdin) as { lease?: { epoch?: unknown; holder?: unknown }; start?: { replica?: unknown }[] };
+    const lease = req.lease;
+    return {
+      epoch: typeof lease?.epoch === 'number' ? lease.epoch : 0,
+      holder: typeof lease?.holder === 'string' ? lease.holder : '',
+      starts: (req.start ?? []).map((s) => String(s.replica)),
+    };
   } catch {
-    return { epoch: 0, holder: '' };
+    return { epoch: 0, holder: '', starts: [] };
   }
 }
 
