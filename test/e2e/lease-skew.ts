@@ -27,7 +27,7 @@ models:
 `;
 const WANT = Array.from({ length: REPLICAS }, (_, i) => `a-${i}`);
 /** How long a host takes over each `agent apply` of the first holder. */
-const SLOW_MS = 2000;
+const SLOW_MS = 4000;
 
 export async function skewScenario(clock: '-1h' | '+1h'): Promise<void> {
   const log = nodeLog();
