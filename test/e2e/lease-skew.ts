@@ -55,6 +55,8 @@ export async function skewScenario(clock: '-1h' | '+1h'): Promise<void> {
     await second.waitFor(/holding the lease as /);
     await until('a node to refuse the first holder', () => byFirst().some((a) => a.executed === false));
     await first.waitFor(/fenced: epoch \d+ < \d+: another holder has acted since; stopped acting, committing nothing/);
+    // Its tick's line says what it did before the refusal, not "nothing applied".
+    await first.waitFor(/tick \(start\): 6 action\(s\) planned; fenced after started [1-6], stopped 0: another holder has acted since; no commit \(fenced\)$/);
     const standby = first.lines.indexOf(await first.waitFor(/standing by: the lease is held by /));
     if (clock === '+1h') {
       // A lease written in the reader's future counts from when it was seen, and the reader says so (docs/safety.md#clocks).
