@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { leaksInAll } from '../helpers/leak-check.js';
 import { startE2E } from './fleet-world.js';
 import { epochBreaches, epochsByHost, nodeLog, startReconciler, until, type Reconciler } from './lease-world.js';
 
@@ -110,6 +111,8 @@ test('a holder cuts an apply that outlasts its lease at a step boundary before e
     assert.is(fromStandby.length, left, 'the standby started exactly what the cut left');
     assert.is(await holder.stop(), 0, holder.lines.join('\n'));
     assert.is(await standby.stop(), 0, standby.lines.join('\n'));
+    // Both ran with the world's canary secrets in their environment (fleet-world.ts): none reached their log lines.
+    assert.equal(leaksInAll({ holder: holder.lines.join('\n'), standby: standby.lines.join('\n') }), []);
   } finally {
     for (const p of procs) await p.stop();
     await e.close();

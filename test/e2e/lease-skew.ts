@@ -15,6 +15,7 @@
 
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
+import { leaksInAll } from '../helpers/leak-check.js';
 import { startE2E } from './fleet-world.js';
 import { epochBreaches, epochsByHost, nodeLog, startReconciler, until, type Reconciler } from './lease-world.js';
 
@@ -109,6 +110,8 @@ export async function skewScenario(clock: '-1h' | '+1h'): Promise<void> {
     );
     assert.is(await first.stop(), 0, first.lines.join('\n'));
     assert.is(await second.stop(), 0, second.lines.join('\n'));
+    // Both ran with the world's canary secrets in their environment (fleet-world.ts): none reached their log lines.
+    assert.equal(leaksInAll({ first: first.lines.join('\n'), second: second.lines.join('\n') }), []);
   } finally {
     for (const p of procs) await p.stop();
     await e.close();
