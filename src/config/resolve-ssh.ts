@@ -96,9 +96,12 @@ export function resolveSsh(ctx: ResolveContext, ssh: Raw): SshConfig {
   // '' is an unset ${VAR}, reported where variables are: then the ssh-agent is used.
   const identityFile = outsidePath(ctx, str(ssh.identityFile) || undefined, home, 'identityFile');
   const jump = proxyJump(ctx, str(ssh.proxyJump), user);
+  // A path from the environment is the environment's: messages name the variables (docs/security.md).
+  const vars = ctx.substituted.find((s) => s.path.length === 2 && s.path[0] === 'ssh' && s.path[1] === 'identityFile')?.vars;
   return {
     user,
     ...(identityFile !== undefined ? { identityFile } : {}),
+    ...(identityFile !== undefined && vars !== undefined ? { identityFileLabel: `ssh.identityFile (${vars.join(', ')})` } : {}),
     knownHosts: outsidePath(ctx, str(ssh.knownHosts) ?? DEFAULTS.knownHosts, home, 'knownHosts') ?? expandHome(DEFAULTS.knownHosts, home),
     port: int(ssh.port) ?? DEFAULTS.port,
     connectTimeoutMs: timeoutAt(ctx, ssh.connectTimeout, DEFAULTS.connectTimeout, ['ssh', 'connectTimeout']),

@@ -32,7 +32,11 @@ export function startDaemon(opts: DaemonOptions): Loop {
     let ticking = false as boolean;
     try {
       // Kept across ticks (keep: true): only a stop lets it go. Without a remote there is no one to hand over to: no deadline.
-      const leased = await withLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now, keep: true }, async (lease) => {
+      // A lease written in this clock's future is said (docs/safety.md#clocks), once per change of holder like the line below.
+      const warnings: string[] = [];
+      const warn = (m: string) => void warnings.push(m);
+      const leased = await withLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now, keep: true, warn }, async (lease) => {
+        for (const w of warnings.splice(0)) opts.log(`warning: ${w}`);
         ticking = true;
         const until = lease.expiresAt();
         if (holding !== true && until !== undefined) opts.log(`holding the lease as ${opts.holder} until ${until.toISOString()}`);
@@ -45,6 +49,7 @@ export function startDaemon(opts: DaemonOptions): Loop {
       if (!leased.held) {
         // Say it when it changes, not every tick: a standby may wait for days.
         if (holding !== false || lastHolder !== leased.holder) {
+          for (const w of warnings) opts.log(`warning: ${w}`);
           opts.log(`standing by: the lease is held by ${leased.holder || 'another instance'} until ${leased.expiresAt || 'unknown'}`);
         }
         holding = false;

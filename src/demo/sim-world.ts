@@ -15,7 +15,7 @@ import { ConfigError } from '../errors.js';
 import { runRouterClient } from '../router/client.js';
 import { startRouter } from '../router/server.js';
 import { fakeGpuEnv, writeFakeGpus } from '../sim/fake-nvidia-smi.js';
-import { startSimFleet, type SimFleet } from '../sim/fleet.js';
+import { startSimFleet, type ExecHandler, type SimFleet } from '../sim/fleet.js';
 import { routeCommands } from '../sim/route-commands.js';
 import { stubEngineCommand } from '../sim/stub-engine.js';
 import type { Config } from '../types/config.js';
@@ -40,6 +40,8 @@ export interface SimWorldOptions {
   hardware?: (config: Config) => Hardware;
   /** How cluster.yaml's header names where it came from. */
   origin?: string;
+  /** Wraps what every simulated host answers (tests: a log of what nodes were asked, a slow node). */
+  wrapHandler?: (handler: ExecHandler) => ExecHandler;
 }
 
 export interface SimWorld {
@@ -139,12 +141,14 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
     sim = await startSimFleet({
       dir: join(opts.dir, 'ssh'),
       hosts: names.map((name, i) => ({ name, address: `127.${block}.${Math.floor(i / 250)}.${(i % 250) + 2}` })),
-      handler: routeCommands({
-        agentCommand: SIM_AGENT_COMMAND,
-        agentEnv,
-        routerCommand: SIM_ROUTER_COMMAND,
-        router: (_name, sub, stdin) => runRouterClient(sub, stdin, { LLMGW_ROUTER_SOCKET: adminSocket }),
-      }),
+      handler: (opts.wrapHandler ?? ((h) => h))(
+        routeCommands({
+          agentCommand: SIM_AGENT_COMMAND,
+          agentEnv,
+          routerCommand: SIM_ROUTER_COMMAND,
+          router: (_name, sub, stdin) => runRouterClient(sub, stdin, { LLMGW_ROUTER_SOCKET: adminSocket }),
+        }),
+      ),
     });
     const input: SimClusterInput = {
       example: example.cluster,

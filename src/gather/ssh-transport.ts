@@ -72,17 +72,19 @@ const BASTION_RETRY_MS = 30_000;
 async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefined>): Promise<AuthMethod[]> {
   const username = ssh.user;
   if (ssh.identityFile) {
+    // Named as cluster.yaml wrote it when it came from a variable: these lines reach observed.json and the log.
+    const named = ssh.identityFileLabel ?? `identityFile ${ssh.identityFile}`;
     let text: string;
     try {
       text = await readFile(ssh.identityFile, 'utf8');
     } catch (err) {
-      throw new SshError('auth-failed', '', `cannot read identityFile ${ssh.identityFile} (${errnoCode(err) ?? 'error'})`);
+      throw new SshError('auth-failed', '', `cannot read ${named} (${errnoCode(err) ?? 'error'})`);
     }
     // The passphrase is used here and nowhere else: never printed, never part of a message.
     const parsed = ssh2.utils.parseKey(text, env.LLMGW_SSH_PASSPHRASE);
     if (parsed instanceof Error) {
       const hint = env.LLMGW_SSH_PASSPHRASE === undefined ? ' (an encrypted key needs LLMGW_SSH_PASSPHRASE)' : '';
-      throw new SshError('auth-failed', '', `cannot use identityFile ${ssh.identityFile}: ${parsed.message}${hint}`);
+      throw new SshError('auth-failed', '', `cannot use ${named}: ${parsed.message}${hint}`);
     }
     return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed)) }];
   }

@@ -13,14 +13,20 @@ export function tickSummary(r: TickResult): string {
   if (r.configInvalid) return 'config invalid: nothing gathered, planned or applied';
   const o = r.outcome;
   const plan = r.plan ? `${r.plan.actions.length} action(s) planned` : 'no plan';
-  const applied = !r.applied
-    ? `nothing applied${r.leaseLost ? ' (the lease ran out)' : ''}`
-    : `started ${o?.started ?? 0}, stopped ${o?.stopped ?? 0}${o?.drained ? `, draining ${o.drained}` : ''}, waiting ${o?.deferred ?? 0}, failed ${o?.failed ?? 0}`;
+  // A fenced tick may have acted before the refusal: say what it did, not "nothing".
+  const fenced = r.verdict.kind === 'held' && r.verdict.reason === 'fenced';
+  const applied = fenced
+    ? `fenced after started ${o?.started ?? 0}, stopped ${o?.stopped ?? 0}: another holder has acted since`
+    : !r.applied
+      ? `nothing applied${r.leaseLost ? ' (the lease ran out)' : ''}`
+      : `started ${o?.started ?? 0}, stopped ${o?.stopped ?? 0}${o?.drained ? `, draining ${o.drained}` : ''}, waiting ${o?.deferred ?? 0}, failed ${o?.failed ?? 0}`;
   const commit = r.commit
     ? `committed ${r.commit.slice(0, 12)}${r.pushed ? ' and pushed' : ''}`
-    : r.leaseLost
-      ? 'no commit (the lease ran out)'
-      : 'no commit (STATUS.md and state unchanged)';
+    : fenced
+      ? 'no commit (fenced)'
+      : r.leaseLost
+        ? 'no commit (the lease ran out)'
+        : 'no commit (STATUS.md and state unchanged)';
   return `${plan}; ${applied}; ${commit}`;
 }
 

@@ -229,14 +229,15 @@ function byHand(mode: ByHandMode): Promise<ByHandRun> {
   if (mode.repo === null) return byHandUnder(mode, undefined);
   // Taken before anything is observed and held (renewed) through the prompt until the files are written:
   // a plan a person confirmed is never applied after another holder acted (docs/safety.md).
-  return withLease(mode.repo, { now: mode.now, renewEveryMs: mode.renewEveryMs ?? LEASE_RENEW_MS }, (lease) => byHandUnder(mode, lease)).then((leased) =>
-    leased.held
-      ? leased.value
-      : {
-          kind: 'by-hand',
-          verdict: { kind: 'held', reason: 'lease-elsewhere', detail: `the lease is held by ${leased.holder || 'another instance'}` },
-          lease: { holder: leased.holder, expiresAt: leased.expiresAt },
-        },
+  return withLease(mode.repo, { now: mode.now, renewEveryMs: mode.renewEveryMs ?? LEASE_RENEW_MS, warn: mode.warn }, (lease) => byHandUnder(mode, lease)).then(
+    (leased) =>
+      leased.held
+        ? leased.value
+        : {
+            kind: 'by-hand',
+            verdict: { kind: 'held', reason: 'lease-elsewhere', detail: `the lease is held by ${leased.holder || 'another instance'}` },
+            lease: { holder: leased.holder, expiresAt: leased.expiresAt },
+          },
   );
 }
 
@@ -280,7 +281,9 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
 export type LeasedTick = { held: true; result: TickResult } | { held: false; holder: string; expiresAt: string };
 
 export async function leasedTick(opts: Omit<ReconcileMode, 'leaseExpiresAt'> & { holder?: string }): Promise<LeasedTick> {
-  const leased = await withLease(opts.repo, { holder: opts.holder, now: opts.now }, (lease) => runTick({ ...opts, leaseExpiresAt: lease.expiresAt() }));
+  const leased = await withLease(opts.repo, { holder: opts.holder, now: opts.now, warn: (m) => opts.log(`warning: ${m}`) }, (lease) =>
+    runTick({ ...opts, leaseExpiresAt: lease.expiresAt() }),
+  );
   return leased.held ? { held: true, result: leased.value } : leased;
 }
 

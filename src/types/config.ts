@@ -23,6 +23,8 @@ export interface SshConfig {
   user: string;
   /** Absolute path (~ expanded), or undefined to use the ssh-agent at SSH_AUTH_SOCK. */
   identityFile?: string;
+  /** How messages name identityFile when cluster.yaml wrote it through `${VAR}`s (e.g. `ssh.identityFile (${LLMGW_KEY})`): never the resolved path. */
+  identityFileLabel?: string;
   /** Absolute path (~ expanded). */
   knownHosts: string;
   port: number;

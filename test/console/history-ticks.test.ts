@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openHistory } from '../../src/console/history.js';
 import { isTickCommit } from '../../src/git/tick-commit.js';
+import { copyExample, get, withConsole } from './helpers.js';
 
 test('isTickCommit: llmgw’s email (or git.email) and only generated files; the name never counts', () => {
   const generated = ['STATUS.md', '.llmgw/observed.json', '.llmgw/state.json'];
@@ -64,6 +65,39 @@ test('the console’s ticks: a commit named “llmgw” by another email, or tou
     assert.is(detail?.commit.tick, false, 'the detail page agrees');
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the ticks page shows every commit’s author; a commit named “llmgw” with a person’s email is shown as that person’s change, by them', async () => {
+  const repo = copyExample('demo');
+  try {
+    const commit = (files: Record<string, string>, message: string, name: string, email: string) => {
+      for (const [path, text] of Object.entries(files)) writeFileSync(join(repo.dir, path), text);
+      git(repo.dir, ['add', '-A'], name, email);
+      git(repo.dir, ['commit', '-qm', message], name, email);
+      return git(repo.dir, ['rev-parse', 'HEAD'], name, email);
+    };
+    git(repo.dir, ['init', '-q', '-b', 'main'], 'alice', 'alice@example');
+    commit({}, 'lab: the demo config', 'alice', 'alice@example');
+    const tick = commit({ 'STATUS.md': '# one\n' }, 'llmgw: a real tick', 'llmgw', 'llmgw@localhost');
+    const forged = commit({ 'STATUS.md': '# two\n' }, 'llmgw: looks like a tick', 'llmgw', 'mallory@example');
+    await withConsole(repo.dir, async (url) => {
+      const list = (await get(url, '/ticks')).text;
+      assert.match(list, /<th[^>]*>Author<\/th>/);
+      const row = (sha: string) => new RegExp(`<tr data-key="${sha}">(.*?)</tr>`, 's').exec(list)?.[1] ?? '';
+      assert.match(row(forged), /<td>change<\/td><td>llmgw: looks like a tick<\/td><td>llmgw &lt;mallory@example&gt;<\/td>/);
+      assert.match(row(tick), /<td>tick<\/td><td>llmgw: a real tick<\/td><td>llmgw &lt;llmgw@localhost&gt;<\/td>/);
+      const detail = (await get(url, `/ticks/${forged}`)).text;
+      assert.match(detail, /<dt>By<\/dt><dd>llmgw &lt;mallory@example&gt;<\/dd>/);
+      const overview = (await get(url, '/')).text;
+      assert.match(
+        overview,
+        new RegExp(`last tick .*<a href="/ticks/${tick}">llmgw: a real tick</a>`),
+        'the last tick is the real one, not the forged one after it',
+      );
+    });
+  } finally {
+    repo.remove();
   }
 });
 
