@@ -65,6 +65,10 @@ export interface RunningRouter {
   port: number;
   /** The metrics port actually bound, when --metrics was given. */
   metricsPort: number | null;
+  /** Answer bytes held in the router for clients not reading (for tests and bench:router). */
+  heldAnswerBytes(): number;
+  /** Request bytes --max-buffered counts now: what request bodies pin (for tests and bench:router). */
+  heldBodyBytes(): number;
   /**
    * Stop accepting, let requests in flight finish for up to `graceMs` (default 0),
    * then cut what is left and remove the admin socket.
@@ -97,10 +101,13 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
       log.log('warn', `replica ${u.replica} ejected (${reason}) until ${new Date(untilMs).toISOString()}`, { replica: u.replica, reason }),
   });
   ejector.start();
+  const budget = new BodyBudget(opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
+  const backlogged = new Set<{ readonly backlog: number }>();
   const proxy = createProxy({
     state,
     upstreams,
-    budget: new BodyBudget(opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
+    budget,
+    backlogged,
     stats: metrics?.stats ?? new RouterStats(),
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     onUpstreamError: (replica, err) => upstreamWarning(replica, 'warn', `replica ${replica} failed a request: ${err.message}`, { replica }),
@@ -154,6 +161,12 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   return {
     port,
     metricsPort,
+    heldAnswerBytes() {
+      let n = 0;
+      for (const b of backlogged) n += b.backlog;
+      return n;
+    },
+    heldBodyBytes: () => budget.used,
     close(graceMs = 0) {
       closing ??= (async () => {
         ejector.stop();
