@@ -355,6 +355,8 @@ async function abusePhase(
   // Let the flood fill the router's buffers before the normal client is measured.
   await sleep(Math.min(10, seconds / 2) * 1000);
   // The same client, at the same moment, through a router with no flood: what the machine's own load costs.
+  const cpuBefore = cpuSeconds(pid);
+  const t0 = Date.now();
   const [normal, quiet] = await Promise.all([
     ask<LoadResult>(loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [rt.hello.port] }),
     ask<LoadResult>(control.loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [control.port] }),
@@ -363,6 +365,7 @@ async function abusePhase(
     stop: true,
   });
   clearInterval(sampler);
+  const busy = (cpuSeconds(pid) - cpuBefore) / ((Date.now() - t0) / 1000);
   const sorted = Float64Array.from(normal.latencies).sort();
   const calm = Float64Array.from(quiet.latencies).sort();
   const peak = Math.max(...samples);
@@ -375,6 +378,7 @@ async function abusePhase(
   );
   const verdict = target ? ` (target <= 300 MB) ${peak * 1.048576 <= 300 ? 'PASS' : 'MISS'}` : ' (no target: for sizing --max-buffered)';
   console.log(`router RSS: ${fmt(before, 1)} MiB before, peak ${fmt(peak, 1)} MiB (${fmt(peak * 1.048576, 0)} MB)${verdict}`);
+  console.log(`router CPU while the normal client ran: ${fmt(busy * 100, 0)}% of one core`);
   const p99 = percentile(sorted, 0.99);
   console.log(
     `normal client at 50 req/s meanwhile: ${normal.requests} requests, ${normal.errors} errors, p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(p99)} ms${target ? ` (target p99 < 100 ms) ${p99 < 100 && normal.errors === 0 ? 'PASS' : 'MISS'}` : ''}`,

@@ -1,9 +1,12 @@
 // A request body as it arrives, held compactly. A small body (one chunk, nearly
 // every request) is kept as the chunk Node read, without a copy. A body that
-// comes in many pieces — a slow or hostile client writes a few KiB at a time — is
-// copied into slabs instead of kept as thousands of small Buffers: each small
+// comes in many small pieces — a slow or hostile client writes a few KiB at a
+// time — is copied into slabs instead of kept as thousands of small Buffers: each
 // socket read pins a malloc'd block of its own, and thousands of them fragment the
-// heap so that the process holds far more than the bytes it was sent. A new slab
+// heap so that the process holds far more than the bytes it was sent. A piece of
+// 16 KiB or more is kept as it came (Node's parser hands each its own copy):
+// copying it too made 16 MB/s of garbage under bench:router's flood, which V8
+// lets pile up to its external-memory limit (~64 MiB) before collecting it. A new slab
 // is an eighth of the body so far (at least 4 KiB, at most 64 KiB), so the room
 // held beyond the bytes received stays under 4 KiB or an eighth of the body.
 // `held` is what the body pins, slack included: what --max-buffered counts
@@ -13,6 +16,8 @@ import type { BodyBudget, BodyHolder } from './budget.js';
 
 const MIN_SLAB = 4 * 1024;
 const SLAB = 64 * 1024;
+/** A piece this large is kept as Node handed it (its own block, not a slice of a shared one): copying it would only make garbage. */
+const KEEP = 16 * 1024;
 
 export class BodyBuffer {
   private parts: Buffer[] = [];
@@ -31,14 +36,14 @@ export class BodyBuffer {
       return;
     }
     const first = this.parts.length === 1 ? this.parts[0] : undefined;
-    if (this.slab === null && first !== undefined && first.length < SLAB) {
+    if (this.slab === null && first !== undefined && first.length < KEEP) {
       // A second piece: the first one moves into a slab too, so small pieces never pile up.
       this.parts.pop();
       this.size = 0;
       this.held = 0;
       this.copy(first, chunk.length);
     }
-    if (chunk.length >= SLAB) {
+    if (chunk.length >= KEEP) {
       this.seal();
       this.parts.push(chunk);
       this.size += chunk.length;
