@@ -216,8 +216,8 @@ async function main(): Promise<void> {
     const wrkSat = [direct(), ...viaNginx(), viaRouter(), viaRouterMetrics()];
     if (wrkOk && !skip.has('wrk')) await compare(wrkSat, rounds, wrkLoad(phase / rounds));
 
-    console.log(`\n== fixed rate ${rate} req/s (Node load generator, open loop; latency from each request's scheduled time)`);
     if (fixed[0]!.rounds.length) {
+      console.log(`\n== fixed rate ${rate} req/s (Node load generator, open loop; latency from each request's scheduled time)`);
       console.log(table([HEADER, ...sideRows(fixed)]));
       const [d, , r] = fixed.length === 3 ? fixed : [fixed[0]!, null, fixed[1]!];
       const added = (q: number) => percentile(sortedOf(r.latencies), q) - percentile(sortedOf(d.latencies), q);
@@ -356,6 +356,7 @@ async function abusePhase(
   await sleep(Math.min(10, seconds / 2) * 1000);
   // The same client, at the same moment, through a router with no flood: what the machine's own load costs.
   const cpuBefore = cpuSeconds(pid);
+  const schedBefore = schedStat(pid);
   const t0 = Date.now();
   const [normal, quiet] = await Promise.all([
     ask<LoadResult>(loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [rt.hello.port] }),
@@ -365,7 +366,10 @@ async function abusePhase(
     stop: true,
   });
   clearInterval(sampler);
-  const busy = (cpuSeconds(pid) - cpuBefore) / ((Date.now() - t0) / 1000);
+  const wall = (Date.now() - t0) / 1000;
+  const busy = (cpuSeconds(pid) - cpuBefore) / wall;
+  const sched = schedStat(pid);
+  const waited = sched ? (sched.waited - schedBefore!.waited) / wall : NaN;
   const sorted = Float64Array.from(normal.latencies).sort();
   const calm = Float64Array.from(quiet.latencies).sort();
   const peak = Math.max(...samples);
@@ -378,7 +382,9 @@ async function abusePhase(
   );
   const verdict = target ? ` (target <= 300 MB) ${peak * 1.048576 <= 300 ? 'PASS' : 'MISS'}` : ' (no target: for sizing --max-buffered)';
   console.log(`router RSS: ${fmt(before, 1)} MiB before, peak ${fmt(peak, 1)} MiB (${fmt(peak * 1.048576, 0)} MB)${verdict}`);
-  console.log(`router CPU while the normal client ran: ${fmt(busy * 100, 0)}% of one core`);
+  console.log(
+    `router CPU while the normal client ran: ${fmt(busy * 100, 0)}% of one core; runnable but waiting for a CPU ${fmt(waited * 100, 0)}% of the time (/proc schedstat: what the machine's other load took from it)`,
+  );
   const p99 = percentile(sorted, 0.99);
   console.log(
     `normal client at 50 req/s meanwhile: ${normal.requests} requests, ${normal.errors} errors, p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(p99)} ms${target ? ` (target p99 < 100 ms) ${p99 < 100 && normal.errors === 0 ? 'PASS' : 'MISS'}` : ''}`,
@@ -392,6 +398,16 @@ async function abusePhase(
     console.log(
       `AT DEFAULTS: normal client p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(p99)} ms (bound < 100 ms); router RSS max ${fmt(peak * 1.048576, 0)} MB (bound 300 MB)`,
     );
+  }
+}
+
+/** Time a process was runnable but not running (the scheduler's queue), from /proc/PID/schedstat; null without schedstats. */
+function schedStat(pid: number): { waited: number } | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+    return { waited: Number(f[1]) / 1e9 };
+  } catch {
+    return null;
   }
 }
 

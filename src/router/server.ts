@@ -28,6 +28,7 @@ export const DEFAULT_MAX_CONNECTIONS = 10_000;
 export const DEFAULT_UPSTREAM_HEADER_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_WRITE_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_WAITING = 1000;
+const LISTEN_BACKLOG = 4096;
 
 export interface RouterOptions {
   listen: { host: string; port: number };
@@ -139,7 +140,9 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(opts.listen.port, opts.listen.host, () => {
+      // A flood of reconnecting clients overflows Node's default backlog (511) when the router is slow to
+      // accept: the dropped SYNs of everyone else then wait 1 s, 3 s, 7 s for a retry. The kernel caps it at somaxconn.
+      server.listen({ port: opts.listen.port, host: opts.listen.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
