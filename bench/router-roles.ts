@@ -3,7 +3,7 @@
 
 import http from 'node:http';
 import net from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 export const BODY = Buffer.from(JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hi in five words.' }], max_tokens: 16 }));
 const ANSWER = Buffer.from(
@@ -82,12 +82,18 @@ export async function router(socket: string, options: string): Promise<void> {
     ...(o.maxBufferedBytes ? { maxBufferedBytes: o.maxBufferedBytes } : {}),
   });
   if (process.env['LLMGW_BENCH_MEMLOG']) {
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    let cpu = process.cpuUsage();
     setInterval(() => {
       const m = process.memoryUsage();
       const mb = (x: number) => (x / 1048576).toFixed(0);
+      const used = process.cpuUsage(cpu);
+      cpu = process.cpuUsage();
       process.stderr.write(
-        `  [router ${process.pid}] rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} MiB\n`,
+        `  [router ${process.pid}] rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} MiB; cpu ${((used.user + used.system) / 20_000).toFixed(0)}%; loop delay p99 ${(lag.percentile(99) / 1e6).toFixed(0)} max ${(lag.max / 1e6).toFixed(0)} ms\n`,
       );
+      lag.reset();
     }, 2000).unref();
   }
   process.send!({ port: r.port, metricsPort: r.metricsPort });

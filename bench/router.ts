@@ -22,7 +22,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -216,8 +216,8 @@ async function main(): Promise<void> {
     const wrkSat = [direct(), ...viaNginx(), viaRouter(), viaRouterMetrics()];
     if (wrkOk && !skip.has('wrk')) await compare(wrkSat, rounds, wrkLoad(phase / rounds));
 
-    console.log(`\n== fixed rate ${rate} req/s (Node load generator, open loop; latency from each request's scheduled time)`);
     if (fixed[0]!.rounds.length) {
+      console.log(`\n== fixed rate ${rate} req/s (Node load generator, open loop; latency from each request's scheduled time)`);
       console.log(table([HEADER, ...sideRows(fixed)]));
       const [d, , r] = fixed.length === 3 ? fixed : [fixed[0]!, null, fixed[1]!];
       const added = (q: number) => percentile(sortedOf(r.latencies), q) - percentile(sortedOf(d.latencies), q);
@@ -274,8 +274,10 @@ async function main(): Promise<void> {
         slowReaders: Number(values['abuse-slow-readers']),
       };
       const stated = values['abuse-max-buffered'] === undefined ? null : Number(values['abuse-max-buffered']);
-      await abusePhase(dir, flood, Number(values['abuse-seconds']), stated, enginePort, loader, keep, true);
-      if (!skip.has('abuse-default')) await abusePhase(dir, flood, Number(values['abuse-seconds']), 256 * 1024 * 1024, enginePort, loader, keep, false);
+      const control = { loader: keep(await start('load')).child, port: plain.hello.port };
+      await abusePhase(dir, flood, Number(values['abuse-seconds']), stated, enginePort, loader, control, keep, true);
+      if (!skip.has('abuse-default'))
+        await abusePhase(dir, flood, Number(values['abuse-seconds']), 256 * 1024 * 1024, enginePort, loader, control, keep, false);
     }
 
     const wr = wrkSat.find((s) => s.label === 'llmgw router')!;
@@ -329,6 +331,7 @@ async function abusePhase(
   stated: number | null,
   enginePort: number,
   loader: ChildProcess,
+  control: { loader: ChildProcess; port: number },
   keep: (c: Child) => Child,
   target: boolean,
 ): Promise<void> {
@@ -336,7 +339,10 @@ async function abusePhase(
   const maxBuffered = stated ?? DEFAULT_MAX_BUFFERED_BYTES;
   const clients = flood.clients;
   const sock = join(dir, `abuse-${maxBuffered}.sock`);
-  const rt = keep(await start('router', [sock, JSON.stringify(stated === null ? {} : { maxBufferedBytes: maxBuffered })]));
+  // LLMGW_BENCH_ABUSE_PROF=DIR: a CPU profile of this router, written to DIR when the bench ends.
+  const prof = process.env['LLMGW_BENCH_ABUSE_PROF'];
+  const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
+  const rt = keep(await start('router', [sock, JSON.stringify(stated === null ? {} : { maxBufferedBytes: maxBuffered })], flags));
   await setTable(sock, { bench: [enginePort] });
   const attacker = keep(await start('abuse')).child;
   const pid = rt.child.pid!;
@@ -348,12 +354,24 @@ async function abusePhase(
   });
   // Let the flood fill the router's buffers before the normal client is measured.
   await sleep(Math.min(10, seconds / 2) * 1000);
-  const normal = await ask<LoadResult>(loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [rt.hello.port] });
+  // The same client, at the same moment, through a router with no flood: what the machine's own load costs.
+  const cpuBefore = cpuSeconds(pid);
+  const schedBefore = schedStat(pid);
+  const t0 = Date.now();
+  const [normal, quiet] = await Promise.all([
+    ask<LoadResult>(loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [rt.hello.port] }),
+    ask<LoadResult>(control.loader, { kind: 'rate', seconds, rate: 50, connections: 8, ports: [control.port] }),
+  ]);
   const stats = await ask<{ refused: number; connections: number; bytes: number; pipelined: number; pipelinedRefused: number; slowCut: number }>(attacker, {
     stop: true,
   });
   clearInterval(sampler);
+  const wall = (Date.now() - t0) / 1000;
+  const busy = (cpuSeconds(pid) - cpuBefore) / wall;
+  const sched = schedStat(pid);
+  const waited = sched ? (sched.waited - schedBefore!.waited) / wall : NaN;
   const sorted = Float64Array.from(normal.latencies).sort();
+  const calm = Float64Array.from(quiet.latencies).sort();
   const peak = Math.max(...samples);
   console.log(
     `\n== abuse: ${clients} slow clients each sending an 8 MiB body ${PIECE / 1024} KiB every ${EVERY_MS} ms, router with --max-buffered ${fmt(maxBuffered / 1048576, 0)}MiB${stated === null ? ' (its default)' : ''}`,
@@ -365,8 +383,32 @@ async function abusePhase(
   const verdict = target ? ` (target <= 300 MB) ${peak * 1.048576 <= 300 ? 'PASS' : 'MISS'}` : ' (no target: for sizing --max-buffered)';
   console.log(`router RSS: ${fmt(before, 1)} MiB before, peak ${fmt(peak, 1)} MiB (${fmt(peak * 1.048576, 0)} MB)${verdict}`);
   console.log(
-    `normal client at 50 req/s meanwhile: ${normal.requests} requests, ${normal.errors} errors, p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(percentile(sorted, 0.99))} ms (target p99 < 100 ms) ${percentile(sorted, 0.99) < 100 && normal.errors === 0 ? 'PASS' : 'MISS'}`,
+    `router CPU while the normal client ran: ${fmt(busy * 100, 0)}% of one core; runnable but waiting for a CPU ${fmt(waited * 100, 0)}% of the time (/proc schedstat: what the machine's other load took from it)`,
   );
+  const p99 = percentile(sorted, 0.99);
+  console.log(
+    `normal client at 50 req/s meanwhile: ${normal.requests} requests, ${normal.errors} errors, p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(p99)} ms${target ? ` (target p99 < 100 ms) ${p99 < 100 && normal.errors === 0 ? 'PASS' : 'MISS'}` : ''}`,
+  );
+  console.log(
+    `control, the same client at the same moment through a router with no flood: p50 ${fmt(percentile(calm, 0.5))} ms, p99 ${fmt(percentile(calm, 0.99))} ms (the machine's share; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
+  if (target) {
+    console.log(
+      `AT DEFAULTS: normal client p50 ${fmt(percentile(sorted, 0.5))} ms, p99 ${fmt(p99)} ms (bound < 100 ms); router RSS max ${fmt(peak * 1.048576, 0)} MB (bound 300 MB)`,
+    );
+  }
+}
+
+/** Time a process was runnable but not running (the scheduler's queue), from /proc/PID/schedstat; null without schedstats. */
+function schedStat(pid: number): { waited: number } | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+    return { waited: Number(f[1]) / 1e9 };
+  } catch {
+    return null;
+  }
 }
 
 async function profilePhase(dir: string, enginePort: number, script: string, connections: number, seconds: number): Promise<void> {

@@ -10,12 +10,12 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { BodyBuffer } from './body-buffer.js';
+import { BodyBuffer, pushCounted } from './body-buffer.js';
 import type { BodyBudget, BodyHolder } from './budget.js';
 import type { Ejector } from './ejector.js';
 import type { EngineSlots } from './engine-slots.js';
 import { responseHeaders, type RequestHead } from './forward-headers.js';
-import { laneOf, type Lane, type LaneUser } from './lane.js';
+import type { Lane, LaneUser } from './lane.js';
 import { errorJson, RETRY_AFTER_SECONDS, sendError } from './reply.js';
 import { routeKey } from './route-key.js';
 import { NO_MODEL, type ModelStats, type RouterStats } from './stats.js';
@@ -38,6 +38,8 @@ export interface ProxyContext {
   readonly slots: EngineSlots;
   /** No progress writing to the client for this long cuts the connection (--write-timeout). */
   readonly writeTimeoutMs: number;
+  /** Answers whose client is not keeping up (their bytes wait in the router): what `heldAnswerBytes` sums. */
+  readonly backlogged: Set<{ readonly backlog: number }>;
 }
 
 const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
@@ -75,7 +77,6 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
   /** A Content-Length reply's first chunk, held back so a small reply leaves in one write with its head and end. */
   private pending: Buffer | null = null;
   private status = 0;
-  private lane: Lane | null = null;
   private holdsLane = false;
   /** LaneUser: its client left; a queued turn is skipped. */
   leftLane = false;
@@ -90,6 +91,8 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     private readonly res: ServerResponse,
     private readonly startedMs: number,
     private readonly head: RequestHead,
+    /** Its client connection's lane: it arrived there (proxy.ts) and departs when its answer ends. */
+    private readonly lane: Lane,
   ) {
     res.on('close', () => this.onClientClose());
     req.on('data', (chunk: Buffer) => this.onBody(chunk));
@@ -105,12 +108,12 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     if (this.counted) s.inflight--;
     this.ctx.stats.record(s, finished || this.res.headersSent ? this.res.statusCode : 499, this.startedMs);
     this.ctx.waiting.remove(this);
+    this.ctx.backlogged.delete(this);
     this.stopWriteTimer();
     this.leftLane = true;
-    if (this.holdsLane) {
-      this.holdsLane = false;
-      this.lane?.leave();
-    }
+    const held = this.holdsLane;
+    this.holdsLane = false;
+    this.lane.depart(held);
     if (finished) return;
     // The client left (or was cut for not reading): stop the engine generating tokens for nobody.
     this.clientGone = true;
@@ -126,9 +129,8 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
       this.ctx.budget.release(this);
       return tooLarge(this.res, this.ctx.maxBodyBytes);
     }
-    // The budget counts bytes received; a body's slabs hold at most 64 KiB more (body-buffer.ts).
-    if (this.ctx.budget.take(this, chunk.length)) this.body.push(chunk);
-    else this.body = EMPTY;
+    // The budget counts what the body pins, its slabs' unused room included (body-buffer.ts).
+    if (!pushCounted(this.ctx.budget, this, this.body, chunk)) this.body = EMPTY;
   }
 
   /** BodyBudget: the router holds too much; this request is the one to go. */
@@ -167,17 +169,7 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     if (route.mode === 'prefix') this.key = routeKey(this.head.session, fields);
     this.streaming = fields['stream'] === true;
     this.dispatchOptions = { origin: '', path: '', method: 'POST', headers: this.head.forward, body };
-    this.lane = laneOf(this.req.socket);
-    if (!this.lane.enter(this)) {
-      // The connection is done: nothing more of it is read, the requests queued
-      // before this one are answered, then this 429, then the close. Answering
-      // every further request of a flood one by one would cost more than the flood.
-      this.req.socket.pause();
-      return sendError(res, 429, 'too_many_pipelined', 'Too many requests pipelined on one connection; wait for the answers first', {
-        'retry-after': '1',
-        connection: 'close',
-      });
-    }
+    this.lane.enter(this);
   }
 
   /** LaneUser: the requests before it on its connection have finished. */
@@ -285,8 +277,14 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     }
   }
 
+  /** Answer bytes waiting in the router for this client (the response's buffer and its socket's). */
+  get backlog(): number {
+    return this.res.writableLength;
+  }
+
   /** The client's socket took the backlog: the engine may send again. */
   private onDrain(): void {
+    this.ctx.backlogged.delete(this);
     this.stopWriteTimer();
     this.resumeUpstream?.();
   }
@@ -343,6 +341,9 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     }
     const ok = this.res.write(chunk);
     if (!ok) {
+      // Backpressure, not buffering: returning false pauses the engine's socket until the client drains,
+      // so a client that never reads holds at most what was written before the pause (docs/operations.md#limits).
+      this.ctx.backlogged.add(this);
       // Closures only under backpressure: a reply the client keeps up with makes none.
       this.res.once('drain', () => this.onDrain());
       if (this.writeTimer === null) this.writeTimer = this.ctx.timers.setTimeout(() => this.onWriteTimeout(), this.ctx.writeTimeoutMs);
@@ -399,6 +400,18 @@ export class Exchange implements Dispatcher.DispatchHandler, BodyHolder, Attempt
     if (timedOut) return sendError(this.res, 504, 'upstream_timeout', `No replica of '${this.model}' sent a reply head in time`);
     sendError(this.res, 502, 'upstream_unavailable', `No replica of '${this.model}' answered`);
   }
+}
+
+/**
+ * The request past a connection's pipelining bound (lane.ts): the requests
+ * queued before it are answered, then this 429, then the close. Answering
+ * every further request of a flood one by one would cost more than the flood.
+ */
+export function tooManyPipelined(res: ServerResponse): void {
+  sendError(res, 429, 'too_many_pipelined', 'Too many requests pipelined on one connection; wait for the answers first', {
+    'retry-after': '1',
+    connection: 'close',
+  });
 }
 
 export function tooLarge(res: ServerResponse, maxBodyBytes: number): void {

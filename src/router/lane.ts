@@ -3,9 +3,16 @@
 // answer; Node's server hands every one to the router at once, and the answers
 // must still leave in order. Without a lane, one connection could hold as many
 // engine sockets (and engine slots) as it pipelines; with it, the next request
-// of a connection starts only when the one before it has finished, and a
-// connection that pipelines more than PIPELINE_DEPTH gets a 429 and a close
-// after the ones queued before it (exchange.ts).
+// of a connection starts only when the one before it has finished.
+//
+// The bound is counted when a request *arrives* (its head parsed), not when its
+// body ends: Node parses a whole socket read (64 KiB, some 200 small requests)
+// in one go, and a request refused at arrival costs nothing but Node's own
+// objects — no exchange, no answer of its own. A connection with 1 +
+// PIPELINE_DEPTH requests open is not read further (backpressure: a client that
+// pipelines in several writes waits in its own socket buffer); one that still
+// had more in the bytes already read gets, after the requests queued before,
+// one 429 and the close (exchange.ts, proxy.ts).
 // A request queued here is neither in flight nor waiting: it is the client's.
 
 /** Requests of one connection queued behind the one being served. */
@@ -17,39 +24,82 @@ export interface LaneUser {
   readonly leftLane: boolean;
 }
 
+/** The part of a client socket a lane pauses and resumes (net.Socket; `_paused` is Node's server's own pause). */
+export interface LaneSocket {
+  pause(): unknown;
+  resume(): unknown;
+  readonly _paused?: boolean;
+  readonly destroyed?: boolean;
+}
+
 export class Lane {
   private busy = false;
   private readonly queue: LaneUser[] = [];
+  /** Requests of the connection arrived and not yet answered (served, queued, or still uploading). */
+  open = 0;
+  /** The lane stopped reading its socket because it is full. */
+  private paused = false;
   /** The connection overflowed: its 429 and close are on their way, later requests get nothing made for them. */
   closing = false;
 
+  constructor(private readonly socket: LaneSocket | null = null) {}
+
   /**
-   * Start `user` now (true) or when the requests before it on this connection
-   * finish (true, queued); false when the queue is full. No allocation when
-   * the lane is free: the common case of one request at a time.
+   * A request of the connection arrived: true when it may go on (counted open
+   * until `depart`), false when 1 + PIPELINE_DEPTH are open already — this one
+   * is the connection's last (its 429), nothing more of it is read.
    */
-  enter(user: LaneUser): boolean {
-    if (!this.busy) {
-      this.busy = true;
-      user.startTurn();
-      return true;
-    }
-    if (this.queue.length >= PIPELINE_DEPTH) {
+  arrive(): boolean {
+    if (this.closing || this.open > PIPELINE_DEPTH) {
       this.closing = true;
+      this.socket?.pause();
       return false;
     }
-    this.queue.push(user);
+    this.open++;
+    if (this.open > PIPELINE_DEPTH && !this.paused) {
+      this.paused = true;
+      this.socket?.pause();
+    }
     return true;
   }
 
-  /** The request holding the lane finished (answered, or its client left). */
-  leave(): void {
-    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-      if (next.leftLane) continue;
-      next.startTurn();
+  /**
+   * Start `user` now, or when the requests before it on this connection
+   * finish. No allocation when the lane is free: the common case of one
+   * request at a time. At most PIPELINE_DEPTH wait (arrive bounds them).
+   */
+  enter(user: LaneUser): void {
+    if (!this.busy) {
+      this.busy = true;
+      user.startTurn();
+      return;
+    }
+    this.queue.push(user);
+  }
+
+  /** A request that arrived has its answer (or its client left); `held`: it held the lane, the next one starts. */
+  depart(held: boolean): void {
+    this.open--;
+    if (held) this.next();
+    if (this.paused && this.open <= PIPELINE_DEPTH) {
+      this.paused = false;
+      // Node's server pauses the socket itself while its answers back up (`_paused`): that pause is its to lift.
+      if (!this.closing && this.socket && !this.socket.destroyed && this.socket._paused !== true) this.socket.resume();
+    }
+  }
+
+  private next(): void {
+    for (let u = this.queue.shift(); u; u = this.queue.shift()) {
+      if (u.leftLane) continue;
+      u.startTurn();
       return;
     }
     this.busy = false;
+  }
+
+  /** Requests waiting for their turn (for tests and the bound's proof). */
+  get queued(): number {
+    return this.queue.length;
   }
 }
 
@@ -60,8 +110,8 @@ export function isClosingLane(socket: object): boolean {
   return lanes.get(socket)?.closing === true;
 }
 
-export function laneOf(socket: object): Lane {
+export function laneOf(socket: LaneSocket & object): Lane {
   let lane = lanes.get(socket);
-  if (!lane) lanes.set(socket, (lane = new Lane()));
+  if (!lane) lanes.set(socket, (lane = new Lane(socket)));
   return lane;
 }

@@ -3,10 +3,10 @@
 // error shape (reply.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Exchange, tooLarge, type ProxyContext } from './exchange.js';
+import { Exchange, tooLarge, tooManyPipelined, type ProxyContext } from './exchange.js';
 import { readRequestHead } from './forward-headers.js';
 import { isRefusedSocket } from './front-door.js';
-import { isClosingLane } from './lane.js';
+import { isClosingLane, laneOf } from './lane.js';
 import { hangUpIfBody, sendError, sendJson } from './reply.js';
 import { NO_MODEL } from './stats.js';
 import { routeOf, servableModels, type RouterState } from './table.js';
@@ -58,8 +58,14 @@ export function createProxy(ctx: ProxyContext): Proxy {
       if (head.hasHost || req.httpVersion !== '1.1') {
         const declared = head.contentLength;
         if (declared === undefined || Number(declared) <= maxBodyBytes) {
-          new Exchange(ctx, req, res, started, head);
-          return;
+          // Counted on arrival, before its body is read: past the bound it costs no exchange (lane.ts).
+          const lane = laneOf(req.socket);
+          if (lane.arrive()) {
+            new Exchange(ctx, req, res, started, head, lane);
+            return;
+          }
+          tooManyPipelined(res);
+          return ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
         }
         tooLarge(res, maxBodyBytes);
         return ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);

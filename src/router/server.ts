@@ -28,6 +28,7 @@ export const DEFAULT_MAX_CONNECTIONS = 10_000;
 export const DEFAULT_UPSTREAM_HEADER_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_WRITE_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_WAITING = 1000;
+const LISTEN_BACKLOG = 4096;
 
 export interface RouterOptions {
   listen: { host: string; port: number };
@@ -65,6 +66,10 @@ export interface RunningRouter {
   port: number;
   /** The metrics port actually bound, when --metrics was given. */
   metricsPort: number | null;
+  /** Answer bytes held in the router for clients not reading (for tests and bench:router). */
+  heldAnswerBytes(): number;
+  /** Request bytes --max-buffered counts now: what request bodies pin (for tests and bench:router). */
+  heldBodyBytes(): number;
   /**
    * Stop accepting, let requests in flight finish for up to `graceMs` (default 0),
    * then cut what is left and remove the admin socket.
@@ -97,10 +102,13 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
       log.log('warn', `replica ${u.replica} ejected (${reason}) until ${new Date(untilMs).toISOString()}`, { replica: u.replica, reason }),
   });
   ejector.start();
+  const budget = new BodyBudget(opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
+  const backlogged = new Set<{ readonly backlog: number }>();
   const proxy = createProxy({
     state,
     upstreams,
-    budget: new BodyBudget(opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
+    budget,
+    backlogged,
     stats: metrics?.stats ?? new RouterStats(),
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     onUpstreamError: (replica, err) => upstreamWarning(replica, 'warn', `replica ${replica} failed a request: ${err.message}`, { replica }),
@@ -132,7 +140,9 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(opts.listen.port, opts.listen.host, () => {
+      // A flood of reconnecting clients overflows Node's default backlog (511) when the router is slow to
+      // accept: the dropped SYNs of everyone else then wait 1 s, 3 s, 7 s for a retry. The kernel caps it at somaxconn.
+      server.listen({ port: opts.listen.port, host: opts.listen.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
@@ -154,6 +164,12 @@ export async function startRouter(opts: RouterOptions): Promise<RunningRouter> {
   return {
     port,
     metricsPort,
+    heldAnswerBytes() {
+      let n = 0;
+      for (const b of backlogged) n += b.backlog;
+      return n;
+    },
+    heldBodyBytes: () => budget.used,
     close(graceMs = 0) {
       closing ??= (async () => {
         ejector.stop();
