@@ -72,7 +72,7 @@ const unrecorded: AttentionRule = (f) => {
 const inventoryBounded: AttentionRule = (f) => {
   const b = f.inventoryBounded ?? [];
   if (b.length === 0) return null;
-  const why = (x: { source: string }) => (x.source === 'declared' ? 'cluster.yaml nodes[].gpus' : 'the most it reported before');
+  const why = (x: { source: string }) => (x.source === 'declared' ? 'as cluster.yaml declares' : 'the most it reported before');
   return capped(
     'inventory-bounded',
     b.map((x) => `node ${x.node} reports ${x.reported} GPUs, more than the ${x.believed} it is believed to have (${why(x)}); placed with ${x.believed}`),
