@@ -278,6 +278,8 @@ export interface IntentEntry {
   model: string;
   port: number;
   placement: { node: string; gpus: number[] }[];
+  /** When it was written (the writer's clock); absent: unknown (src/tick/state.ts adoptIntents). */
+  at?: string;
 }
 
 /** The intents this process wrote or read, per repo: what the next tick adopts. */
@@ -295,16 +297,20 @@ function isIntent(x: unknown): x is IntentEntry {
     typeof e.port === 'number' &&
     Number.isInteger(e.port) &&
     Array.isArray(e.placement) &&
-    e.placement.every(
-      (p) => p !== null && typeof p === 'object' && typeof p.node === 'string' && Array.isArray(p.gpus) && p.gpus.every((g) => Number.isInteger(g)),
-    )
+    (e.placement as unknown[]).every((p) => {
+      const rank = p as { node?: unknown; gpus?: unknown } | null;
+      return (
+        rank !== null && typeof rank === 'object' && typeof rank.node === 'string' && Array.isArray(rank.gpus) && rank.gpus.every((g) => Number.isInteger(g))
+      );
+    })
   );
 }
 
 function parseIntents(message: string): IntentEntry[] {
   try {
-    const raw = JSON.parse(message) as { starts?: unknown };
-    return Array.isArray(raw.starts) ? raw.starts.filter(isIntent) : [];
+    const raw = JSON.parse(message) as { starts?: unknown; at?: unknown };
+    const at = typeof raw.at === 'string' && !Number.isNaN(Date.parse(raw.at)) ? raw.at : undefined;
+    return Array.isArray(raw.starts) ? raw.starts.filter(isIntent).map((e) => ({ ...e, ...(at === undefined ? {} : { at }) })) : [];
   } catch {
     return [];
   }
@@ -351,9 +357,13 @@ export async function writeIntents(
   opts: { holder: string; epoch: number; now: Date; warn: (m: string) => void },
 ): Promise<void> {
   if (starts.length === 0) return;
-  intents.set(repo, [...starts]);
+  const at = opts.now.toISOString();
+  intents.set(
+    repo,
+    starts.map((e) => ({ ...e, at })),
+  );
   if (!repo.hasRemote) return;
-  const body = JSON.stringify({ holder: opts.holder, epoch: opts.epoch, at: opts.now.toISOString(), starts });
+  const body = JSON.stringify({ holder: opts.holder, epoch: opts.epoch, at, starts: starts.map(({ at: _at, ...e }) => e) });
   try {
     const expected = (await repo.remoteRefSha(INTENTS_REF)) ?? '';
     const swapped = await repo.swapRemoteRef(INTENTS_REF, body, expected);

@@ -40,5 +40,5 @@ export async function observe(config: Config, deps: ObserveDeps): Promise<TickIn
     now: () => deps.at,
   });
   const snapshot = outagesAfter(previous, gathered);
-  return { config, snapshot, state: adoptIntents(state, deps.intents ?? [], snapshot), now: snapshot.observedAt };
+  return { config, snapshot, state: adoptIntents(state, deps.intents ?? [], snapshot, previous?.observedAt ?? null), now: snapshot.observedAt };
 }

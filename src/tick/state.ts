@@ -143,7 +143,16 @@ export interface StartIntent {
   port: number;
   /** Rank order. */
   placement: { node: string; gpus: number[] }[];
+  /** When the intent was written; absent: unknown (adopted only when nothing was committed to judge it by). */
+  at?: string;
 }
+
+/**
+ * How long before the committed snapshot's observedAt an intent may have been
+ * written and still be adopted: the clocks of two holders may differ this much
+ * (docs/safety.md#clocks).
+ */
+export const INTENT_SLACK_MS = 5 * 60_000;
 
 /** The intents of a plan's starts: what a tick records before any start request goes out. */
 export function intentsOf(
@@ -161,10 +170,16 @@ export function intentsOf(
  * The records with every intent adopted that a reachable node now reports
  * exactly (same id, node, rank, GPUs and port) and that has no record yet:
  * a start whose tick died before state.json was committed is llmgw's own,
- * not unrecorded (no orphan holding GPUs, no second copy started).
+ * not unrecorded (no orphan holding GPUs, no second copy started). Only
+ * intents written after the committed snapshot was observed (less
+ * INTENT_SLACK_MS) count: an older one was seen by a tick that committed
+ * since, so what it did not adopt then it never adopts.
  */
-export function adoptIntents(state: State, intents: readonly StartIntent[], snapshot: Snapshot): State {
+export function adoptIntents(state: State, intents: readonly StartIntent[], snapshot: Snapshot, committedAt: string | null = null): State {
   if (intents.length === 0 || state.placements === undefined) return state;
+  const committed = committedAt === null ? Number.NaN : Date.parse(committedAt);
+  // Nothing committed to judge by (a repo never reconciled, a hand-written snapshot): every intent counts.
+  const since = Number.isNaN(committed) ? null : committed - INTENT_SLACK_MS;
   const copies = new Map<string, { node: string; rank: number; gpus: number[]; port: number | null }[]>();
   for (const n of snapshot.nodes) {
     if (!n.reachable) continue;
@@ -177,6 +192,8 @@ export function adoptIntents(state: State, intents: readonly StartIntent[], snap
   let placements: Record<string, PlacementRecord> | null = null;
   for (const intent of intents) {
     if (Object.hasOwn(state.placements, intent.replica)) continue;
+    const at = intent.at === undefined ? Number.NaN : Date.parse(intent.at);
+    if (since !== null && !(at >= since)) continue;
     const record = startRecord(intent);
     const seen = copies.get(intent.replica);
     if (seen === undefined || !matchesRecord(record, seen)) continue;

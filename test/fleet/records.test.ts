@@ -67,6 +67,17 @@ test('adoptIntents: an intent is a record once a node reports exactly it, and on
   assert.equal(adoptIntents(recorded, [start], obs([0, 1], 8001)), recorded, 'a record stands over an intent');
 });
 
+test('adoptIntents: an intent older than the committed snapshot (less 5 minutes of clock slack) was seen by a tick that committed since: not adopted', () => {
+  const state = { ...emptyState(), placements: {} };
+  const obs = snapshot([up('a', report(gpus(2), [replica('m-0', [0, 1], { port: 8001 })]))]);
+  const at = (iso: string) => [{ ...start, at: iso }];
+  const committed = '2026-11-29T08:00:00Z';
+  assert.equal(Object.keys(adoptIntents(state, at('2026-11-29T08:00:30Z'), obs, committed).placements!), ['m-0'], 'written after it');
+  assert.equal(Object.keys(adoptIntents(state, at('2026-11-29T07:56:00Z'), obs, committed).placements!), ['m-0'], 'within the slack');
+  assert.equal(adoptIntents(state, at('2026-11-29T07:50:00Z'), obs, committed), state, 'stale');
+  assert.equal(adoptIntents(state, [start], obs, committed), state, 'an intent of unknown time, against a commit');
+});
+
 test('the inventory bound: the first N GPUs by index when a report lists more; a report within it is as it is', () => {
   const r = report(gpus(4), []);
   const shuffled = { ...r, gpus: [...r.gpus].reverse() };

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { StopAction } from '../../src/types/plan.js';
 import type { RouterEndpoints, ReplicaReport } from '../../src/types/snapshot.js';
 import type { Transport } from '../../src/types/transport.js';
 import { modelsYaml, replaced } from '../fixtures/config-yaml.js';
@@ -111,9 +112,9 @@ test('records over reports: a forged copy of a recorded id on another node is th
     const liar = tickNodes(4).find((n) => n !== home)!;
     forge(w, liar, { id: 'm-0', startedAt: '2000-01-01T00:00:00Z', endpoint: `http://${liar}:8000` });
     const r = await w.tick(2);
-    const stops = r.plan!.actions.filter((a) => a.op === 'stop');
+    const stops = r.plan!.actions.filter((a): a is StopAction => a.op === 'stop');
     assert.equal(
-      stops.map((a) => [a.replica, a.placement.map((p) => p.node), a.op === 'stop' && a.duplicate === true]),
+      stops.map((a) => [a.replica, a.placement.map((p) => p.node), a.duplicate === true]),
       [['m-0', [liar], true]],
     );
     assert.ok(w.canned.replicas.get(home)!.some((x) => x.id === 'm-0'));

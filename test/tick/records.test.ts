@@ -29,7 +29,7 @@ test('write-ahead intents: a holder that dies after its start and before its com
     const remote = await createSeededRemote(base, { 'cluster.yaml': CLUSTER, 'models.yaml': MODELS });
     const canned = cannedFleet({ nodes: tickNodes(4) });
     const inner = handlerTransport(canned);
-    let intentsAtStart: string | null = null;
+    const seen: { intents: string | null } = { intents: null };
     // Dead once its start was taken: the next look at the clock never returns, as under kill -9 (not even the lease is let go).
     let dead = false;
     const clock = () => {
@@ -40,7 +40,7 @@ test('write-ahead intents: a holder that dies after its start and before its com
       async run(target, command, input) {
         if (!command.endsWith('agent apply')) return inner.run(target, command, input);
         // Written ahead: the intents are on the remote before the start request goes out.
-        intentsAtStart = await git(remote, ['log', '-1', '--format=%B', INTENTS_REF]).catch(() => null);
+        seen.intents = await git(remote, ['log', '-1', '--format=%B', INTENTS_REF]).catch(() => null);
         const out = await inner.run(target, command, input);
         dead = true;
         return out;
@@ -53,7 +53,7 @@ test('write-ahead intents: a holder that dies after its start and before its com
       (e: unknown) => e,
     );
     assert.instance(died, Died);
-    assert.ok(intentsAtStart !== null && (intentsAtStart as string).includes('"replica":"m-0"'), String(intentsAtStart));
+    assert.ok(seen.intents?.includes('"replica":"m-0"'), String(seen.intents));
     assert.is(await git(remote, ['rev-list', '--count', 'main']), '1', 'nothing was committed');
 
     // Another holder, another checkout: only the remote carries what the first one did.
