@@ -89,6 +89,7 @@ export function resolveNodes(ctx: ResolveContext, raw: Raw, fabrics: string[], s
       for (const message of unknownPlaceholders(host, ['name'])) ctx.errors.push(problemAt(ctx.src, ['nodes', i, 'host'], message));
     }
     const port = int(n.port) ?? sshPort;
+    const gpus = int(n.gpus);
     /** Entry it clashed with -> the names, first one and how many. */
     const clashes = new Map<number, { first: string; count: number }>();
     for (const name of hostlist.expand()) {
@@ -106,6 +107,7 @@ export function resolveNodes(ctx: ResolveContext, raw: Raw, fabrics: string[], s
         port,
         fabric: fabric ?? '',
         cordon: n.cordon === true,
+        ...(gpus === undefined ? {} : { gpus }),
         storage,
       });
     }

@@ -4,7 +4,7 @@
 
 import { gpuClassOf } from '../config/gpu-class.js';
 import type { Config, NodeConfig } from '../types/config.js';
-import type { DrainMark, Fleet, FleetNode, FleetReplica } from '../types/fleet.js';
+import type { DrainMark, Fleet, FleetNode, FleetReplica, InventoryBound } from '../types/fleet.js';
 import type { NodeObservation, RouterObservation, Snapshot } from '../types/snapshot.js';
 import type { PlacementRecord, QuarantineRecord, State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
@@ -15,6 +15,8 @@ import { observedCondition, type ObservedCondition } from './node-condition.js';
 import { mergeReplicas, replicaPort } from './replicas.js';
 import { quarantinesOf, withQuarantine } from './quarantine.js';
 import { ejectedSince } from './liveness.js';
+import { seedRecords } from './records.js';
+import { boundedReport } from './inventory.js';
 
 function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -36,7 +38,7 @@ export function classifier(config: Config): (productName: string) => string {
  * through this same function, so a node it changed and a node rebuilt from the
  * snapshot it commits cannot be counted differently.
  */
-export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (productName: string) => string): FleetNode {
+export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (productName: string) => string, inventory?: InventoryBound): FleetNode {
   const report = seen.report;
   const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf);
   const replicaIds = report ? [...new Set(report.replicas.map((r) => r.id))].sort() : [];
@@ -62,6 +64,7 @@ export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (pro
     replicas: replicaIds,
     usedPorts,
     freeWholeClass: freeWholeClassOf(seen.condition, nc.cordon, replicaIds.length, gpus),
+    ...(inventory === undefined ? {} : { inventory }),
   };
 }
 
@@ -72,7 +75,11 @@ export interface FleetFrame {
   foreignReplicaIds: readonly string[];
   /** A running, not lost replica's idleness (docs/placement.md), or null when unknown. */
   idle: (r: FleetReplica) => Idleness | null;
-  /** Placements of record (state.json): which copy of a duplicated id stays. */
+  /**
+   * Placements of record (state.json): which ids are llmgw's, which copy of a
+   * duplicated id stays, which port routers get. Absent: none kept yet, so
+   * they are seeded from these very reports (a snapshot read from a file).
+   */
   records?: Readonly<Record<string, PlacementRecord>>;
   /** The routers as observed; absent: none. */
   routers?: readonly RouterObservation[];
@@ -84,12 +91,15 @@ export interface FleetFrame {
 
 /** The fleet from its nodes (sorted by name): replicas merged across nodes, idleness filled in. */
 export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFrame): Fleet {
-  const records = frame.records ?? {};
-  const nodesOf = new Map(config.models.map((m) => [m.name, m.nodes]));
-  const { replicas, duplicates } = mergeReplicas(nodes, {
+  const records = frame.records ?? seedRecords(nodes);
+  const { replicas, duplicates, unrecorded } = mergeReplicas(nodes, {
     record: (id) => (Object.hasOwn(records, id) ? records[id] : undefined),
-    expectedNodes: (model) => nodesOf.get(model),
   });
+  // Routes use the port of record (docs/safety.md#records-over-reports), not the one a node reports.
+  for (const r of replicas) {
+    const port = records[r.id]?.port;
+    if (port !== undefined) r.port = port;
+  }
   if (frame.draining) for (const r of replicas) r.draining = frame.draining(r.id);
   for (const r of replicas) {
     const since = r.state === 'running' && !r.lost ? ejectedSince(r.id, r.model, frame.routers ?? []) : null;
@@ -115,6 +125,7 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     routersAnswered: frame.routersAnswered,
     foreignReplicaIds: frame.foreignReplicaIds,
     duplicates,
+    ...(unrecorded.length === 0 ? {} : { unrecorded }),
     records,
     routers: frame.routers ?? [],
     quarantine: frame.quarantine ?? {},
@@ -132,7 +143,8 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
   const nodes: FleetNode[] = [...config.cluster.nodes].sort(byName).map((nc) => {
     const remembered = Object.hasOwn(state.unreachableSince, nc.name) ? state.unreachableSince[nc.name] : undefined;
     const seen = observedCondition(observed.get(nc.name), remembered, nowMs, lostAfterMs);
-    return fleetNode(nc, { ...seen, report: withQuarantine(seen.report, nc.name, quarantine) }, classOf);
+    const bounded = boundedReport(seen.report, nc.gpus, state.inventory?.[nc.name]);
+    return fleetNode(nc, { ...seen, report: withQuarantine(bounded.report, nc.name, quarantine) }, classOf, bounded.bound);
   });
 
   const configured = new Set(config.cluster.nodes.map((n) => n.name));

@@ -2,9 +2,11 @@
 // show an id in two places — the same rank on two nodes, or more ranks than
 // its placement of record has — one copy is the replica and every other is a
 // duplicate, stopped by the plan. Which copy stays is decided by the
-// placement of record in state.json (where the last tick left it, so the copy
-// the routers already send to), and without one by a fixed preference that
-// does not depend on the order reports arrive in.
+// placement of record in state.json (where llmgw started it, so the copy the
+// routers already send to): a copy anywhere else is a duplicate whatever its
+// report says of itself, an older `startedAt` included (docs/safety.md#records-over-reports).
+// Without a record (seeding records from a snapshot, src/fleet/records.ts) a
+// fixed preference decides, one that does not depend on the order reports arrive in.
 
 import type { NodeCondition } from '../types/fleet.js';
 import type { ReplicaReport, ReplicaState } from '../types/snapshot.js';
@@ -34,31 +36,34 @@ function preference(a: Part, b: Part): number {
 }
 
 /**
- * The parts of one id split into the replica (`kept`) and its duplicates
- * (`extra`, empty when the id runs in one place). `expectedNodes` is the
- * model's `nodes` (undefined for a model no longer in models.yaml).
+ * The parts of one id split into the replica (`kept`, empty when no copy is
+ * where its record says) and its duplicates (`extra`, empty when the id runs
+ * in one place).
  */
-export function splitCopies(parts: Part[], record: PlacementRecord | undefined, expectedNodes: number | undefined): { kept: Part[]; extra: Part[] } {
-  const ranks = new Set(parts.map((p) => p.rank));
-  const collide = ranks.size < parts.length;
-  // More ranks than the model has is a duplicate only against a record of that
-  // many: a replica of an older spec may have more ranks and is replaced, not split.
-  const tooMany = expectedNodes !== undefined && parts.length > expectedNodes && record !== undefined && record.ranks.length === expectedNodes;
-  if (!collide && !tooMany) return { kept: parts, extra: [] };
-
-  const ofRecord = new Set((record?.ranks ?? []).map((r) => `${r.rank}@${r.node}`));
-  const onRecord = parts.filter((p) => ofRecord.has(`${p.rank}@${p.node.name}`));
-  let kept: Part[];
-  if (onRecord.length > 0) {
-    kept = onRecord;
-  } else {
-    const best = new Map<number, Part>();
+export function splitCopies(parts: Part[], record: PlacementRecord | undefined): { kept: Part[]; extra: Part[] } {
+  if (record !== undefined) {
+    // llmgw never moves a replica: what is not where it was started is not it.
+    const ofRecord = new Set(record.ranks.map((r) => `${r.rank}@${r.node}`));
+    const kept: Part[] = [];
+    const extra: Part[] = [];
+    const taken = new Set<string>();
     for (const p of parts) {
-      const cur = best.get(p.rank);
-      if (cur === undefined || preference(p, cur) < 0) best.set(p.rank, p);
+      const key = `${p.rank}@${p.node.name}`;
+      if (ofRecord.has(key) && !taken.has(key)) {
+        taken.add(key);
+        kept.push(p);
+      } else extra.push(p);
     }
-    kept = [...best.values()];
+    return { kept, extra };
   }
-  const keep = new Set(kept);
-  return { kept, extra: parts.filter((p) => !keep.has(p)) };
+  const ranks = new Set(parts.map((p) => p.rank));
+  // More ranks than the model has, without a record, is a replica of an older, larger spec: replaced, not split.
+  if (ranks.size === parts.length) return { kept: parts, extra: [] };
+  const best = new Map<number, Part>();
+  for (const p of parts) {
+    const cur = best.get(p.rank);
+    if (cur === undefined || preference(p, cur) < 0) best.set(p.rank, p);
+  }
+  const keep = new Set(best.values());
+  return { kept: [...keep], extra: parts.filter((p) => !keep.has(p)) };
 }

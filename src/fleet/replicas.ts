@@ -2,7 +2,7 @@
 // appears in each node's report with its own rank. Its state is the worst of its
 // ranks (one failed rank cannot serve alone), its start time rank 0's.
 
-import type { DuplicateCopy, FleetReplica, NodeCondition, ReplicaRank } from '../types/fleet.js';
+import type { DuplicateCopy, FleetReplica, NodeCondition, ReplicaRank, UnrecordedCopy } from '../types/fleet.js';
 import type { AgentReport, ReplicaReport, ReplicaState } from '../types/snapshot.js';
 import type { PlacementRecord } from '../types/state.js';
 import { splitCopies, type Part } from './duplicates.js';
@@ -68,10 +68,33 @@ function merge(id: string, acc: Acc): FleetReplica {
 }
 
 export interface MergeOptions {
-  /** The placement of record of an id (state.json), which decides which copy of a duplicated id stays. */
+  /**
+   * The placement of record of an id (state.json), which decides which copy
+   * of a duplicated id stays. Given, an id without a record is unrecorded
+   * (docs/safety.md#records-over-reports); absent, every id reported is a
+   * replica (how records are seeded from a snapshot, src/fleet/records.ts).
+   */
   record?: (id: string) => PlacementRecord | undefined;
-  /** The `nodes` of a model of models.yaml; undefined for one not in it. */
-  expectedNodes?: (model: string) => number | undefined;
+}
+
+export interface Merged {
+  replicas: FleetReplica[];
+  duplicates: DuplicateCopy[];
+  /** Copies of ids llmgw has no record of, by id then node: never counted, never routed, left alone. */
+  unrecorded: UnrecordedCopy[];
+}
+
+function unrecordedCopy(id: string, p: Part): UnrecordedCopy {
+  const port = replicaPort(p.rep);
+  return {
+    replica: id,
+    model: p.rep.model,
+    node: p.node.name,
+    rank: p.rank,
+    gpus: [...p.rep.gpus].sort((a, b) => a - b),
+    state: p.rep.state,
+    ...(port === null ? {} : { port }),
+  };
 }
 
 function rankOf(p: Part): ReplicaRank {
@@ -82,7 +105,7 @@ function rankOf(p: Part): ReplicaRank {
  * Every replica the reports know of (lost nodes' last reports included), sorted
  * by id; and the copies of an id that is not where it runs (src/fleet/duplicates.ts).
  */
-export function mergeReplicas(nodes: Iterable<ReportedNode>, opts: MergeOptions = {}): { replicas: FleetReplica[]; duplicates: DuplicateCopy[] } {
+export function mergeReplicas(nodes: Iterable<ReportedNode>, opts: MergeOptions = {}): Merged {
   const byId = new Map<string, Acc>();
   for (const node of nodes) {
     if (node.report === null) continue;
@@ -98,15 +121,22 @@ export function mergeReplicas(nodes: Iterable<ReportedNode>, opts: MergeOptions 
   const groups = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const replicas: FleetReplica[] = [];
   const duplicates: DuplicateCopy[] = [];
+  const unrecorded: UnrecordedCopy[] = [];
   for (const [id, { parts }] of groups) {
     const model = parts[0]?.rep.model;
     if (model === undefined) continue;
-    const { kept, extra } = splitCopies(parts, opts.record?.(id), opts.expectedNodes?.(model));
-    const replica = merge(id, { parts: kept as Acc['parts'] });
-    replicas.push(replica);
+    const record = opts.record?.(id);
+    if (opts.record !== undefined && record === undefined) {
+      for (const p of parts.sort(byRank)) unrecorded.push(unrecordedCopy(id, p));
+      continue;
+    }
+    const { kept, extra } = splitCopies(parts, record);
+    const replica = kept.length === 0 ? null : merge(id, { parts: kept as Acc['parts'] });
+    if (replica !== null) replicas.push(replica);
     if (extra.length === 0) continue;
     const ranks = extra.sort(byRank).map(rankOf);
-    duplicates.push({ replica: id, model: replica.model, ranks, nodes: ranks.map((r) => r.node), recordNodes: replica.nodes });
+    const recordNodes = replica?.nodes ?? [...(record?.ranks ?? [])].sort((a, b) => a.rank - b.rank).map((r) => r.node);
+    duplicates.push({ replica: id, model: replica?.model ?? model, ranks, nodes: ranks.map((r) => r.node), recordNodes });
   }
-  return { replicas, duplicates };
+  return { replicas, duplicates, unrecorded };
 }

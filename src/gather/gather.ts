@@ -68,7 +68,7 @@ function errorLine(err: unknown): string {
  */
 export function recordedReport(name: string, state: State): AgentReport | null {
   const replicas: ReplicaReport[] = [];
-  for (const [id, rec] of Object.entries(state.placements).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [id, rec] of Object.entries(state.placements ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const k of rec.ranks) {
       if (k.node !== name) continue;
       replicas.push({

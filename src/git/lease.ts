@@ -260,3 +260,120 @@ function parseBody(message: string): LeaseBody | null {
   }
   return null;
 }
+
+/**
+ * Where a holder writes ahead the starts it is about to send
+ * (docs/safety.md#write-ahead-intents): a ref of the remote beside the lease,
+ * pushed before the first start request goes out, so a holder that dies
+ * before its state.json is committed leaves llmgw's own record of what it
+ * started where the next holder reads it. Letting the lease go leaves it in
+ * place; the next tick that starts something replaces it.
+ */
+export const INTENTS_REF = 'refs/llmgw/intents';
+const INTENTS_SEEN = 'refs/llmgw/intents-seen';
+
+/** One start as written ahead: the replica id, its model, port, and each rank's node and GPUs. */
+export interface IntentEntry {
+  replica: string;
+  model: string;
+  port: number;
+  placement: { node: string; gpus: number[] }[];
+  /** When it was written (the writer's clock); absent: unknown (src/tick/state.ts adoptIntents). */
+  at?: string;
+}
+
+/** The intents this process wrote or read, per repo: what the next tick adopts. */
+const intents = new WeakMap<LeaseRefs, IntentEntry[]>();
+/** The intents commit last read, per repo: an unchanged ref is not fetched again. */
+const intentsSha = new WeakMap<LeaseRefs, string>();
+
+function isIntent(x: unknown): x is IntentEntry {
+  const e = x as Partial<IntentEntry> | null;
+  return (
+    e !== null &&
+    typeof e === 'object' &&
+    typeof e.replica === 'string' &&
+    typeof e.model === 'string' &&
+    typeof e.port === 'number' &&
+    Number.isInteger(e.port) &&
+    Array.isArray(e.placement) &&
+    (e.placement as unknown[]).every((p) => {
+      const rank = p as { node?: unknown; gpus?: unknown } | null;
+      return (
+        rank !== null && typeof rank === 'object' && typeof rank.node === 'string' && Array.isArray(rank.gpus) && rank.gpus.every((g) => Number.isInteger(g))
+      );
+    })
+  );
+}
+
+function parseIntents(message: string): IntentEntry[] {
+  try {
+    const raw = JSON.parse(message) as { starts?: unknown; at?: unknown };
+    const at = typeof raw.at === 'string' && !Number.isNaN(Date.parse(raw.at)) ? raw.at : undefined;
+    return Array.isArray(raw.starts) ? raw.starts.filter(isIntent).map((e) => ({ ...e, ...(at === undefined ? {} : { at }) })) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The intents a previous holder wrote, with this process's own: read before
+ * the tick trusts any report. One ls-remote; fetched only when the ref moved.
+ * A remote that cannot be read leaves what this process knows.
+ */
+export async function readIntents(repo: LeaseRefs, warn: (m: string) => void = () => undefined): Promise<IntentEntry[]> {
+  if (!repo.hasRemote) return intents.get(repo) ?? [];
+  try {
+    const sha = await repo.remoteRefSha(INTENTS_REF);
+    if (sha === null || sha === intentsSha.get(repo)) return intents.get(repo) ?? [];
+    const ref = await repo.readRemoteRef(INTENTS_REF, INTENTS_SEEN, 'the start intents');
+    if (ref !== null) intentsSha.set(repo, ref.sha);
+    const read = ref === null ? [] : parseIntents(ref.message);
+    const mine = intents.get(repo) ?? [];
+    const ids = new Set(read.map((i) => i.replica));
+    const all = [...read, ...mine.filter((i) => !ids.has(i.replica))];
+    intents.set(repo, all);
+    return all;
+  } catch (err) {
+    warn(`reading ${INTENTS_REF} failed (${(err as Error).message}); replicas started by a holder that died before committing may show as unrecorded`);
+    return intents.get(repo) ?? [];
+  }
+}
+
+/** The intents this process knows for `repo` (written or read), for the tick to adopt. */
+export function knownIntents(repo: LeaseRefs): IntentEntry[] {
+  return intents.get(repo) ?? [];
+}
+
+/**
+ * Write `starts` ahead, before any start request goes out: one ref update,
+ * and none when nothing starts. Also kept in this process, so its own next
+ * tick adopts them even when the remote could not be written (then a warning
+ * says so: a crash now would leave those replicas unrecorded).
+ */
+export async function writeIntents(
+  repo: LeaseRefs,
+  starts: readonly IntentEntry[],
+  opts: { holder: string; epoch: number; now: Date; warn: (m: string) => void },
+): Promise<void> {
+  if (starts.length === 0) return;
+  const at = opts.now.toISOString();
+  intents.set(
+    repo,
+    starts.map((e) => ({ ...e, at })),
+  );
+  if (!repo.hasRemote) return;
+  const body = JSON.stringify({ holder: opts.holder, epoch: opts.epoch, at, starts: starts.map(({ at: _at, ...e }) => e) });
+  try {
+    const expected = (await repo.remoteRefSha(INTENTS_REF)) ?? '';
+    const swapped = await repo.swapRemoteRef(INTENTS_REF, body, expected);
+    if (!swapped.ok) opts.warn(`writing the start intents to ${INTENTS_REF} failed: ${swapped.detail}`);
+    else {
+      // Its own write: not fetched back.
+      if (swapped.sha !== undefined) intentsSha.set(repo, swapped.sha);
+      crashPoint('intents');
+    }
+  } catch (err) {
+    opts.warn(`writing the start intents to ${INTENTS_REF} failed: ${(err as Error).message}`);
+  }
+}

@@ -51,7 +51,7 @@ export function planFleet(fleet: Fleet, state: State): Plan {
     recentFailures: recentFailures(state, fleet.now),
     fit,
   };
-  const newId = idAllocator([...fleet.replicas.map((r) => r.id), ...(fleet.foreignReplicaIds ?? [])]);
+  const newId = idAllocator([...fleet.replicas.map((r) => r.id), ...(fleet.foreignReplicaIds ?? []), ...(fleet.unrecorded ?? []).map((u) => u.replica)]);
   const starts: StartAction[] = [];
   const replaceStops: StopAction[] = [];
   const unplaceable: Unplaceable[] = [];

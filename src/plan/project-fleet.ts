@@ -12,6 +12,7 @@ import type { StartAction, StopAction } from '../types/plan.js';
 import type { NodeObservation, ReplicaReport, Snapshot } from '../types/snapshot.js';
 import { replicaSpec } from './spec.js';
 import { replicaUrl } from '../fleet/routes.js';
+import { withStarts } from '../fleet/records.js';
 
 /** The actions that took effect (or, for a preview, are expected to). */
 export interface Effects {
@@ -82,6 +83,7 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
       node.config,
       { condition: node.condition, unreachableSince: node.unreachableSince, error: node.error, reason: node.reason ?? null, report },
       classOf,
+      node.inventory,
     );
   });
   return assembleFleet(fleet.config, nodes, {
@@ -89,7 +91,8 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     observedAt: fleet.observedAt,
     routersAnswered: fleet.routersAnswered,
     foreignReplicaIds: fleet.foreignReplicaIds ?? [],
-    records: fleet.records,
+    // The replicas this tick started are llmgw's: recorded where it started them (src/fleet/records.ts).
+    records: withStarts(fleet.records, effects.started),
     routers: fleet.routers ?? [],
     quarantine: fleet.quarantine ?? {},
     // A drain is the state's (src/fleet/lifecycle.ts): carried over; the tick marks the ones it began.

@@ -14,7 +14,7 @@ import { REASON_LABEL } from '../text/reason-labels.js';
 import type { AttentionItem, AttentionSubject, NodeSince, StatusFacts } from './types.js';
 import { gpuGroups } from './where.js';
 
-export type AttentionRule = (facts: StatusFacts) => AttentionItem | null;
+export type AttentionRule = (facts: StatusFacts) => AttentionItem | AttentionItem[] | null;
 
 /** Longest replica error a subject carries; the console and --json have it whole. */
 export const MAX_DETAIL = 120;
@@ -44,6 +44,40 @@ const duplicates: AttentionRule = (f) => {
     'duplicates',
     text,
     d.map((x) => ({ name: x.replica, detail: `on ${compressHostlist(x.nodes)}`, model: x.model })),
+  );
+};
+
+/** Lines of one kind STATUS.md gives one by one; past this, one more line counts the rest. */
+export const MAX_EACH = 20;
+
+function capped(kind: string, lines: string[], rest: (n: number) => string): AttentionItem[] {
+  const out = lines.slice(0, MAX_EACH).map((text) => item(kind, text));
+  if (lines.length > MAX_EACH) out.push(item(kind, rest(lines.length - MAX_EACH)));
+  return out;
+}
+
+// A node's word is not a record (docs/safety.md#records-over-reports): what it
+// reports that llmgw never started is shown, one line each, for a person to decide.
+const unrecorded: AttentionRule = (f) => {
+  const u = f.unrecorded ?? [];
+  if (u.length === 0) return null;
+  return capped(
+    'unrecorded',
+    u.map((x) => `node ${x.node} reports replica ${x.replica} that llmgw never started; left alone`),
+    (n) => `${plural(n, 'more replica')} that llmgw never started, left alone (llmgw status --json: unrecorded)`,
+  );
+};
+
+// A report with more GPUs than the node is believed to have (docs/placement.md#inventory).
+const inventoryBounded: AttentionRule = (f) => {
+  const b = f.inventoryBounded ?? [];
+  if (b.length === 0) return null;
+  const why = (x: { source: string }) => (x.source === 'declared' ? 'as cluster.yaml declares' : 'the most it reported before');
+  return capped(
+    'inventory-bounded',
+    b.map((x) => `node ${x.node} reports ${x.reported} GPUs, more than the ${x.believed} it is believed to have (${why(x)}); placed with ${x.believed}`),
+    (n) =>
+      `${plural(n, 'more node')} ${n === 1 ? 'reports' : 'report'} more GPUs than ${n === 1 ? 'it is' : 'they are'} believed to have (llmgw status --json: inventoryBounded)`,
   );
 };
 
@@ -204,6 +238,8 @@ const surviveBroken: AttentionRule = (f) => {
 export const RULES: readonly AttentionRule[] = [
   blocked,
   duplicates,
+  unrecorded,
+  inventoryBounded,
   lost,
   unreachable,
   quarantinedGpus,
@@ -221,7 +257,7 @@ export const RULES: readonly AttentionRule[] = [
 ];
 
 export function attentionItems(facts: StatusFacts): AttentionItem[] {
-  return RULES.map((rule) => rule(facts)).filter((i): i is AttentionItem => i !== null);
+  return RULES.flatMap((rule) => rule(facts) ?? []);
 }
 
 /** A model's row needs attention (shown first, never folded away) when fewer run than desired or one failed. */

@@ -158,6 +158,8 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     ...quarantinedList(fleet),
     ...stuckList(present),
     duplicates: (fleet.duplicates ?? []).map((d) => ({ replica: d.replica, model: d.model, nodes: d.nodes, recordNodes: d.recordNodes })),
+    ...unrecordedList(fleet),
+    ...inventoryList(fleet),
     fit: fitReport(fleet, ff),
     fitWarnings: fitWarnings(fleet, ff),
     survive,
@@ -165,6 +167,25 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
     endpointWarnings: endpointWarnings(fleet),
   };
   return withAttention(facts);
+}
+
+/** The copies no record names (docs/safety.md#records-over-reports); no key when there are none. */
+function unrecordedList(fleet: Fleet): Pick<StatusFacts, 'unrecorded'> {
+  const rows = (fleet.unrecorded ?? []).map((u) => ({
+    replica: u.replica,
+    model: u.model,
+    node: u.node,
+    gpus: [...u.gpus],
+    state: u.state,
+    ...(u.port === undefined ? {} : { port: u.port }),
+  }));
+  return rows.length === 0 ? {} : { unrecorded: rows };
+}
+
+/** The nodes placed with fewer GPUs than they report (docs/placement.md#inventory); no key when there are none. */
+function inventoryList(fleet: Fleet): Pick<StatusFacts, 'inventoryBounded'> {
+  const rows = fleet.nodes.flatMap((n) => (n.inventory === undefined ? [] : [{ node: n.name, ...n.inventory }]));
+  return rows.length === 0 ? {} : { inventoryBounded: rows };
 }
 
 /** A report whose facts were changed by hand (tests, a projection): its attention list derived again. */

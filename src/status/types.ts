@@ -163,6 +163,25 @@ export interface OtherGpus {
   gpus: number[];
 }
 
+/** A copy of a replica id llmgw has no record of. */
+export interface UnrecordedRow {
+  replica: string;
+  model: string;
+  node: string;
+  gpus: number[];
+  state: string;
+  port?: number;
+}
+
+/** A node placed with fewer GPUs than its report lists. */
+export interface InventoryRow {
+  node: string;
+  reported: number;
+  believed: number;
+  /** `declared`: cluster.yaml nodes[].gpus; `best-known`: the most it reported before. */
+  source: 'declared' | 'best-known';
+}
+
 export interface StatusReport {
   version: 1;
   cluster: string;
@@ -186,6 +205,14 @@ export interface StatusReport {
   quarantinedGpus?: QuarantinedGpu[];
   /** Copies of replica ids running in a second place, until they are stopped (docs/safety.md#one-replica-id-in-one-place). */
   duplicates: DuplicateRow[];
+  /**
+   * Replicas a node reports that llmgw never started (no placement of record,
+   * docs/safety.md#records-over-reports), one row per node's copy, by replica
+   * then node: not counted, not routed, left alone. Absent: none.
+   */
+  unrecorded?: UnrecordedRow[];
+  /** Nodes whose report lists more GPUs than they are believed to have (docs/placement.md#inventory), by node. Absent: none. */
+  inventoryBounded?: InventoryRow[];
   /** Each model's fit on every GPU class it may use; null for a model of unknown size (docs/placement.md#will-it-fit). */
   fit?: FitReport;
   /** One sentence per model of unknown size that no node holds, saying how to make its size known. */

@@ -64,7 +64,9 @@ export function parseState(text: string, file: string): State {
     ...(raw.quarantine && Object.keys(raw.quarantine).length > 0 ? { quarantine: raw.quarantine } : {}),
     notified: raw.notified ?? empty.notified,
     everRunning: raw.everRunning ?? empty.everRunning,
-    placements: raw.placements ?? empty.placements,
+    // Absent in an older state file: the tick seeds them once from the committed snapshot (src/fleet/records.ts).
+    ...(raw.placements === undefined ? {} : { placements: raw.placements }),
+    ...(raw.inventory && Object.keys(raw.inventory).length > 0 ? { inventory: raw.inventory } : {}),
     outbox: raw.outbox ?? empty.outbox,
     ...lifecycleOf(raw.lifecycle),
     ...(typeof raw.leaseEpoch === 'number' && raw.leaseEpoch > 0 ? { leaseEpoch: raw.leaseEpoch } : {}),
@@ -86,7 +88,7 @@ function checkShape(raw: unknown, schema: 'state' | 'snapshot', file: string, wh
 
 /** State as committed: sorted keys and rows, so an unchanged state is unchanged bytes. */
 export function serializeState(state: State): string {
-  const sortRecord = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sortRecord = <T>(r: Record<string, T>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const failures = [...state.startFailures].sort((a, b) => a.at.localeCompare(b.at) || a.model.localeCompare(b.model) || a.node.localeCompare(b.node));
   return stableJson({
     version: 1,
@@ -99,10 +101,11 @@ export function serializeState(state: State): string {
     notified: sortRecord(state.notified),
     everRunning: [...new Set(state.everRunning)].sort(),
     placements: Object.fromEntries(
-      Object.entries(state.placements)
+      Object.entries(state.placements ?? {})
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([id, rec]) => [id, placementRecord(rec)]),
     ),
+    ...(state.inventory && Object.keys(state.inventory).length > 0 ? { inventory: sortRecord(state.inventory) } : {}),
     // Oldest first: the order they are sent in.
     outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event, ...(o.mac === undefined ? {} : { mac: o.mac }) })),
     ...(state.lifecycle ? { lifecycle: lifecycleJson(state.lifecycle) } : {}),

@@ -16,7 +16,7 @@ import type { State } from '../types/state.js';
 import type { Planned } from './plan.js';
 import { statusOf } from './render.js';
 import { lifecycleAfter, withLifecycle } from './lifecycle-state.js';
-import { placementsOf, updateState } from './state.js';
+import { placementsOf, recordInventory, updateState } from './state.js';
 
 export interface After {
   fleet: Fleet;
@@ -50,7 +50,7 @@ export function stateAfter(planned: Planned, applied: AppliedEffects | null = nu
     ...(applied?.outcome ? { outcome: applied.outcome } : {}),
     now: planned.now,
   });
-  return withLifecycle(base, lifecycle);
+  return recordInventory(withLifecycle(base, lifecycle), planned.snapshot, planned.config);
 }
 
 /** `state` is what the tick commits as state.json (its start failures and unreachable times, its drains). */
@@ -61,6 +61,6 @@ export function afterTick(planned: Planned, effects: Effects, state: State): Aft
   // failed start) can steer placement, and `llmgw status` on the committed
   // files plans with exactly this state.
   const report = statusOf(fleet, state);
-  const placed = { ...state, placements: placementsOf(fleet, state.placements) };
+  const placed = { ...state, placements: placementsOf(fleet, state.placements ?? {}) };
   return { fleet, state: placed, snapshot: projectedSnapshot(planned.snapshot, fleet), report, status: renderStatusMarkdown(report) };
 }

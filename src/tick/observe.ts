@@ -10,6 +10,7 @@ import type { State } from '../types/state.js';
 import type { Transport } from '../types/transport.js';
 import type { TickInput } from './plan.js';
 import { outagesAfter, previousOnThisClock, stateOnThisClock } from './clock.js';
+import { adoptIntents, seedState, type StartIntent } from './state.js';
 
 export interface ObserveDeps {
   transport: Transport;
@@ -21,13 +22,16 @@ export interface ObserveDeps {
   onProgress?: (p: GatherProgress) => void;
   /** Told of a time from the repo that lies in this clock's future (clock.ts); default: not told. */
   warn?: (message: string) => void;
+  /** The starts a holder recorded before sending them (the lease's write-ahead intents, src/git/lease.ts); default none. */
+  intents?: readonly StartIntent[];
 }
 
 export async function observe(config: Config, deps: ObserveDeps): Promise<TickInput> {
   const warn = deps.warn ?? (() => undefined);
   // Times the repo holds, read on this tick's clock (clock.ts) before anything is judged by them.
-  const state = stateOnThisClock(deps.state, deps.at, warn);
   const previous = previousOnThisClock(deps.previous, deps.at, warn);
+  // Records are llmgw's own (docs/safety.md#records-over-reports): seeded from what it committed, before any fresh report is read.
+  const state = seedState(stateOnThisClock(deps.state, deps.at, warn), deps.previous);
   const gathered = await gatherSnapshot(config, {
     transport: deps.transport,
     previous,
@@ -36,5 +40,5 @@ export async function observe(config: Config, deps: ObserveDeps): Promise<TickIn
     now: () => deps.at,
   });
   const snapshot = outagesAfter(previous, gathered);
-  return { config, snapshot, state, now: snapshot.observedAt };
+  return { config, snapshot, state: adoptIntents(state, deps.intents ?? [], snapshot, previous?.observedAt ?? null), now: snapshot.observedAt };
 }

@@ -17,7 +17,8 @@ import type { GatherProgress } from '../gather/gather.js';
 import { STATUS_FILE } from '../store/files.js';
 import { committedStatus, previousRun } from '../store/read.js';
 import type { Checkout, ConfigRepo, LeaseRefs } from '../git/config-repo.js';
-import { LEASE_TTL_MS, heldFence, withLease, type HeldLease } from '../git/lease.js';
+import { LEASE_TTL_MS, heldFence, readIntents, withLease, writeIntents, type HeldLease, type IntentEntry } from '../git/lease.js';
+import { intentsOf } from './state.js';
 import { applyGuard, type ApplyGuard } from '../apply/guard.js';
 import type { Lease } from '../types/snapshot.js';
 import { newSpecs, type SpecArgv } from '../plan/new-specs.js';
@@ -198,9 +199,28 @@ function holdOf(opts: ReconcileMode, config: Config, planned: Planned, dirty: st
 }
 
 /** The observe phase: the fleet as given (a file, a ref), or gathered now, stamped with one time. */
-async function observed(config: Config, state: State, fleet: Snapshot | Gather, at: Date, warn?: (m: string) => void): Promise<TickInput> {
+async function observed(
+  config: Config,
+  state: State,
+  fleet: Snapshot | Gather,
+  at: Date,
+  warn?: (m: string) => void,
+  intents: readonly IntentEntry[] = [],
+): Promise<TickInput> {
   if (!('transport' in fleet)) return { config, snapshot: fleet, state, now: at.toISOString() };
-  return observe(config, { transport: fleet.transport, previous: fleet.previous, state, at, onProgress: fleet.onProgress, ...(warn ? { warn } : {}) });
+  return observe(config, { transport: fleet.transport, previous: fleet.previous, state, at, onProgress: fleet.onProgress, intents, ...(warn ? { warn } : {}) });
+}
+
+/** Write the plan's starts ahead of sending them (docs/safety.md#write-ahead-intents); nothing when it starts nothing. */
+function writeAhead(
+  repo: LeaseRefs | null,
+  plan: Plan,
+  fence: { epoch: number; holder: string } | undefined,
+  now: Date,
+  warn: (m: string) => void,
+): Promise<void> {
+  if (repo === null) return Promise.resolve();
+  return writeIntents(repo, intentsOf(plan.actions), { holder: fence?.holder ?? '', epoch: fence?.epoch ?? 0, now, warn });
 }
 
 export function runTick(mode: PreviewMode): Promise<PreviewRun>;
@@ -245,7 +265,8 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   const { config, dir } = mode;
   const held = (reason: HoldReason, detail: string): ByHandRun => ({ kind: 'by-hand', verdict: { kind: 'held', reason, detail } });
   const { previous, state } = await previousRun(dir, mode.warn);
-  const planned = planTick(await observed(config, state, { transport: mode.transport, previous }, mode.now(), mode.warn));
+  const intents = mode.repo ? await readIntents(mode.repo, mode.warn) : [];
+  const planned = planTick(await observed(config, state, { transport: mode.transport, previous }, mode.now(), mode.warn, intents));
   const current = await committedStatus(dir);
   const shown = previewTick(planned, { before: current === null ? null : { text: current, label: STATUS_FILE }, base: null, force: mode.force });
   mode.show(shown);
@@ -263,6 +284,7 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   if (short !== null) return held('lease-short', short);
   const fence = lease ? { epoch: lease.epoch(), holder: lease.holder } : undefined;
   const guard = guardOf(config, fence, () => lease?.expiresAt(), mode.now);
+  await writeAhead(mode.repo, plan, fence, mode.now(), mode.warn);
   const applied = await applyTick(planned, mode.transport, guard);
   mode.applied?.(applied.outcome);
   const fenced = guard.fencedBy();
@@ -328,12 +350,14 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const config = loaded.config;
   const key = await loadOutboxKey(opts.env, config.cluster.ssh.identityFile);
   const transport = resolveTransport(opts.transport, config);
-  const planned = planTick(await observed(config, committed, { transport, previous }, at, (m) => log(`warning: ${m}`)));
+  const intents = await readIntents(repo, (m) => log(`warning: ${m}`));
+  const planned = planTick(await observed(config, committed, { transport, previous }, at, (m) => log(`warning: ${m}`), intents));
   const hold = holdOf(opts, config, planned, draft === null ? [] : dirtyConfig);
   if (hold?.line) log(hold.line);
   const draftPlan = draft === null ? undefined : reportDraft(draft, planned, dirtyConfig, log);
   const fence = heldFence(repo);
   const guard = guardOf(config, fence, () => opts.leaseExpiresAt, opts.now);
+  if (hold === null) await writeAhead(repo, planned.plan, fence, opts.now(), (m) => log(`warning: ${m}`));
   const applied: Applied = hold === null ? await applyTick(planned, transport, guard) : { outcome: emptyOutcome(), effects: NO_EFFECTS };
   for (const f of applied.outcome.failures) log(`apply: ${f.op} ${f.replica ?? ''} on ${f.host} failed: ${f.error}`.replace('  ', ' '));
   const fenced = guard.fencedBy();

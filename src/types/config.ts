@@ -42,6 +42,8 @@ export interface NodeConfig {
   port: number;
   fabric: string;
   cordon: boolean;
+  /** cluster.yaml `nodes[].gpus`: a report listing more is not believed (docs/placement.md#inventory); absent: undeclared. */
+  gpus?: number;
   /** Empty when cluster.yaml tells the node nothing (storage omitted). */
   storage: StorageDecl[];
 }

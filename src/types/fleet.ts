@@ -54,6 +54,8 @@ export interface FleetNode {
   usedPorts: ReadonlySet<number>;
   /** The class if this is a free whole node (docs/placement.md), else null. */
   freeWholeClass: string | null;
+  /** Set when its report lists more GPUs than it is believed to have; absent otherwise. */
+  inventory?: InventoryBound;
 }
 
 export interface ReplicaRank {
@@ -122,6 +124,37 @@ export interface DuplicateCopy {
   recordNodes: string[];
 }
 
+/**
+ * One node's copy of a replica id llmgw has no placement of record of
+ * (docs/safety.md#records-over-reports): it never started it, so it is never
+ * counted, never routed, never a reason to stop anything, and left alone for
+ * a person. Its GPUs stay taken (the node uses them).
+ */
+export interface UnrecordedCopy {
+  replica: string;
+  /** The model it claims (untrusted text: escape before rendering). */
+  model: string;
+  node: string;
+  rank: number;
+  gpus: number[];
+  state: ReplicaState;
+  /** The port it reports; absent when it names none. */
+  port?: number;
+}
+
+/**
+ * A node whose report lists more GPUs than it is believed to have
+ * (docs/placement.md#inventory): placed with the first `believed` GPUs by index.
+ */
+export interface InventoryBound {
+  /** GPUs the report lists. */
+  reported: number;
+  /** GPUs the node is placed with. */
+  believed: number;
+  /** Where `believed` comes from: cluster.yaml `nodes[].gpus`, or the most it reported before (state.json). */
+  source: 'declared' | 'best-known';
+}
+
 export interface Fleet {
   config: Config;
   /** ISO time used as "now". */
@@ -142,6 +175,8 @@ export interface Fleet {
   foreignReplicaIds?: readonly string[];
   /** Copies of replica ids that run in more than one place, by id; the plan stops them. */
   duplicates?: DuplicateCopy[];
+  /** Replicas reported with no placement of record, by id then node: left alone (docs/safety.md#records-over-reports); absent: none. */
+  unrecorded?: UnrecordedCopy[];
   /** The placements of record (state.json) this fleet was judged with: a projection of it judges the same. */
   records?: Readonly<Record<string, PlacementRecord>>;
   /**

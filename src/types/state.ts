@@ -37,11 +37,13 @@ export interface RecordedRank {
 }
 
 /**
- * Where a replica id runs, as the last tick left it: its placement of record
- * (docs/protocol.md#the-snapshot). It keeps an unreachable node's replicas — their ids,
- * their count toward `replicas` — known when .llmgw/observed.json is missing
- * or unreadable, and it decides which copy of an id seen in two places is
- * the one that stays.
+ * Where a replica id runs: its placement of record, made when llmgw started it
+ * (docs/safety.md#records-over-reports). A replica a node reports without one
+ * is unrecorded: never counted, never routed, left alone. It keeps an
+ * unreachable node's replicas — their ids, their count toward `replicas` —
+ * known when .llmgw/observed.json is missing or unreadable, it decides which
+ * copy of an id seen in two places is the one that stays, and its port is
+ * the one routers get.
  */
 export interface PlacementRecord {
   model: string;
@@ -96,8 +98,14 @@ export interface State {
   notified: Record<string, string>;
   /** Models that have had a running replica (a new model that never ran is not "down"). */
   everRunning: string[];
-  /** Replica id -> its placement of record. */
-  placements: Record<string, PlacementRecord>;
+  /**
+   * Replica id -> its placement of record. Absent: none kept yet (an older
+   * state.json, a lost one), and every reader seeds them once from the
+   * committed snapshot (src/fleet/records.ts); a tick always commits them.
+   */
+  placements?: Record<string, PlacementRecord>;
+  /** Node -> the most GPUs its reports have been believed to list (docs/placement.md#inventory); absent: none known. */
+  inventory?: Record<string, number>;
   /** Events committed but not yet taken by every hook that wants them, oldest first. */
   outbox: OutboxEntry[];
   /** Drains and rollouts under way (docs/protocol.md#the-snapshot); absent when there are none. */
@@ -124,5 +132,5 @@ export interface DrainEntry {
 }
 
 export function emptyState(): State {
-  return { version: 1, unreachableSince: {}, startFailures: [], notified: {}, everRunning: [], placements: {}, outbox: [] };
+  return { version: 1, unreachableSince: {}, startFailures: [], notified: {}, everRunning: [], outbox: [] };
 }

@@ -63,8 +63,8 @@ test("buildFleet: more ranks than models.yaml's nodes, against a record of that 
   );
 });
 
-test("splitting copies: a replica with as many ranks as its model, one on a node other than the record's, is no duplicate", () => {
-  // Two ranks, nodes 2: the record says b holds rank 1, c reports it (moved by hand). Nothing collides.
+test("records over reports: a rank reported on a node other than the record's is a duplicate, even when nothing collides", () => {
+  // Two ranks, nodes 2: the record says b holds rank 1, c reports it. llmgw never moves a rank: c's copy is not the replica.
   const c2 = config(four, {}, [model('m', { nodes: 2 })]);
   const snap2 = snapshot([up('a', report(gpus(1), [replica('m-0', [0], { rank: 0 })])), up('c', report(gpus(1), [replica('m-0', [0], { rank: 1 })]))]);
   const f2 = buildFleet(
@@ -78,8 +78,8 @@ test("splitting copies: a replica with as many ranks as its model, one on a node
     }),
     NOW,
   );
-  assert.equal([f2.replicaById.get('m-0')!.nodes, f2.duplicates], [['a', 'c'], []]);
-  // Three ranks of an older, larger spec against a record of three (nodes now 2): replaced later, not split now.
+  assert.equal([f2.replicaById.get('m-0')!.nodes, f2.duplicates!.map((d) => [d.nodes, d.recordNodes])], [['a'], [[['c'], ['a']]]]);
+  // Three ranks against a record of three, one of them where the record does not say: that one is the duplicate.
   const snap3 = snapshot([
     up('a', report(gpus(1), [replica('m-0', [0], { rank: 0 })])),
     up('b', report(gpus(1), [replica('m-0', [0], { rank: 1 })])),
@@ -97,7 +97,7 @@ test("splitting copies: a replica with as many ranks as its model, one on a node
     }),
     NOW,
   );
-  assert.equal([f3.replicaById.get('m-0')!.nodes, f3.duplicates], [['a', 'b', 'c'], []]);
+  assert.equal([f3.replicaById.get('m-0')!.nodes, f3.duplicates!.map((d) => d.nodes)], [['a', 'c'], [['b']]]);
 });
 
 test('splitting copies: without a record, a copy that says when it started beats one that does not, whatever the names', () => {
@@ -185,13 +185,14 @@ test("a replica's error is a failed rank's message; a running rank's stale error
   assert.is(f.replicaById.get('r-0')!.error, null);
 });
 
-test("assembleFleet with only the required frame (the planner's projection): no drains, no routers, no records", () => {
+test("assembleFleet with only the required frame (the planner's projection): no drains, no routers, records seeded from the reports", () => {
   const c = config([nodeConfig('a')], {}, [model('m')]);
   const f = buildFleet(c, snapshot([up('a', report(gpus(1), [replica('m-0', [0])]))]), emptyState(), NOW);
   const g = assembleFleet(c, f.nodes, { now: NOW, observedAt: NOW, routersAnswered: false, foreignReplicaIds: [], idle: () => null });
   assert.is(g.replicaById.get('m-0')!.draining, null);
   assert.equal(g.routers, []);
-  assert.equal(g.records, {});
+  assert.equal(Object.keys(g.records ?? {}), ['m-0']);
+  assert.is(g.unrecorded, undefined);
   assert.equal(g.quarantine, {});
   // The quarantine given is the fleet's, record for record.
   const q = { 'a:0': { node: 'a', index: 0, code: 79, reason: 'Xid 79: GPU has fallen off the bus', since: NOW, until: '2026-11-30T08:00:00Z' } };

@@ -201,7 +201,7 @@ test('serializeState: the same state built in another order is the same bytes, a
     ...m,
     unreachableSince: Object.fromEntries(Object.entries(m.unreachableSince).reverse()),
     placements: Object.fromEntries(
-      Object.entries(m.placements)
+      Object.entries(m.placements ?? {})
         .reverse()
         .map(([id, p]) => [id, { ...p, ranks: [...p.ranks].reverse() }]),
     ),
@@ -213,9 +213,9 @@ test('serializeState: the same state built in another order is the same bytes, a
 });
 
 test('serializeState: ranks with the same rank number are ordered by node, whichever came first; ones the sort cannot tell apart keep their order', () => {
-  const ranksOf = (ranks: State['placements'][string]['ranks']) => {
+  const ranksOf = (ranks: NonNullable<State['placements']>[string]['ranks']) => {
     const s: State = { ...emptyState(), placements: { 'm-r1': { model: 'm', state: 'running', ranks } } };
-    return (JSON.parse(serializeState(s)) as State).placements['m-r1']!.ranks.map((r) => `${r.node}:${r.rank}:${r.gpus.join(',')}`);
+    return (JSON.parse(serializeState(s)) as State).placements!['m-r1']!.ranks.map((r) => `${r.node}:${r.rank}:${r.gpus.join(',')}`);
   };
   const a = { node: 'gpu-a01', rank: 0, gpus: [0] };
   const b = { node: 'gpu-b02', rank: 0, gpus: [1] };

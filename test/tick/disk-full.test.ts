@@ -73,7 +73,7 @@ test('disk full after a start: one line, no temporary file, the lease let go; th
       [...(await readdir(workdir)), ...(await readdir(join(workdir, '.llmgw')))].filter((n) => n.endsWith('.tmp')),
       [],
     );
-    assert.is(await git(remote, ['for-each-ref', 'refs/llmgw/']), '', 'the lease was let go, full disk or not');
+    assert.is(await git(remote, ['for-each-ref', 'refs/llmgw/lease']), '', 'the lease was let go, full disk or not');
     assert.equal(running(), ['m-0', 'm-1', 'm-2']);
 
     if (fs) {
