@@ -15,6 +15,10 @@ import { MAX_BYTES } from '../../src/store/paths.js';
 import { committedSnapshot, committedState, committedStatus, readState, runFileAt, type AtRef } from '../../src/store/read.js';
 import { writeAll, writeGenerated, type CheckoutFiles } from '../../src/store/write.js';
 import { emptyState, type QuarantineRecord, type State } from '../../src/types/state.js';
+import { LOST_EVENT } from '../fixtures/index.js';
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -57,7 +61,8 @@ test('parseState: a quarantine and ended outages are kept when they hold somethi
 test('serializeState: the quarantine and ended outages by key whatever the order built; absent when empty; the epoch only above 0', () => {
   const state: State = {
     ...emptyState(),
-    quarantine: { 'b1:0': rec('b1', 0), 'a1:3': rec('a1', 3), 'a1:10': rec('a1', 10) },
+    // Neither sorted nor reversed: a comparator that always says "before" or never does is seen.
+    quarantine: { 'a1:3': rec('a1', 3), 'b1:0': rec('b1', 0), 'a1:10': rec('a1', 10) },
     outageEnded: { b1: '2026-11-29T07:00:00Z', a1: '2026-11-29T06:00:00Z' },
     leaseEpoch: 3,
   };
@@ -167,6 +172,93 @@ test('a broken state.json: committedState warns once and starts empty, readState
     assert.instance(err, DataError);
     assert.match((err as Error).message, /\.llmgw\/state\.json: not an llmgw state file/);
   }
+});
+
+test('serializeState: an outbox entry keeps its MAC; one without has no mac key', () => {
+  const state: State = {
+    ...emptyState(),
+    outbox: [
+      { id: 'e1', hooks: ['h2', 'h1'], event: LOST_EVENT, mac: 'abc123' },
+      { id: 'e2', hooks: ['h1'], event: LOST_EVENT },
+    ],
+  };
+  const json = JSON.parse(serializeState(state)) as State;
+  assert.is(json.outbox[0]?.mac, 'abc123');
+  assert.equal(json.outbox[0]?.hooks, ['h1', 'h2']);
+  assert.not.ok(Object.hasOwn(json.outbox[1] ?? {}, 'mac'));
+});
+
+test('writeGenerated: a new STATUS.md alone writes, the state unchanged', async () => {
+  const dir = tempDir();
+  const state: State = { ...emptyState(), everRunning: ['m'] };
+  await writeAll(dir, { status: STATUS, state, snapshot: null });
+  assert.is(await writeGenerated(cleanCheckout(dir), { status: '# Fleet, changed\n', state, snapshot: null }), true);
+  assert.is(readFileSync(join(dir, 'STATUS.md'), 'utf8'), '# Fleet, changed\n');
+});
+
+test('writeGenerated: the same state written another way (compact JSON), same epoch, is no change', async () => {
+  const dir = tempDir();
+  const state: State = { ...emptyState(), everRunning: ['m'], leaseEpoch: 2 };
+  await writeAll(dir, { status: STATUS, state, snapshot: null });
+  writeFileSync(join(dir, '.llmgw/state.json'), JSON.stringify(JSON.parse(serializeState(state))));
+  assert.is(await writeGenerated(cleanCheckout(dir), { status: STATUS, state, snapshot: null }), false);
+});
+
+test('writeGenerated: an observed.json that is a symbolic link, all else unchanged, is replaced: all three are written', async () => {
+  const dir = tempDir();
+  const state: State = { ...emptyState(), everRunning: ['m'] };
+  await writeAll(dir, { status: STATUS, state, snapshot: null });
+  writeFileSync(join(dir, 'elsewhere.json'), '{}');
+  symlinkSync(join(dir, 'elsewhere.json'), join(dir, '.llmgw/observed.json'));
+  const snapshot = { version: 1 as const, observedAt: '2026-11-29T08:00:00Z', nodes: [], routers: [] };
+  assert.is(await writeGenerated(cleanCheckout(dir), { status: STATUS, state, snapshot }), true);
+  assert.equal(JSON.parse(readFileSync(join(dir, '.llmgw/observed.json'), 'utf8')), snapshot);
+  assert.is(readFileSync(join(dir, 'elsewhere.json'), 'utf8'), '{}');
+});
+
+test('writeGenerated: a temporary file a dead writer left beside STATUS.md is removed', async () => {
+  const dir = tempDir();
+  await writeAll(dir, { status: STATUS, state: emptyState(), snapshot: null });
+  // No process has this pid: its writer is gone.
+  writeFileSync(join(dir, 'STATUS.md.999999999.1700000000000.tmp'), 'half');
+  await writeGenerated(cleanCheckout(dir), { status: STATUS, state: emptyState(), snapshot: null });
+  assert.equal(
+    readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
+});
+
+test('writeAll without a snapshot writes STATUS.md and state.json and no observed.json', async () => {
+  const dir = tempDir();
+  await writeAll(dir, { status: STATUS, state: emptyState(), snapshot: null });
+  assert.ok(existsSync(join(dir, 'STATUS.md')));
+  assert.ok(existsSync(join(dir, '.llmgw/state.json')));
+  assert.not.ok(existsSync(join(dir, '.llmgw/observed.json')));
+});
+
+test('a state.json that is a symbolic link: committedState warns that it is one and starts empty; nothing is read through it', async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, '.llmgw'));
+  writeFileSync(join(dir, 'real.json'), serializeState({ ...emptyState(), everRunning: ['m'] }));
+  symlinkSync(join(dir, 'real.json'), join(dir, '.llmgw/state.json'));
+  const warnings: string[] = [];
+  assert.equal(await committedState(dir, (m) => warnings.push(m)), emptyState());
+  assert.is(warnings.length, 1);
+  assert.match(warnings[0] ?? '', /state\.json: not read: .*symbolic link.*; starting from an empty state$/);
+});
+
+test('writeAll is the "write" crash moment (LLMGW_CRASH_AT=write): killed between the write and the rename, STATUS.md is not replaced', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'STATUS.md'), 'old\n');
+  const url = pathToFileURL(join(import.meta.dirname, '../../src/store/write.js')).href;
+  const script = `const { writeAll } = await import(${JSON.stringify(url)}); await writeAll(${JSON.stringify(dir)}, { status: 'new\\n', state: { version: 1, unreachableSince: {}, startFailures: [], notified: {}, everRunning: [], placements: {}, outbox: [] }, snapshot: null });`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, LLMGW_CRASH_AT: 'write' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  assert.is(r.signal, 'SIGKILL', r.stderr);
+  assert.is(readFileSync(join(dir, 'STATUS.md'), 'utf8'), 'old\n');
 });
 
 test.run();
