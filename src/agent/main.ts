@@ -3,6 +3,7 @@
 // It never throws: a bad request is exit 1 with one line on stderr.
 
 import { apply } from './apply.js';
+import { runJob } from './job.js';
 import type { AgentEnv } from './env.js';
 import { report } from './report.js';
 import { checkApplyRequest, checkReportRequest } from './request.js';
@@ -31,6 +32,7 @@ export async function runAgent(subcommand: string, input: string, env: AgentEnv)
       if (!req.ok) return failure(`bad apply request: ${req.error}`);
       return { stdout: JSON.stringify(await apply(req.value, env)) + '\n', stderr: '', code: 0 };
     }
+    if (subcommand === 'job') return await runJob(input, env); // docs/slurm.md: runs the engine until it ends
     return failure(`unknown subcommand ${JSON.stringify(subcommand)} (expected ${AGENT_SUBCOMMANDS.join(' or ')})`);
   } catch (err) {
     return failure(`${subcommand} failed: ${err instanceof Error ? err.message : String(err)}`);

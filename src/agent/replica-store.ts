@@ -16,7 +16,8 @@ import { writeFileAtomic } from '../util/fs.js';
 import { healthDir, loadDir, replicasDir, type AgentEnv } from './env.js';
 import type { LoadRecord } from './engine-load.js';
 
-export type Supervisor = 'process' | 'systemd';
+/** `slurm`: the engine is the child of `agent job`, the process of a Slurm batch job (job.ts). */
+export type Supervisor = 'process' | 'systemd' | 'slurm';
 
 export interface ReplicaRecord extends Omit<StartRequest, 'env'> {
   env: Record<string, string>;
@@ -28,6 +29,8 @@ export interface ReplicaRecord extends Omit<StartRequest, 'env'> {
   pidStartTime: string | null;
   startedAt: string;
   log: string;
+  /** The Slurm job it runs in (`SLURM_JOB_ID`), when `agent job` started it. */
+  slurmJob?: string;
 }
 
 export interface HealthRecord {

@@ -84,6 +84,7 @@ async function observeReplica(env: AgentEnv, rec: ReplicaRecord, now: Date, sett
     ...(derived.state === 'failed' && failed !== undefined ? { error: cleanText(failed.reason, MAX_WARNING_CHARS) } : {}),
     ...(check !== undefined && lastCheck !== undefined ? { check: lastCheck } : {}),
     ...(load.load !== undefined && derived.state !== 'failed' ? { load: load.load } : {}),
+    ...(rec.slurmJob !== undefined ? { slurmJob: rec.slurmJob } : {}),
   };
   return warning === undefined ? { replica } : { replica, warning };
 }

@@ -23,7 +23,11 @@ const COMMANDS: Record<string, CommandEntry> = {
   apply: { summary: 'gather, plan, confirm and apply', load: () => import('./commands/apply.js') },
   reconcile: { summary: 'one GitOps tick: pull, plan, apply, commit and push STATUS.md', load: () => import('./commands/reconcile.js') },
   run: { summary: 'tick on a cron schedule (and on config changes with --watch)', load: () => import('./commands/run.js') },
-  agent: { summary: 'the reference node agent: agent report | agent apply', load: () => import('./commands/agent.js'), subcommands: ['report', 'apply'] },
+  agent: {
+    summary: 'the reference node agent: agent report | agent apply | agent job',
+    load: () => import('./commands/agent.js'),
+    subcommands: ['report', 'apply', 'job'],
+  },
   router: {
     summary: 'the reference router: router serve | usage | endpoints',
     load: () => import('./commands/router.js'),

@@ -22,7 +22,7 @@ function help(version: string): string {
     'Usage: node llmgw-node.mjs <command> [options]',
     '',
     'Commands:',
-    '  agent   the reference node agent: agent report | agent apply (JSON on stdin)',
+    '  agent   the reference node agent: agent report | apply | job (JSON on stdin)',
     '  router  the reference router: router serve | usage | endpoints',
     '',
     'The reconciler and every other command are in the llmgw package (docs/operations.md).',

@@ -52,6 +52,8 @@ export interface ReplicaReport {
   check?: CheckResult;
   /** From the engine's metrics, when it was started with a metrics entry and they could be read. */
   load?: ReplicaLoad;
+  /** The Slurm job it runs in, when `agent job` started it (docs/slurm.md). */
+  slurmJob?: string;
 }
 
 export interface StorageReport {
