@@ -5,6 +5,7 @@
 
 import { buildFleet } from '../fleet/build-fleet.js';
 import { planFleet } from '../plan/plan-fleet.js';
+import { decideScale, type ScaleOutcome } from '../plan/scale.js';
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
@@ -22,14 +23,30 @@ export interface TickInput {
 }
 
 export interface Planned extends TickInput {
-  /** The committed state with the failed starts this snapshot shows recorded. */
+  /** The config planned with: models.yaml's, each replicas range replaced by the count decided this tick (src/plan/scale.ts). */
+  config: Config;
+  /** The committed state with the failed starts this snapshot shows recorded, and this tick's scaling record. */
   state: State;
+  /** The scaling decisions of this tick (docs/config.md#on-demand-models), in models.yaml order. */
+  scaled: ScaleOutcome['decisions'];
   fleet: Fleet;
   plan: Plan;
 }
 
+/** state.json with this tick's scaling record; unchanged when no model is, or was, ranged. */
+function withScaling(state: State, scaling: ScaleOutcome['scaling']): State {
+  if (scaling !== undefined) return { ...state, scaling };
+  if (state.scaling === undefined) return state;
+  const { scaling: _gone, ...rest } = state;
+  return rest;
+}
+
 export function planTick(input: TickInput): Planned {
-  const state = recordQuarantines(recordObservedFailures(input.state, input.snapshot, new Date(input.now)), input);
-  const fleet = buildFleet(input.config, input.snapshot, state, input.now);
-  return { ...input, state, fleet, plan: planFleet(fleet, state) };
+  const recorded = recordQuarantines(recordObservedFailures(input.state, input.snapshot, new Date(input.now)), input);
+  const observed = buildFleet(input.config, input.snapshot, recorded, input.now);
+  // The one place a range becomes a count: every reader after this sees the decided `replicas`.
+  const scale = decideScale(observed, recorded);
+  const state = withScaling(recorded, scale.scaling);
+  const fleet = scale.config === input.config ? observed : { ...observed, config: scale.config };
+  return { ...input, config: scale.config, state, scaled: scale.decisions, fleet, plan: planFleet(fleet, state) };
 }
