@@ -79,6 +79,15 @@ function replicasKeys(ctx: ModelsContext, m: Raw, i: number): Pick<ModelConfig, 
   return { replicas: Math.min(min, max), scale };
 }
 
+/** How long a request may wait at a router (docs/config.md#on-demand-models): above 0, at most the day a router accepts. */
+function waitTimeoutKey(ctx: ModelsContext, m: Raw, i: number): Pick<ModelConfig, 'waitTimeoutMs'> {
+  if (typeof m.waitTimeout !== 'string') return {};
+  const at = ['models', i, 'waitTimeout'];
+  const ms = waitAt(ctx, m.waitTimeout, 0, at);
+  if (ms <= 0 || ms > 86_400_000) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s and at most 24h'));
+  return { waitTimeoutMs: ms };
+}
+
 /** models.yaml `adapters`, each weights checked like a model's; absent when none. */
 function adapterKeys(ctx: ModelsContext, m: Raw, i: number): Pick<ModelConfig, 'adapters'> {
   const adapters: AdapterConfig[] = [];
@@ -171,7 +180,7 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       index: i,
       ...fitKeys(m),
       ...modelLifecycle(ctx, m, ['models', i], ctx.defaults),
-      ...(typeof m.waitTimeout === 'string' ? { waitTimeoutMs: waitAt(ctx, m.waitTimeout, 0, ['models', i, 'waitTimeout']) } : {}),
+      ...waitTimeoutKey(ctx, m, i),
       ...adapterKeys(ctx, m, i),
     });
   });

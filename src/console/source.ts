@@ -17,7 +17,7 @@ import { readGeneratedFile, type RunFile } from '../store/paths.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, parseState } from '../store/files.js';
 import { DataError } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
-import { committedCounts } from '../plan/scale.js';
+import { committedCounts } from '../tick/plan.js';
 import type { StatusReport } from '../status/index.js';
 import { statusOf } from '../tick/render.js';
 import type { Config, ConfigProblem, LoadResult } from '../types/config.js';

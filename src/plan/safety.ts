@@ -14,6 +14,20 @@ function configPercent(x: number): string {
   return `${Math.round(x * 1000) / 10}%`;
 }
 
+/**
+ * A stop of a replica nobody used for its model's idle threshold takes nothing
+ * from service (docs/config.md#on-demand-models): scale-downs and evictions of
+ * idle replicas are outside the fraction. The threshold is the model's
+ * `scaleDownAfter` when it writes one, else `idle.after`; unknown idleness is never idle.
+ */
+function idleStop(fleet: Fleet, id: string): boolean {
+  const r = fleet.replicaById.get(id);
+  if (r === undefined || r.idleSeconds === null) return false;
+  const model = fleet.config.models.find((m) => m.name === r.model);
+  const afterMs = model?.scale?.scaleDownAfterMs ?? fleet.config.cluster.idleAfterMs;
+  return r.idleSeconds * 1000 >= afterMs;
+}
+
 export function blockedReason(fleet: Fleet, actions: readonly Action[]): string | null {
   const { minReachableFraction, maxStopFraction } = fleet.config.cluster.safety;
   const total = fleet.nodes.length;
@@ -33,7 +47,7 @@ export function blockedReason(fleet: Fleet, actions: readonly Action[]): string 
   };
   const running = fleet.replicas.filter((r) => serving(r.id)).length;
   if (running === 0) return null;
-  const stops = actions.filter((a) => a.op === 'stop' && a.waitFor.length === 0 && serving(a.replica)).length;
+  const stops = actions.filter((a) => a.op === 'stop' && a.waitFor.length === 0 && serving(a.replica) && !idleStop(fleet, a.replica)).length;
   if (stops / running > maxStopFraction) {
     return (
       `would stop ${stops} of ${running} running and starting replicas (${percent(stops / running)}) ` +

@@ -117,7 +117,7 @@ export function decideCount(input: ScaleInput): { from: number; count: number; r
   return { from: recorded, count, reason: clamped, up: false };
 }
 
-function hasScale(m: ModelConfig): m is ModelConfig & { scale: ScaleConfig } {
+export function hasScale(m: ModelConfig): m is ModelConfig & { scale: ScaleConfig } {
   return m.scale !== undefined;
 }
 
@@ -151,18 +151,4 @@ export function decideScale(fleet: Fleet, state: State): ScaleOutcome {
 /** `scale qwen-7b 0→1 (12 waiting at rt-a)`: one decision as the commit message names it. */
 export function decisionText(d: ScaleOutcome['decisions'][number]): string {
   return `scale ${d.model} ${d.from}→${d.to} (${d.reason})`;
-}
-
-/**
- * The config as the last tick decided it, for readers of the committed files that
- * do not plan (the console): each ranged model at state.json's count, within its range.
- */
-export function committedCounts(config: Config, state: State): Config {
-  if (!config.models.some(hasScale)) return config;
-  const models = config.models.map((m) => {
-    if (!hasScale(m)) return m;
-    const count = state.scaling?.[m.name]?.count ?? m.replicas;
-    return { ...m, replicas: Math.max(m.scale.min, Math.min(m.scale.max, count)) };
-  });
-  return { ...config, models };
 }

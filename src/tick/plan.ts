@@ -5,7 +5,7 @@
 
 import { buildFleet } from '../fleet/build-fleet.js';
 import { planFleet } from '../plan/plan-fleet.js';
-import { decideScale, type ScaleOutcome } from '../plan/scale.js';
+import { decideScale, hasScale, type ScaleOutcome } from '../plan/scale.js';
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
@@ -49,4 +49,18 @@ export function planTick(input: TickInput): Planned {
   const state = withScaling(recorded, scale.scaling);
   const fleet = scale.config === input.config ? observed : { ...observed, config: scale.config };
   return { ...input, config: scale.config, state, scaled: scale.decisions, fleet, plan: planFleet(fleet, state) };
+}
+
+/**
+ * The config as the last tick decided it, for readers of the committed files that
+ * do not plan (the console): each ranged model at state.json's count, within its range.
+ */
+export function committedCounts(config: Config, state: State): Config {
+  if (!config.models.some(hasScale)) return config;
+  const models = config.models.map((m) => {
+    if (!hasScale(m)) return m;
+    const count = state.scaling?.[m.name]?.count ?? m.replicas;
+    return { ...m, replicas: Math.max(m.scale.min, Math.min(m.scale.max, count)) };
+  });
+  return { ...config, models };
 }

@@ -85,7 +85,8 @@ export type EventName =
   | 'plan.blocked'
   | 'rollout.failed'
   | 'gpu.quarantined'
-  | 'replica.stalled';
+  | 'replica.stalled'
+  | 'model.scaled';
 
 export const EVENT_NAMES: readonly EventName[] = [
   'node.lost',
@@ -99,6 +100,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'rollout.failed',
   'gpu.quarantined',
   'replica.stalled',
+  'model.scaled',
 ];
 
 export interface WebhookConfig {
