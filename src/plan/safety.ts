@@ -5,6 +5,7 @@
 
 import type { Fleet } from '../types/fleet.js';
 import type { Action } from '../types/plan.js';
+import { idleEnough } from './idle-enough.js';
 
 function percent(x: number): string {
   return `${Math.round(x * 100)}%`;
@@ -14,18 +15,10 @@ function configPercent(x: number): string {
   return `${Math.round(x * 1000) / 10}%`;
 }
 
-/**
- * A stop of a replica nobody used for its model's idle threshold takes nothing
- * from service (docs/config.md#on-demand-models): scale-downs and evictions of
- * idle replicas are outside the fraction. The threshold is the model's
- * `scaleDownAfter` when it writes one, else `idle.after`; unknown idleness is never idle.
- */
+/** A stop of a replica idle enough (src/plan/evict.ts idleEnough) takes nothing from service: outside the fraction. */
 function idleStop(fleet: Fleet, id: string): boolean {
   const r = fleet.replicaById.get(id);
-  if (r === undefined || r.idleSeconds === null) return false;
-  const model = fleet.config.models.find((m) => m.name === r.model);
-  const afterMs = model?.scale?.scaleDownAfterMs ?? fleet.config.cluster.idleAfterMs;
-  return r.idleSeconds * 1000 >= afterMs;
+  return r !== undefined && idleEnough(fleet, r);
 }
 
 export function blockedReason(fleet: Fleet, actions: readonly Action[]): string | null {

@@ -4,7 +4,7 @@
 // starts a report shows steer the preview's placement exactly as the tick's.
 
 import { buildFleet } from '../fleet/build-fleet.js';
-import { planFleet } from '../plan/plan-fleet.js';
+import { planWithEvictions, type Eviction } from '../plan/evict.js';
 import { decideScale, hasScale, type ScaleOutcome } from '../plan/scale.js';
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
@@ -47,8 +47,23 @@ export function planTick(input: TickInput): Planned {
   // The one place a range becomes a count: every reader after this sees the decided `replicas`.
   const scale = decideScale(observed, recorded);
   const state = withScaling(recorded, scale.scaling);
-  const fleet = scale.config === input.config ? observed : { ...observed, config: scale.config };
-  return { ...input, config: scale.config, state, scaled: scale.decisions, fleet, plan: planFleet(fleet, state) };
+  const scaled = scale.config === input.config ? observed : { ...observed, config: scale.config };
+  const { fleet, plan, evictions } = planWithEvictions(scaled, state);
+  return { ...input, config: fleet.config, state: withEvictions(state, evictions, fleet), scaled: scale.decisions, fleet, plan };
+}
+
+/** A victim's model keeps the count it was left with, or it would be placed again next tick. */
+function withEvictions(state: State, evictions: readonly Eviction[], fleet: Planned['fleet']): State {
+  if (evictions.length === 0 || state.scaling === undefined) return state;
+  const scaling = { ...state.scaling };
+  for (const m of fleet.config.models) {
+    const mine = evictions.filter((e) => e.model === m.name);
+    const rec = scaling[m.name];
+    if (mine.length === 0 || rec === undefined) continue;
+    const reason = `evicted for ${[...new Set(mine.map((e) => e.for))].join(', ')}`;
+    scaling[m.name] = { ...rec, count: m.replicas, last: { at: fleet.now, from: rec.count, to: m.replicas, reason } };
+  }
+  return { ...state, scaling };
 }
 
 /**
