@@ -15,7 +15,7 @@ import {
 import { clip } from '../text/terminal-text.js';
 import { globMatches } from './arg-glob.js';
 import { didYouMean } from './did-you-mean.js';
-import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
+import { COMMAND_PLACEHOLDERS, adaptersProblem, unknownPlaceholders } from './placeholders.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
 import type { ArgRules } from './resolve-engines.js';
 import { modelLifecycle, waitAt, type ModelDefaults } from './resolve-lifecycle.js';
@@ -154,6 +154,8 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       for (const message of unknownPlaceholders(arg, COMMAND_PLACEHOLDERS)) {
         ctx.errors.push(problemAt(ctx.src, ['models', i, 'args', j], message));
       }
+      const whole = adaptersProblem(arg);
+      if (whole !== null) ctx.errors.push(problemAt(ctx.src, ['models', i, 'args', j], whole));
       if (rules !== undefined && !rules.some((g) => globMatches(g, arg))) {
         ctx.errors.push(
           problemAt(
