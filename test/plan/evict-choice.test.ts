@@ -36,7 +36,7 @@ function world(askerGpus: number, opts: { lowMin?: number; lowIdle?: number } = 
 const stops = (f: Fleet) =>
   planWithEvictions(f, emptyState())
     .plan.actions.filter((a) => a.op === 'stop')
-    .map((a) => `${a.replica} (${a.op === 'stop' ? a.reason : ''})`);
+    .map((a) => `${a.replica} (${a.reason})`);
 
 test('one GPU needed: only the least recently used replica of the lowest priority goes', () => {
   assert.equal(stops(world(1)), ['low-1 (evicted for asker)']);
