@@ -10,6 +10,7 @@ import type { AnswerCheck, StartRequest, StopEntry } from '../types/snapshot.js'
 import { stopTimings } from '../plan/drain.js';
 import { replicaSpec } from '../plan/spec.js';
 import { replicaUrl } from '../fleet/routes.js';
+import { ADAPTERS_ELEMENT } from '../config/placeholders.js';
 
 /** One rank of a start, addressed to the node that runs it. */
 export interface NodeStart {
@@ -42,8 +43,9 @@ export function weightsPathFor(nodeConfig: NodeConfig, fleetNode: FleetNode | un
  * quotes in a model name never split it, because no shell ever parses it.
  * Unknown `{words}` are left as written.
  */
-export function expandArgv(template: readonly string[], values: Record<string, string>): string[] {
-  return template.map((arg) => arg.replace(PLACEHOLDER, (all: string, key: string) => values[key] ?? all));
+export function expandArgv(template: readonly string[], values: Record<string, string>, adapters: readonly string[] = []): string[] {
+  // `{adapters}` alone is one element per adapter, `name=<path>` (vLLM's --lora-modules form); none: no element.
+  return template.flatMap((arg) => (arg === ADAPTERS_ELEMENT ? [...adapters] : [arg.replace(PLACEHOLDER, (all: string, key: string) => values[key] ?? all)]));
 }
 
 function lookup(config: Config, action: StartAction): { model: ModelConfig; engine: EngineConfig } {
@@ -91,18 +93,23 @@ export function startRequests(action: StartAction, config: Config, fleet: Fleet)
   return action.placement.map((p, rank) => {
     const node = nodeConfigOf(config, fleet, p.node);
     const weightsPath = weightsPathFor(node, fleet.nodeByName.get(p.node), model.weights);
-    const command = expandArgv(template, {
-      model: model.name,
-      replica: action.replica,
-      weights: model.weights,
-      weightsPath,
-      gpus: String(p.gpus.length),
-      port: String(action.port),
-      host: node.host,
-      rank: String(rank),
-      nodes: String(action.placement.length),
-      head: head.host,
-    });
+    const adapters = (model.adapters ?? []).map((a) => ({ ...a, weightsPath: weightsPathFor(node, fleet.nodeByName.get(p.node), a.weights) }));
+    const command = expandArgv(
+      template,
+      {
+        model: model.name,
+        replica: action.replica,
+        weights: model.weights,
+        weightsPath,
+        gpus: String(p.gpus.length),
+        port: String(action.port),
+        host: node.host,
+        rank: String(rank),
+        nodes: String(action.placement.length),
+        head: head.host,
+      },
+      adapters.map((a) => `${a.name}=${a.weightsPath}`),
+    );
     return {
       node: p.node,
       request: {
@@ -126,6 +133,7 @@ export function startRequests(action: StartAction, config: Config, fleet: Fleet)
         ...(rank === 0 && engine.metrics ? { metrics: { ...engine.metrics } } : {}),
         // The agent judges a stall by the model's stallAfter, the routers' too; absent, both use the built-in 60 s.
         ...(rank === 0 && model.liveness ? { stallAfterSeconds: model.liveness.stallAfterMs / 1000 } : {}),
+        ...(adapters.length > 0 ? { adapters } : {}),
       },
     };
   });

@@ -4,7 +4,17 @@
 
 import { didYouMean } from './did-you-mean.js';
 
-export const COMMAND_PLACEHOLDERS = ['model', 'replica', 'weights', 'weightsPath', 'gpus', 'port', 'host', 'rank', 'nodes', 'head'] as const;
+export const COMMAND_PLACEHOLDERS = ['model', 'replica', 'weights', 'weightsPath', 'gpus', 'port', 'host', 'rank', 'nodes', 'head', 'adapters'] as const;
+
+/** `{adapters}` becomes one argv element per adapter (docs/config.md#on-demand-models), so it must be an element of its own. */
+export const ADAPTERS_ELEMENT = '{adapters}';
+
+/** The message for `{adapters}` inside a longer element, or null. */
+export function adaptersProblem(text: string): string | null {
+  return text !== ADAPTERS_ELEMENT && text.includes(ADAPTERS_ELEMENT)
+    ? '{adapters} must be an argv element of its own (it becomes one element per adapter)'
+    : null;
+}
 
 export type CommandPlaceholder = (typeof COMMAND_PLACEHOLDERS)[number];
 

@@ -43,7 +43,7 @@ function byName<T extends { name: string }>(a: T, b: T): number {
 
 /** Every distinct `weights` of models.yaml, sorted: each node is asked about all of them. */
 export function requestedWeights(config: Config): string[] {
-  return [...new Set(config.models.map((m) => m.weights))].sort();
+  return [...new Set(config.models.flatMap((m) => [m.weights, ...(m.adapters ?? []).map((a) => a.weights)]))].sort();
 }
 
 export function reportRequest(node: NodeConfig, weights: string[]): AgentReportRequest {

@@ -8,7 +8,9 @@ import type { EngineConfig, ModelConfig } from '../types/config.js';
  * count, gpuClass) does.
  */
 export function replicaSpec(model: ModelConfig, engine: EngineConfig): string {
-  const shape = JSON.stringify([model.weights, engine.command, model.args, model.gpus, model.nodes]);
+  // Adapters shape the process too; a model without them hashes as it always did, so adding the key rolls nothing.
+  const base = [model.weights, engine.command, model.args, model.gpus, model.nodes];
+  const shape = JSON.stringify(model.adapters && model.adapters.length > 0 ? [...base, model.adapters.map((a) => [a.name, a.weights])] : base);
   return createHash('sha256').update(shape).digest('hex').slice(0, 8);
 }
 

@@ -70,6 +70,7 @@ export function parseState(text: string, file: string): State {
     outbox: raw.outbox ?? empty.outbox,
     ...lifecycleOf(raw.lifecycle),
     ...(typeof raw.leaseEpoch === 'number' && raw.leaseEpoch > 0 ? { leaseEpoch: raw.leaseEpoch } : {}),
+    ...(raw.scaling && Object.keys(raw.scaling).length > 0 ? { scaling: raw.scaling } : {}),
   };
 }
 
@@ -110,6 +111,7 @@ export function serializeState(state: State): string {
     outbox: state.outbox.map((o) => ({ id: o.id, hooks: [...o.hooks].sort(), event: o.event, ...(o.mac === undefined ? {} : { mac: o.mac }) })),
     ...(state.lifecycle ? { lifecycle: lifecycleJson(state.lifecycle) } : {}),
     ...(state.leaseEpoch !== undefined && state.leaseEpoch > 0 ? { leaseEpoch: state.leaseEpoch } : {}),
+    ...(state.scaling && Object.keys(state.scaling).length > 0 ? { scaling: state.scaling } : {}),
   });
 }
 

@@ -111,6 +111,8 @@ export interface StartRequest {
   metrics?: EngineMetricsEntry;
   /** Running requests and no progress for this long is stalled; absent: 60. */
   stallAfterSeconds?: number;
+  /** The LoRA adapters it serves, each where the node holds (or should fetch) its weights; absent: none. */
+  adapters?: { name: string; weights: string; weightsPath: string }[];
 }
 
 /** Where an engine's metrics are and which series mean what (cluster.yaml `engines.<name>.metrics`, resolved). */

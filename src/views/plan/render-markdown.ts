@@ -11,6 +11,7 @@
 
 import { codeFence, md, plainText } from '../../text/markdown-escape.js';
 import type { Plan } from '../../types/plan.js';
+import { desiredText } from '../../status/scale-rows.js';
 import { actionTables, clip, codeCell, unplaceableTable, type Detail } from './markdown-tables.js';
 import { argvText, byCause, causeLine, fitSummary, sentence, startsThenStops, summaryLine, withReadersContext, type PlanContext } from './render-common.js';
 
@@ -93,8 +94,22 @@ function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
     out.push('', '**Rollouts**', '', ...shown.map((r) => `- ${r.stage === 'failed' ? '**failed** ' : ''}${md(r.model)}: ${md(clip(r.text, d.cell * 2))}`));
     if (shown.length < rollouts.length) out.push(`- … and ${rollouts.length - shown.length} more (llmgw plan --format json lists every one)`);
   }
+  out.push(...onDemand(ctx));
   out.push(...specs(ctx, d));
   return out;
+}
+
+/** Each replicas range and what the committed demand makes of it (docs/config.md#on-demand-models). */
+function onDemand(ctx: PlanContext): string[] {
+  const ranged = (ctx.after?.models ?? []).filter((m) => m.scale !== undefined);
+  if (ranged.length === 0) return [];
+  const line = (m: (typeof ranged)[number]) => {
+    const s = m.scale;
+    const waiting = s && s.waiting > 0 ? `, ${s.waiting} waiting` : '';
+    const last = s?.last ? `; last scaled ${s.last.from}→${s.last.to} at ${s.last.at} (${s.last.reason})` : '';
+    return `- ${md(`${m.name}: ${desiredText(m)}${waiting}${last}`)}`;
+  };
+  return ['', '**On-demand models** (range, and the count the committed demand gives)', '', ...ranged.map(line)];
 }
 
 function diffBlock(diff: string, budget: number): string[] {
