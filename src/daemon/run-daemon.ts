@@ -5,8 +5,17 @@
 // its lease runs out.
 
 import type { LeaseRefs } from '../git/config-repo.js';
-import { releaseLease, withLease } from '../git/lease.js';
+import { releaseLease, withLease, type HeldLease } from '../git/lease.js';
 import { startLoop, type Loop, type TickReason } from './loop.js';
+
+export interface Daemon extends Loop {
+  /**
+   * Run `job` between ticks under the lease (renewed for it, its epoch the
+   * fence): one at a time with the ticks. False when it did not run: a tick
+   * runs, or this instance does not hold the lease (a standby acts on nothing).
+   */
+  leased(job: (lease: HeldLease) => Promise<void>): Promise<boolean>;
+}
 
 export interface DaemonOptions {
   repo: LeaseRefs;
@@ -23,7 +32,7 @@ export interface DaemonOptions {
   log: (line: string) => void;
 }
 
-export function startDaemon(opts: DaemonOptions): Loop {
+export function startDaemon(opts: DaemonOptions): Daemon {
   let holding: boolean | null = null;
   let lastHolder = '';
 
@@ -64,8 +73,23 @@ export function startDaemon(opts: DaemonOptions): Loop {
     tick: gatedTick,
     log: opts.log,
   });
+  async function leased(job: (lease: HeldLease) => Promise<void>): Promise<boolean> {
+    if (holding !== true) return false;
+    let ran = false;
+    const free = await loop.exclusive(async () => {
+      const r = await withLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now, keep: true }, async (lease) => {
+        ran = true;
+        await job(lease);
+      });
+      // Taken over since the last tick: the next tick says so and stands by.
+      if (!r.held) holding = false;
+    });
+    return free && ran;
+  }
+
   return {
     ...loop,
+    leased,
     // A holder that stops (SIGTERM, a restart) lets the lease go, as reconcile and
     // apply do, so a standby — or this instance restarted under a new pid — takes
     // over at its next tick instead of after --lease-ttl. A crash still waits out the TTL.
