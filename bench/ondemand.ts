@@ -64,6 +64,7 @@ async function exampleWithReadyAfter(dir: string): Promise<string> {
 interface Run {
   child: ChildProcess;
   lines: string[];
+  times: number[];
   stop(): Promise<void>;
 }
 
@@ -74,18 +75,24 @@ function startRun(world: SimWorld, dir: string): Run {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  /** When each line was logged (ms since the epoch), by the child's own timestamp. */
+  const times: number[] = [];
   let rest = '';
   const take = (chunk: Buffer) => {
     rest += String(chunk);
     const parts = rest.split('\n');
     rest = parts.pop() ?? '';
-    for (const l of parts) lines.push(l.replace(/^\S+ /, ''));
+    for (const l of parts) {
+      times.push(Date.parse(l.split(' ', 1)[0] ?? '') || Date.now());
+      lines.push(l.replace(/^\S+ /, ''));
+    }
   };
   child.stdout.on('data', take);
   child.stderr.on('data', take);
   return {
     child,
     lines,
+    times,
     async stop() {
       if (child.exitCode !== null) return;
       const done = new Promise((r) => child.once('exit', r));
@@ -159,6 +166,8 @@ async function withWorld<T>(readyAfter: number, body: (world: SimWorld, run: Run
 
 async function coldStart(readyAfter: number): Promise<void> {
   await withWorld(readyAfter, async (world, run) => {
+    const t0 = Date.now();
+    const from = run.lines.length;
     const answers = await Promise.all(Array.from({ length: 20 }, () => chat(world.routerPort, 'od')));
     const first = answers[0]!;
     const lost = answers.filter((a) => !a.ok);
@@ -166,8 +175,11 @@ async function coldStart(readyAfter: number): Promise<void> {
     const over = first.firstTokenMs === null ? '' : ` (ready time + ${(first.firstTokenMs / 1000 - readyAfter).toFixed(1)} s; target ≤ 5 s)`;
     console.log(`cold start, --ready-after ${readyAfter}s: first token after ${ttft}${over}; lost ${lost.length} of ${answers.length} (target 0)`);
     for (const a of lost.slice(0, 3)) console.log(`  lost: status ${a.status}${a.error ? ` ${a.error}` : ''}`);
-    const fast = run.lines.filter((l) => l.startsWith('demand:'));
-    for (const l of fast) console.log(`  ${l}`);
+    // What llmgw run did meanwhile, each line at its time since the first request.
+    for (let i = from; i < run.lines.length; i++) {
+      const l = run.lines[i]!;
+      if (/^(demand:|tick \(|poll:)/.test(l)) console.log(`  +${((run.times[i]! - t0) / 1000).toFixed(1)} s  ${l}`);
+    }
     console.log(`  scale decisions: ${(await scales(world)).map(([a, b]) => `${a}→${b}`).join(', ') || 'none'}`);
   });
 }

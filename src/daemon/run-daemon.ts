@@ -35,6 +35,8 @@ export interface DaemonOptions {
 export function startDaemon(opts: DaemonOptions): Daemon {
   let holding: boolean | null = null;
   let lastHolder = '';
+  // The lease as the last tick left it (kept across ticks): what a job between ticks acts under while it lasts.
+  let held: { expiresAt: Date | undefined; epoch: number } | null = null;
 
   async function gatedTick(reason: TickReason): Promise<void> {
     // Set inside the lease callback: typed wide so the catch's check is not narrowed to `false`.
@@ -44,6 +46,7 @@ export function startDaemon(opts: DaemonOptions): Daemon {
       const leased = await withLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now, keep: true }, async (lease) => {
         ticking = true;
         const until = lease.expiresAt();
+        held = { expiresAt: until, epoch: lease.epoch() };
         if (holding !== true && until !== undefined) opts.log(`holding the lease as ${opts.holder} until ${until.toISOString()}`);
         holding = true;
         await opts.tick(reason, until);
@@ -52,6 +55,7 @@ export function startDaemon(opts: DaemonOptions): Daemon {
         }
       });
       if (!leased.held) {
+        held = null;
         // Say it when it changes, not every tick: a standby may wait for days.
         if (holding !== false || lastHolder !== leased.holder) {
           opts.log(`standing by: the lease is held by ${leased.holder || 'another instance'} until ${leased.expiresAt || 'unknown'}`);
@@ -61,7 +65,7 @@ export function startDaemon(opts: DaemonOptions): Daemon {
       }
     } catch (err) {
       // The lease could not be read or taken: whether this instance holds it is unknown.
-      if (!ticking) holding = null;
+      if (!ticking) [holding, held] = [null, null];
       throw err;
     }
   }
@@ -76,13 +80,23 @@ export function startDaemon(opts: DaemonOptions): Daemon {
   async function leased(job: (lease: HeldLease) => Promise<void>): Promise<boolean> {
     if (holding !== true) return false;
     let ran = false;
+    const kept = held;
+    // Well inside the lease the last tick took or renewed: act under it as it stands (no git round trip on the way
+    // to a waiting user); the job's guard still stops at expiry − safety. Past half its TTL it is renewed first.
+    if (kept !== null && (kept.expiresAt === undefined || kept.expiresAt.getTime() - opts.now().getTime() > opts.leaseTtlMs / 2)) {
+      const lease: HeldLease = { holder: opts.holder, expiresAt: () => kept.expiresAt, epoch: () => kept.epoch };
+      return loop.exclusive(async () => {
+        await job(lease);
+      });
+    }
     const free = await loop.exclusive(async () => {
       const r = await withLease(opts.repo, { holder: opts.holder, ttlMs: opts.leaseTtlMs, now: opts.now, keep: true }, async (lease) => {
         ran = true;
+        held = { expiresAt: lease.expiresAt(), epoch: lease.epoch() };
         await job(lease);
       });
       // Taken over since the last tick: the next tick says so and stands by.
-      if (!r.held) holding = false;
+      if (!r.held) [holding, held] = [false, null];
     });
     return free && ran;
   }
