@@ -106,8 +106,8 @@ export function endpointTable(
   for (const m of config.models) {
     models[m.name] = [];
     if (m.routing) routing[m.name] = m.routing;
-    const l = livenessSettings(m.liveness);
-    if (l !== null) settings[m.name] = l;
+    const l = { ...livenessSettings(m.liveness), ...onDemandSettings(m) };
+    if (Object.keys(l).length > 0) settings[m.name] = l;
   }
   const lost = new Map<string, { replica: string; url: string }[]>();
   for (const r of fleet.replicas) {
@@ -140,6 +140,14 @@ function livenessSettings(l: LivenessConfig | undefined): RouterModelSettings | 
   const d = LIVENESS_DEFAULTS;
   if (l.consecutiveErrors === d.consecutiveErrors && l.stallAfterMs === d.stallAfterMs && l.ejectForMs === d.ejectForMs) return null;
   return { consecutiveErrors: l.consecutiveErrors, stallAfterMs: l.stallAfterMs, ejectForMs: l.ejectForMs };
+}
+
+/** A model's waitTimeout and adapter names for the routers; {} when it writes neither (the router's defaults stay). */
+function onDemandSettings(m: Config['models'][number]): RouterModelSettings {
+  return {
+    ...(m.waitTimeoutMs !== undefined ? { waitTimeoutMs: m.waitTimeoutMs } : {}),
+    ...(m.adapters !== undefined && m.adapters.length > 0 ? { adapters: m.adapters.map((a) => a.name) } : {}),
+  };
 }
 
 export async function pushTables(

@@ -2,14 +2,23 @@
 // (unique names, declared engines, weights that stay under a storage path,
 // args that the engine's allowArgs admit).
 
-import { KV_CACHE_DTYPES, MODEL_FIT_DEFAULTS, SPREADS, type ConfigProblem, type ModelConfig } from '../types/config.js';
+import {
+  KV_CACHE_DTYPES,
+  MODEL_FIT_DEFAULTS,
+  SPREADS,
+  TARGET_INFLIGHT_DEFAULT,
+  type AdapterConfig,
+  type ConfigProblem,
+  type ModelConfig,
+  type ScaleConfig,
+} from '../types/config.js';
 import { clip } from '../text/terminal-text.js';
 import { globMatches } from './arg-glob.js';
 import { didYouMean } from './did-you-mean.js';
 import { COMMAND_PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 import { arr, int, num, obj, str, type Raw } from './raw.js';
 import type { ArgRules } from './resolve-engines.js';
-import { modelLifecycle, type ModelDefaults } from './resolve-lifecycle.js';
+import { modelLifecycle, waitAt, type ModelDefaults } from './resolve-lifecycle.js';
 import { problemAt, type YamlSource } from './yaml-source.js';
 
 export interface ModelsContext {
@@ -46,6 +55,70 @@ function fitKeys(m: Raw): Pick<ModelConfig, 'maxModelLen' | 'gpuMemoryUtilizatio
     spread: SPREADS.find((x) => x === m.spread) ?? MODEL_FIT_DEFAULTS.spread,
     survive: SPREADS.find((x) => x === m.survive) ?? MODEL_FIT_DEFAULTS.survive,
   };
+}
+
+/**
+ * `replicas` as a fixed count, or a range (docs/config.md#on-demand-models): a
+ * ranged model's `replicas` is its `min` until a tick decides otherwise
+ * (src/plan/scale.ts), so a reader of the bare config never starts more than the PR allows.
+ */
+function replicasKeys(ctx: ModelsContext, m: Raw, i: number): Pick<ModelConfig, 'replicas' | 'scale'> {
+  const r = m.replicas;
+  if (r === null || typeof r !== 'object' || Array.isArray(r)) return { replicas: int(r) ?? 1 };
+  const range = r as Raw;
+  const min = int(range.min) ?? 0;
+  const max = int(range.max) ?? 1;
+  if (min > max) ctx.errors.push(problemAt(ctx.src, ['models', i, 'replicas'], `min (${min}) must be at most max (${max})`));
+  const scaleDownAfter = m.scaleDownAfter;
+  const scale: ScaleConfig = {
+    min,
+    max,
+    targetInflight: int(m.targetInflight) ?? TARGET_INFLIGHT_DEFAULT,
+    ...(typeof scaleDownAfter === 'string' ? { scaleDownAfterMs: waitAt(ctx, scaleDownAfter, 0, ['models', i, 'scaleDownAfter']) } : {}),
+  };
+  return { replicas: Math.min(min, max), scale };
+}
+
+/** How long a request may wait at a router (docs/config.md#on-demand-models): above 0, at most the day a router accepts. */
+function waitTimeoutKey(ctx: ModelsContext, m: Raw, i: number): Pick<ModelConfig, 'waitTimeoutMs'> {
+  if (typeof m.waitTimeout !== 'string') return {};
+  const at = ['models', i, 'waitTimeout'];
+  const ms = waitAt(ctx, m.waitTimeout, 0, at);
+  if (ms <= 0 || ms > 86_400_000) ctx.errors.push(problemAt(ctx.src, at, 'must be longer than 0s and at most 24h'));
+  return { waitTimeoutMs: ms };
+}
+
+/** models.yaml `adapters`, each weights checked like a model's; absent when none. */
+function adapterKeys(ctx: ModelsContext, m: Raw, i: number): Pick<ModelConfig, 'adapters'> {
+  const adapters: AdapterConfig[] = [];
+  arr(m.adapters).forEach((item, j) => {
+    const a = obj(item);
+    const name = str(a.name);
+    const weights = str(a.weights);
+    if (name === undefined || weights === undefined) return;
+    const wrong = weightsProblem(weights);
+    if (wrong !== null) ctx.errors.push(problemAt(ctx.src, ['models', i, 'adapters', j, 'weights'], wrong));
+    adapters.push({ name, weights });
+  });
+  return adapters.length > 0 ? { adapters } : {};
+}
+
+/** An adapter is routed by its name, so it may be neither a model's name nor another adapter's. */
+function checkAdapterNames(ctx: ModelsContext, raw: Raw, models: readonly ModelConfig[]): void {
+  const modelNames = new Set(models.map((m) => m.name));
+  const owner = new Map<string, string>();
+  arr(raw.models).forEach((item, i) => {
+    const model = str(obj(item).name) ?? '';
+    arr(obj(item).adapters).forEach((a, j) => {
+      const name = str(obj(a).name);
+      if (name === undefined) return;
+      const at = ['models', i, 'adapters', j, 'name'];
+      const first = owner.get(name);
+      if (modelNames.has(name)) ctx.errors.push(problemAt(ctx.src, at, `adapter '${name}' has the name of a model: requests could not tell them apart`));
+      else if (first !== undefined) ctx.errors.push(problemAt(ctx.src, at, `duplicate adapter name '${name}': already an adapter of model '${first}'`));
+      else owner.set(name, model);
+    });
+  });
 }
 
 export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
@@ -99,7 +172,7 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       ...(gpuClass !== undefined ? { gpuClass } : {}),
       gpus: int(m.gpus) ?? 1,
       nodes: int(m.nodes) ?? 1,
-      replicas: int(m.replicas) ?? 1,
+      ...replicasKeys(ctx, m, i),
       priority: int(m.priority) ?? 0,
       args: arr(m.args).filter((a): a is string => typeof a === 'string'),
       // Absent means the routers' default (prefix); the schema has already refused any other value.
@@ -107,7 +180,10 @@ export function resolveModels(ctx: ModelsContext, raw: Raw): ModelConfig[] {
       index: i,
       ...fitKeys(m),
       ...modelLifecycle(ctx, m, ['models', i], ctx.defaults),
+      ...waitTimeoutKey(ctx, m, i),
+      ...adapterKeys(ctx, m, i),
     });
   });
+  checkAdapterNames(ctx, raw, models);
   return models;
 }

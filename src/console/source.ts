@@ -17,6 +17,7 @@ import { readGeneratedFile, type RunFile } from '../store/paths.js';
 import { OBSERVED_FILE, STATE_FILE, STATUS_FILE, parseSnapshot, parseState } from '../store/files.js';
 import { DataError } from '../errors.js';
 import { buildFleet } from '../fleet/index.js';
+import { committedCounts } from '../tick/plan.js';
 import type { StatusReport } from '../status/index.js';
 import { statusOf } from '../tick/render.js';
 import type { Config, ConfigProblem, LoadResult } from '../types/config.js';
@@ -111,7 +112,7 @@ export function createReader(dir: string, displayDir: string): (stamps: Stamp[])
       const stateText = await readGenerated(dir, STATE_FILE);
       const state = stateText === null ? emptyState() : parseState(stateText, STATE_FILE);
       // As STATUS.md: the committed snapshot judged at its own observation time.
-      const fleet = buildFleet(loaded.config, snap, state, snap.observedAt);
+      const fleet = buildFleet(committedCounts(loaded.config, state), snap, state, snap.observedAt);
       return { kind: 'fleet', config: loaded.config, fleet, report: statusOf(fleet, state), state };
     } catch (err) {
       if (!(err instanceof DataError)) throw err;

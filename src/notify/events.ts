@@ -35,6 +35,16 @@ export interface DetectInput {
   /** null when the config is valid. */
   configErrors: ConfigProblem[] | null;
   now: string;
+  /** The tick's scaling decisions (src/plan/scale.ts): one `model.scaled` each. Absent: none. */
+  scaled?: readonly ScaledModel[];
+}
+
+/** One scaling decision, as `model.scaled` reports it. */
+export interface ScaledModel {
+  model: string;
+  from: number;
+  to: number;
+  reason: string;
 }
 
 const key = (event: EventName, subject: string) => `${event}/${subject}`;
@@ -100,6 +110,19 @@ export function detectEvents(prev: State, input: DetectInput): { events: NotifyE
     );
   } else if (input.configErrors === null) {
     close('config.invalid', cluster);
+  }
+
+  // model.scaled: a decision, not a condition — one event per decision, nothing to close.
+  for (const d of input.scaled ?? []) {
+    const text = `Model ${esc(d.model)} scaled ${d.from}→${d.to}: ${esc(d.reason)}.`;
+    events.push({
+      event: 'model.scaled',
+      cluster,
+      time: now,
+      subject: d.model,
+      text: `[${esc(cluster)}] ${text}`,
+      details: { model: d.model, from: d.from, to: d.to, reason: d.reason },
+    });
   }
 
   if (input.fleet) {

@@ -20,9 +20,26 @@ import { planRollout } from './rollout.js';
 import { blockedReason } from './safety.js';
 import { recentlyDown, stopSurplus } from './surplus.js';
 
-export function planFleet(fleet: Fleet, state: State): Plan {
+/** Replicas the plan stops to make room for another model (src/plan/evict.ts). */
+export interface Evictions {
+  /** replica id -> the stop's reason, `evicted for <model>`. */
+  stops: ReadonlyMap<string, string>;
+  /** A trial: their GPUs count as free this tick, as they will be once drained. */
+  assumeFreed?: boolean;
+}
+
+export function planFleet(fleet: Fleet, state: State, evictions?: Evictions): Plan {
   // Steps 1, 2, 4, 5: what stays, what is freed now, what is replaced with surge.
   const { byModel, freeStops, draining } = classify(fleet);
+  const assumed = new Set<string>();
+  for (const [id, reason] of evictions?.stops ?? []) {
+    const r = fleet.replicaById.get(id);
+    const g = r ? byModel.get(r.model) : undefined;
+    if (!r || !g || !g.kept.includes(r)) continue;
+    g.kept = g.kept.filter((k) => k !== r);
+    freeStops.push(stopAction(r, reason, [], fleet));
+    if (evictions?.assumeFreed === true) assumed.add(id);
+  }
   // classify makes a group for every model in the config.
   const groupOf = (name: string): NonNullable<ReturnType<typeof byModel.get>> => {
     const g = byModel.get(name);
@@ -43,7 +60,7 @@ export function planFleet(fleet: Fleet, state: State): Plan {
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
 
   // A drain keeps its GPUs until the stop that ends it; only stops of this tick free theirs.
-  const freed = new Set(freeStops.filter(freesNow).map((s) => s.replica));
+  const freed = new Set([...freeStops.filter(freesNow).map((s) => s.replica), ...assumed]);
   const fit = fleetFit(fleet);
   const ctx: PlaceContext = {
     fleet,

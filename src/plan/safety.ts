@@ -5,6 +5,7 @@
 
 import type { Fleet } from '../types/fleet.js';
 import type { Action } from '../types/plan.js';
+import { idleEnough } from './idle-enough.js';
 
 function percent(x: number): string {
   return `${Math.round(x * 100)}%`;
@@ -12,6 +13,12 @@ function percent(x: number): string {
 
 function configPercent(x: number): string {
   return `${Math.round(x * 1000) / 10}%`;
+}
+
+/** A stop of a replica idle enough (src/plan/evict.ts idleEnough) takes nothing from service: outside the fraction. */
+function idleStop(fleet: Fleet, id: string): boolean {
+  const r = fleet.replicaById.get(id);
+  return r !== undefined && idleEnough(fleet, r);
 }
 
 export function blockedReason(fleet: Fleet, actions: readonly Action[]): string | null {
@@ -33,7 +40,7 @@ export function blockedReason(fleet: Fleet, actions: readonly Action[]): string 
   };
   const running = fleet.replicas.filter((r) => serving(r.id)).length;
   if (running === 0) return null;
-  const stops = actions.filter((a) => a.op === 'stop' && a.waitFor.length === 0 && serving(a.replica)).length;
+  const stops = actions.filter((a) => a.op === 'stop' && a.waitFor.length === 0 && serving(a.replica) && !idleStop(fleet, a.replica)).length;
   if (stops / running > maxStopFraction) {
     return (
       `would stop ${stops} of ${running} running and starting replicas (${percent(stops / running)}) ` +

@@ -126,7 +126,8 @@ function runningOf(m: StatusFacts['models'][number]): string {
 }
 
 const down: AttentionRule = (f) => {
-  const d = f.models.filter((m) => m.desired > 0 && m.running === 0);
+  // A model waking from asleep is starting on demand, not down.
+  const d = f.models.filter((m) => m.desired > 0 && m.running === 0 && m.scale?.state !== 'waking');
   return d.length === 0
     ? null
     : item(

@@ -8,6 +8,8 @@ import { surviveReport, surviveWarnings } from '../fleet/survive.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, Unplaceable } from '../types/plan.js';
 import { attentionItems } from './attention.js';
+import { withScale } from './scale-rows.js';
+import type { ScalingRecord } from '../types/state.js';
 import type { FabricRow, HoldingRow, IdleRow, ModelRow, NodeSince, OtherGpus, ReplicaRow, StatusFacts, StatusReport } from './types.js';
 import { stuckOf } from '../fleet/liveness.js';
 import type { StuckReplica } from './types.js';
@@ -125,7 +127,13 @@ function nodeLists(fleet: Fleet): StatusReport['nodes'] {
 }
 
 /** `blocked`: the fleet's own plan's (docs/safety.md), so STATUS.md cannot say nothing needs attention while nothing is applied. */
-export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: string | null = null, rollouts: readonly RolloutPlan[] = []): StatusReport {
+export function summarize(
+  fleet: Fleet,
+  unplaceable: Unplaceable[],
+  blocked: string | null = null,
+  rollouts: readonly RolloutPlan[] = [],
+  scaling?: Readonly<Record<string, ScalingRecord>>,
+): StatusReport {
   // Lost replicas count as gone (docs/placement.md): the planner places them again.
   const present = fleet.replicas.filter((r) => !r.lost);
   const fabrics = fabricRows(fleet);
@@ -142,7 +150,7 @@ export function summarize(fleet: Fleet, unplaceable: Unplaceable[], blocked: str
       fleet,
       fabrics.map((f) => f.name),
     ),
-    models: modelRows(fleet, rollouts),
+    models: withScale(fleet, modelRows(fleet, rollouts), scaling),
     replicas: present.map((r) => replicaRow(fleet, r)),
     unplaceable: unplaceable.map((u) => ({ model: u.model, missing: u.missing, reason: u.reason })).sort((a, b) => cmp(a.model, b.model)),
     blocked,

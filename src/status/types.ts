@@ -2,6 +2,7 @@
 // (text, JSON, STATUS.md) reads only this, so the three cannot disagree.
 
 import type { RolloutStage, Unplaceable } from '../types/plan.js';
+import type { ScalingDecision } from '../types/state.js';
 import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
 import type { EndpointWarning } from '../fleet/routes.js';
 import type { FitReport } from '../fleet/fit-report.js';
@@ -48,6 +49,19 @@ export interface ModelRow {
   draining?: number;
   /** Its rollout (models.yaml `rollout`) while one is under way or failed; absent otherwise. */
   rollout?: ModelRollout;
+  /** Its models.yaml replicas range (docs/status.md); absent for a fixed count. `desired` is the count decided now. */
+  scale?: ModelScale;
+}
+
+export interface ModelScale {
+  min: number;
+  max: number;
+  /** asleep: at 0, nothing waiting; waking: asked for, nothing running yet; awake otherwise. */
+  state: 'asleep' | 'waking' | 'awake';
+  /** Requests waiting at the routers for it now. */
+  waiting: number;
+  /** The last decision that changed its count; null when none yet. */
+  last: ScalingDecision | null;
 }
 
 export interface ModelRollout {

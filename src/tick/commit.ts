@@ -7,6 +7,9 @@ import { GENERATED_FILES } from '../store/files.js';
 import { GitError } from '../errors.js';
 import type { Checkout } from '../git/config-repo.js';
 import { writeGenerated, type Generated } from '../store/write.js';
+import { decisionText } from '../plan/scale.js';
+import { duration } from '../text/format.js';
+import type { Planned } from './plan.js';
 
 export interface Committed {
   /** The new commit, or null when nothing changed (or the lease ran out). */
@@ -45,3 +48,23 @@ export async function commitTick(repo: Checkout, files: Generated, message: stri
     return { ...out, commit, pushError: err.message };
   }
 }
+
+/**
+ * What the tick decided by itself, each with its cause, for the commit message
+ * (docs/config.md#on-demand-models): `scale qwen-7b 0→1 (12 waiting at rt-a)`,
+ * `evict phi-3-0 for qwen-7b (idle 3h)`. A person reading `git log` sees why
+ * the fleet moved without a PR.
+ */
+export function decisionLines(planned: Pick<Planned, 'scaled' | 'plan' | 'fleet'>): string[] {
+  const lines = planned.scaled.map(decisionText);
+  for (const a of planned.plan.actions) {
+    if (a.op !== 'stop') continue;
+    const m = EVICTED.exec(a.reason);
+    if (!m) continue;
+    const idle = planned.fleet.replicaById.get(a.replica)?.idleSeconds;
+    lines.push(`evict ${a.replica} for ${m[1] ?? ''}${idle === null || idle === undefined ? '' : ` (idle ${duration(idle)})`}`);
+  }
+  return lines;
+}
+
+const EVICTED = /^evicted for (.+)$/;

@@ -30,6 +30,7 @@ export function tickEvents(planned: Planned, updated: State, committed: State, o
     ],
     configErrors: null,
     now: planned.now,
+    scaled: planned.scaled,
   });
 }
 

@@ -4,7 +4,8 @@
 // starts a report shows steer the preview's placement exactly as the tick's.
 
 import { buildFleet } from '../fleet/build-fleet.js';
-import { planFleet } from '../plan/plan-fleet.js';
+import { planWithEvictions, type Eviction } from '../plan/evict.js';
+import { decideScale, hasScale, type ScaleOutcome } from '../plan/scale.js';
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
@@ -22,14 +23,59 @@ export interface TickInput {
 }
 
 export interface Planned extends TickInput {
-  /** The committed state with the failed starts this snapshot shows recorded. */
+  /** The config planned with: models.yaml's, each replicas range replaced by the count decided this tick (src/plan/scale.ts). */
+  config: Config;
+  /** The committed state with the failed starts this snapshot shows recorded, and this tick's scaling record. */
   state: State;
+  /** The scaling decisions of this tick (docs/config.md#on-demand-models), in models.yaml order. */
+  scaled: ScaleOutcome['decisions'];
   fleet: Fleet;
   plan: Plan;
 }
 
+/** state.json with this tick's scaling record; unchanged when no model is, or was, ranged. */
+function withScaling(state: State, scaling: ScaleOutcome['scaling']): State {
+  if (scaling !== undefined) return { ...state, scaling };
+  if (state.scaling === undefined) return state;
+  const { scaling: _gone, ...rest } = state;
+  return rest;
+}
+
 export function planTick(input: TickInput): Planned {
-  const state = recordQuarantines(recordObservedFailures(input.state, input.snapshot, new Date(input.now)), input);
-  const fleet = buildFleet(input.config, input.snapshot, state, input.now);
-  return { ...input, state, fleet, plan: planFleet(fleet, state) };
+  const recorded = recordQuarantines(recordObservedFailures(input.state, input.snapshot, new Date(input.now)), input);
+  const observed = buildFleet(input.config, input.snapshot, recorded, input.now);
+  // The one place a range becomes a count: every reader after this sees the decided `replicas`.
+  const scale = decideScale(observed, recorded);
+  const state = withScaling(recorded, scale.scaling);
+  const scaled = scale.config === input.config ? observed : { ...observed, config: scale.config };
+  const { fleet, plan, evictions } = planWithEvictions(scaled, state);
+  return { ...input, config: fleet.config, state: withEvictions(state, evictions, fleet), scaled: scale.decisions, fleet, plan };
+}
+
+/** A victim's model keeps the count it was left with, or it would be placed again next tick. */
+function withEvictions(state: State, evictions: readonly Eviction[], fleet: Planned['fleet']): State {
+  if (evictions.length === 0 || state.scaling === undefined) return state;
+  const scaling = { ...state.scaling };
+  for (const m of fleet.config.models) {
+    const mine = evictions.filter((e) => e.model === m.name);
+    const rec = scaling[m.name];
+    if (mine.length === 0 || rec === undefined) continue;
+    const reason = `evicted for ${[...new Set(mine.map((e) => e.for))].join(', ')}`;
+    scaling[m.name] = { ...rec, count: m.replicas, last: { at: fleet.now, from: rec.count, to: m.replicas, reason } };
+  }
+  return { ...state, scaling };
+}
+
+/**
+ * The config as the last tick decided it, for readers of the committed files that
+ * do not plan (the console): each ranged model at state.json's count, within its range.
+ */
+export function committedCounts(config: Config, state: State): Config {
+  if (!config.models.some(hasScale)) return config;
+  const models = config.models.map((m) => {
+    if (!hasScale(m)) return m;
+    const count = state.scaling?.[m.name]?.count ?? m.replicas;
+    return { ...m, replicas: Math.max(m.scale.min, Math.min(m.scale.max, count)) };
+  });
+  return { ...config, models };
 }

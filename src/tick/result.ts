@@ -71,6 +71,8 @@ export interface TickNews {
   events: readonly { event: EventName; subject: string }[];
   /** Replicas started this tick in place of ones on a lost node. */
   moved: number;
+  /** This tick's scaling and eviction decisions, each as the message names it (`scale qwen-7b 0→1 (12 waiting at rt-a)`). */
+  decisions?: readonly string[];
 }
 
 /** Starts that took, per model, count as moved up to the replicas that model has on lost nodes. */
@@ -124,7 +126,8 @@ export function commitMessage(
 ): string {
   const where = cluster ? ` (${cluster})` : '';
   if (r.configInvalid) return `llmgw: config invalid, nothing applied${where}`;
-  const happened = eventPhrases(news.events);
+  // A decision is the tick's own cause: it leads, before what happened to the fleet.
+  const happened = [...(news.decisions ?? []), ...eventPhrases(news.events)];
   const lead = happened.length > 0 ? `${happened.join('; ')}; ` : '';
   if (r.dirtyConfig.length > 0) return `llmgw: ${lead}uncommitted edits to ${r.dirtyConfig.join(', ')}, nothing applied${where}`;
   if (r.blocked !== null) return `llmgw: ${lead}plan blocked, nothing applied${where}`;

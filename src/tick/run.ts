@@ -30,7 +30,7 @@ import type { Transport } from '../types/transport.js';
 import { afterTick, stateAfter, type After } from './after.js';
 import { applyTick, type Applied } from './apply.js';
 import { branchConfig } from './branch-config.js';
-import { commitTick } from './commit.js';
+import { commitTick, decisionLines } from './commit.js';
 import { writeAll } from '../store/write.js';
 import { clusterAlone, invalidTick } from './invalid.js';
 import { queueEvents, sendCommitted, tickEvents } from './notify.js';
@@ -348,7 +348,7 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   // With uncommitted edits the tick reports the plan of those edits (null when they are invalid).
   const plan = draftPlan === undefined ? planned.plan : draftPlan;
   const facts = { configInvalid: false, dirtyConfig, blocked: plan?.blocked ?? null, outcome: applied.outcome };
-  const news = tickNews(detected.events, planned.fleet, applied.outcome);
+  const news = { ...tickNews(detected.events, planned.fleet, applied.outcome), decisions: decisionLines(planned) };
   const files = { status: after.status, state: after.state, snapshot: after.snapshot };
   const first = await commitTick(repo, files, commitMessage(config.cluster.name, facts, counts, news), commitOptions);
   const done = await sendCommitted(repo, files, first, config.cluster.notify.webhooks, sendOptions(config.cluster.name, key));

@@ -85,7 +85,8 @@ export type EventName =
   | 'plan.blocked'
   | 'rollout.failed'
   | 'gpu.quarantined'
-  | 'replica.stalled';
+  | 'replica.stalled'
+  | 'model.scaled';
 
 export const EVENT_NAMES: readonly EventName[] = [
   'node.lost',
@@ -99,6 +100,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'rollout.failed',
   'gpu.quarantined',
   'replica.stalled',
+  'model.scaled',
 ];
 
 export interface WebhookConfig {
@@ -215,6 +217,35 @@ export interface ModelConfig {
   spread?: Spread;
   /** What the model must outlive (docs/placement.md#survive); absent: `none`. */
   survive?: Spread;
+  /**
+   * models.yaml `replicas: {min, max}` (docs/config.md#on-demand-models): llmgw decides
+   * the count within the range each tick, and the tick's config carries the decided
+   * count in `replicas`. Absent: `replicas` is a fixed count.
+   */
+  scale?: ScaleConfig;
+  /** How long a request waits at a router for a replica of this model; absent: the routers' default (5m). */
+  waitTimeoutMs?: number;
+  /** LoRA adapters its replicas serve (models.yaml `adapters`); absent: none. */
+  adapters?: AdapterConfig[];
+}
+
+/** A replica range and how demand moves within it (docs/config.md#on-demand-models). */
+export interface ScaleConfig {
+  min: number;
+  max: number;
+  /** Demand (in flight plus waiting) per routable replica above which the model scales up. */
+  targetInflight: number;
+  /** How long a replica must be idle before the model scales down by one; absent: cluster.yaml `idle.after`. */
+  scaleDownAfterMs?: number;
+}
+
+/** The default of models.yaml `targetInflight`. */
+export const TARGET_INFLIGHT_DEFAULT = 32;
+
+/** A LoRA adapter: the name requests use, and its weights (a directory under a storage path, like a model's). */
+export interface AdapterConfig {
+  name: string;
+  weights: string;
 }
 
 /** models.yaml `spread` and `survive`: a failure domain, or none. */

@@ -104,6 +104,25 @@ export interface State {
   lifecycle?: LifecycleState;
   /** The highest lease epoch issued (docs/safety.md#fencing): a lease ref created afresh starts above it. Absent: 0. */
   leaseEpoch?: number;
+  /** model -> the replica count decided within its models.yaml range (src/plan/scale.ts); absent: none ranged. */
+  scaling?: Record<string, ScalingRecord>;
+}
+
+/** One ranged model's decided count and its last decision (docs/config.md#on-demand-models). */
+export interface ScalingRecord {
+  count: number;
+  /** When it last scaled up: no scale-down within scaleDownAfter of it. Absent: never. */
+  lastUpAt?: string;
+  /** The last decision that changed the count. Absent: none yet. */
+  last?: ScalingDecision;
+}
+
+export interface ScalingDecision {
+  at: string;
+  from: number;
+  to: number;
+  /** Its cause, as the commit message says it: `12 waiting at rt-a`, `qwen-7b-0 idle 10m`. */
+  reason: string;
 }
 
 /** What a stop that drains, and a rollout, must remember from one tick to the next. */

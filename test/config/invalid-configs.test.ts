@@ -238,7 +238,7 @@ const CASES: Case[] = [
     'cluster',
     'name: test',
     'name: test\nnotify:\n  webhooks:\n    - { url: "https://h.example/x", events: [node.lost, node.gone] }',
-    'cluster.yaml:6:57: notify.webhooks[0].events[1]: must be one of "node.lost", "node.recovered", "model.down", "model.recovered", "model.unplaceable", "apply.failed", "config.invalid", "plan.blocked", "rollout.failed", "gpu.quarantined", "replica.stalled"',
+    'cluster.yaml:6:57: notify.webhooks[0].events[1]: must be one of "node.lost", "node.recovered", "model.down", "model.recovered", "model.unplaceable", "apply.failed", "config.invalid", "plan.blocked", "rollout.failed", "gpu.quarantined", "replica.stalled", "model.scaled"',
   ],
   [
     'a webhook url must be http(s), and the value is not repeated',

@@ -13,6 +13,7 @@ import { BAR_CHARS, BAR_ORDER, barText } from './bar.js';
 import { md, plainText } from '../../text/markdown-escape.js';
 import { isTime, plural, utcDate } from '../../text/format.js';
 import { modelNeedsAttention } from '../../status/attention.js';
+import { desiredText, lastScaleText } from '../../status/scale-rows.js';
 import { EVERY_ONE, MAX_FOLDED, attentionLine, details, foldedTable, table, type Row } from './markdown-blocks.js';
 import { attentionNodes } from './node-rows.js';
 import { REASON_LABEL } from '../../text/reason-labels.js';
@@ -104,13 +105,17 @@ function fabrics(report: StatusReport): string[] {
 
 function models(report: StatusReport): string[] {
   const rows: Row[] = report.models.map((m) => ({
-    cells: [md(m.name), `${m.desired}`, `${m.running}`, `${m.starting}`, `${m.failed}`],
+    cells: [md(m.name), desiredText(m), `${m.running}`, `${m.starting}`, `${m.failed}`],
     attention: modelNeedsAttention(m),
   }));
   const draining = report.replicas.filter((r) => r.state === 'draining').length;
   const states = draining > 0 ? (['running', 'starting', 'failed', 'draining'] as const) : (['running', 'starting', 'failed'] as const);
   const counts = states.map((s) => `${report.replicas.filter((r) => r.state === s).length} ${s}`);
-  const lifecycle = lifecycleModelLines(report, md, '- ');
+  const scaled = report.models.flatMap((m) => {
+    const t = lastScaleText(m);
+    return t === null ? [] : [`- ${md(t)}`];
+  });
+  const lifecycle = [...lifecycleModelLines(report, md, '- '), ...scaled];
   const head = ['Model', 'Desired', 'Running', 'Starting', 'Failed'];
   return [
     '## Models',

@@ -9,6 +9,7 @@ import { MAX_SUBJECTS } from './markdown-blocks.js';
 import { attentionNodes } from './node-rows.js';
 import { REASON_LABEL } from '../../text/reason-labels.js';
 import { modelNeedsAttention } from '../../status/attention.js';
+import { desiredText, lastScaleText } from '../../status/scale-rows.js';
 import type { AttentionItem, StatusReport } from '../../status/types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from './placement-rows.js';
@@ -70,8 +71,12 @@ function fabrics(report: StatusReport): string[] {
 function models(report: StatusReport): string[] {
   if (report.models.length === 0) return ['Models: none', ''];
   const ordered = [...report.models.filter(modelNeedsAttention), ...report.models.filter((m) => !modelNeedsAttention(m))];
-  const rows = ordered.map((m) => [t(m.name), ...[m.desired, m.running, m.starting, m.failed].map(String)]);
-  const lifecycle = lifecycleModelLines(report, t, '  ', (x) => x);
+  const rows = ordered.map((m) => [t(m.name), desiredText(m), ...[m.running, m.starting, m.failed].map(String)]);
+  const scaled = report.models.flatMap((m) => {
+    const line = lastScaleText(m);
+    return line === null ? [] : [`  ${t(line)}`];
+  });
+  const lifecycle = [...lifecycleModelLines(report, t, '  ', (x) => x), ...scaled];
   return ['Models', ...pad([['model', 'desired', 'running', 'starting', 'failed'], ...rows]).map((l) => `  ${l}`), ...lifecycle, ''];
 }
 
