@@ -11,7 +11,8 @@ import { watch } from 'chokidar';
 import { UsageError } from '../errors.js';
 import { GENERATED_FILES } from '../store/files.js';
 
-export type TickReason = 'schedule' | 'watch' | 'start';
+/** What started a tick: the cron slot, a config file, the start, the remote branch moving (poll or push webhook), a router's demand. */
+export type TickReason = 'schedule' | 'watch' | 'start' | 'poll' | 'webhook' | 'demand';
 
 export interface LoopOptions {
   /** A node-cron expression (five fields, or six with seconds first). */
@@ -33,6 +34,16 @@ export interface Loop {
   trigger(reason: TickReason): void;
   /** Resolves once the watcher is watching (at once without one). */
   ready: Promise<void>;
+  /** Whether a tick (or an exclusive job) runs now. */
+  busy(): boolean;
+  /** How many ticks and jobs have started so far: a watcher tells by it that one ran between two of its looks. */
+  runs(): number;
+  /**
+   * Run `job` in a tick's place when nothing runs: the same one-at-a-time rule,
+   * so a job between ticks never overlaps one. False (and `job` not run) when
+   * something runs already or the loop stopped; triggers arriving meanwhile make a tick after it.
+   */
+  exclusive(job: () => Promise<void>): Promise<boolean>;
 }
 
 /** One line for the log: the first line of the message. */
@@ -56,13 +67,19 @@ export function startLoop(opts: LoopOptions): Loop {
   let pending: TickReason | null = null;
 
   function run(reason: TickReason): void {
-    inFlight = (async () => {
+    occupy(async () => {
       try {
         await opts.tick(reason);
       } catch (err) {
         opts.log(`tick (${reason}) failed: ${oneLine(err)}`);
       }
-    })().then(() => {
+    });
+  }
+
+  let started = 0;
+  function occupy(body: () => Promise<void>): void {
+    started += 1;
+    inFlight = body().then(() => {
       inFlight = null;
       if (pending !== null && !stopped) {
         const next = pending;
@@ -116,6 +133,18 @@ export function startLoop(opts: LoopOptions): Loop {
   return {
     ready,
     trigger,
+    busy: () => inFlight !== null,
+    runs: () => started,
+    async exclusive(job) {
+      if (stopped || inFlight) return false;
+      // Set in the job's catch: typed wide so the check after it is not narrowed to null.
+      let failed = null as { err: unknown } | null;
+      const body = job().catch((err: unknown) => void (failed = { err }));
+      occupy(() => body);
+      await body;
+      if (failed !== null) throw failed.err;
+      return true;
+    },
     async stop() {
       stopped = true;
       pending = null;

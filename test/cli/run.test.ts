@@ -23,6 +23,24 @@ test('a lease TTL that is not a duration is a usage error', async () => {
   assert.is(c.err(), "llmgw run: --lease-ttl 'ten' is not a duration (e.g. 90s, 10m, 1h30m)\n");
 });
 
+test('--poll and --demand-poll take a duration or off; anything else is a usage error naming the flag', async () => {
+  const c = captureIo();
+  assert.is(await main(['run', '--schedule', '* * * * *', '--poll', 'often'], c.io), 1);
+  assert.is(c.err(), "llmgw run: --poll 'often' is not a duration or off (e.g. 15s, 2s, off)\n");
+  const d = captureIo();
+  assert.is(await main(['run', '--schedule', '* * * * *', '--demand-poll', 'soon'], d.io), 1);
+  assert.is(d.err(), "llmgw run: --demand-poll 'soon' is not a duration or off (e.g. 15s, 2s, off)\n");
+});
+
+test('--listen without $LLMGW_PUSH_SECRET is a startup error that says where the secret goes, before any repo is touched', async () => {
+  const c = captureIo({ cwd: '/nonexistent' });
+  assert.is(await main(['run', '--schedule', '* * * * *', '--listen', '127.0.0.1:9465'], c.io), 1);
+  assert.is(c.err(), "llmgw run: --listen needs the webhook secret in $LLMGW_PUSH_SECRET (the one set on the forge's push webhook)\n");
+  const d = captureIo({ env: { LLMGW_PUSH_SECRET: 's' } });
+  assert.is(await main(['run', '--schedule', '* * * * *', '--listen', '9465'], d.io), 1);
+  assert.is(d.err(), "llmgw run: --listen must be HOST:PORT (e.g. 127.0.0.1:9465), got '9465'\n");
+});
+
 test('--remote without --workdir is a usage error', async () => {
   const c = captureIo();
   assert.is(await main(['run', '--schedule', '* * * * *', '--remote', 'https://example.invalid/r.git'], c.io), 1);

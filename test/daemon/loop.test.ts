@@ -144,4 +144,39 @@ test('a write to a watched file triggers one debounced tick; a generated file do
   }
 });
 
+test('an exclusive job runs only when nothing does, counts as a run, and triggers during it make one tick after it', async () => {
+  const t = fakeTick();
+  t.hold();
+  const loop = startLoop({ schedule: NEVER, tick: t.tick, log: () => undefined });
+  await sleep(10);
+  assert.is(loop.busy(), true);
+  assert.is(await loop.exclusive(async () => assert.unreachable('ran beside a tick')), false);
+  t.release();
+  while (loop.busy()) await sleep(5);
+  const before = loop.runs();
+  let release: () => void = () => undefined;
+  const job = loop.exclusive(() => new Promise<void>((r) => (release = r)));
+  assert.is(loop.busy(), true);
+  assert.is(loop.runs(), before + 1);
+  loop.trigger('poll');
+  loop.trigger('webhook');
+  assert.equal(t.reasons, ['start'], 'no tick beside the job');
+  release();
+  assert.is(await job, true);
+  while (t.reasons.length < 2) await sleep(5);
+  t.release();
+  await loop.stop();
+  assert.equal(t.reasons, ['start', 'poll']);
+  assert.is(t.maxActive(), 1);
+});
+
+test('a failing exclusive job rejects its caller and frees the loop', async () => {
+  const loop = startLoop({ schedule: NEVER, tickAtStart: false, tick: async () => undefined, log: () => undefined });
+  let caught = '';
+  await loop.exclusive(async () => Promise.reject(new Error('boom'))).catch((e: unknown) => (caught = (e as Error).message));
+  assert.is(caught, 'boom');
+  assert.is(loop.busy(), false);
+  await loop.stop();
+});
+
 test.run();

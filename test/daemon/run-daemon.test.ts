@@ -132,4 +132,19 @@ test('without a remote the single instance ticks without any lease talk', async 
   assert.equal(ticks, ['start no deadline']);
 });
 
+test('a job between ticks runs under the lease the holder kept (its epoch), renewed once past half its TTL; a standby runs none', async () => {
+  const { c, a, b } = await holderAndStandby();
+  const seen: string[] = [];
+  const job = async (lease: { holder: string; epoch(): number; expiresAt(): Date | undefined }) =>
+    void seen.push(`${lease.holder} epoch ${lease.epoch()} until ${lease.expiresAt()?.toISOString()}`);
+  assert.is(await b.d.leased(job), false, 'a standby acts on nothing');
+  assert.is(await a.d.leased(job), true);
+  assert.equal(seen, ['a epoch 1 until 2026-11-29T08:10:00.000Z'], 'the kept lease, as the start tick took it');
+  c.advance(TTL / 2 + 1000);
+  assert.is(await a.d.leased(job), true);
+  assert.equal(seen[1], 'a epoch 1 until 2026-11-29T08:15:01.000Z', 'renewed (same holder, same epoch) before acting');
+  await a.d.stop();
+  await b.d.stop();
+});
+
 test.run();

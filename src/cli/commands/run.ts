@@ -1,6 +1,9 @@
 // `llmgw run`: the reconciler as a long-running process (docs/overview.md, docs/commands.md, docs/safety.md).
-// Ticks on a cron schedule, and with --watch when cluster.yaml or models.yaml
-// changes in the checkout; only while holding the lease in the remote. One SSH
+// Ticks on a cron schedule, with --watch when cluster.yaml or models.yaml
+// changes in the checkout, out of schedule when the remote branch moves (--poll,
+// a signed push webhook on --listen) or the routers report demand a tick can
+// serve (--demand-poll); only while holding the lease in the remote
+// (docs/operations.md#which-trigger-sees-what). One SSH
 // transport with kept-alive connections serves every tick. SIGTERM or SIGINT
 // lets the tick in flight finish, closes the connections and exits 0.
 
@@ -19,7 +22,12 @@ import { stopSignals } from '../stop-signals.js';
 /** docs/safety.md: the lease's one TTL, as --lease-ttl spells it. */
 const DEFAULT_LEASE_TTL = `${LEASE_TTL_MS / 60_000}m`;
 
+/** docs/commands.md `llmgw run`: how often the remote branch and the routers are looked at. */
+const DEFAULT_POLL = '15s';
+const DEFAULT_DEMAND_POLL = '2s';
+
 const HELP = `Usage: llmgw run --schedule CRON [--watch] [--repo DIR | --remote URL [--branch B] --workdir DIR]
+                 [--poll DURATION|off] [--listen HOST:PORT] [--demand-poll DURATION|off]
                  [--no-push] [--lease-ttl DURATION] [--metrics HOST:PORT] [--log-format text|json]
 
 Reconcile on a schedule: each tick pulls, validates, gathers, plans, applies,
@@ -27,6 +35,17 @@ commits STATUS.md when it changed, pushes and notifies (see llmgw reconcile).
 Ticks never overlap: triggers that arrive during a tick make one more tick.
   --schedule CRON       node-cron expression, e.g. '*/5 * * * *' (six fields: seconds first)
   --watch               also tick, debounced, when cluster.yaml or models.yaml changes
+                        in the checkout (kept current by another tool)
+  --poll DURATION|off   tick when the remote branch moved, read with git ls-remote this
+                        often (default ${DEFAULT_POLL}; off or 0: never); llmgw's own pushes
+                        are not a move
+  --listen HOST:PORT    receive the forge's push webhook (GitHub, GitLab, Gitea) and tick
+                        at once; the secret is read from $LLMGW_PUSH_SECRET; anything
+                        unsigned or wrongly signed gets 401 and starts nothing
+  --demand-poll D|off   read every router's usage this often (default ${DEFAULT_DEMAND_POLL}; off or 0:
+                        never): tick when requests wait for a model with no routable
+                        replica or a replica is ejected as stalled, and route a starting
+                        replica of such a model the moment its agent says it runs
 ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the branch (the lease is still
                         taken in the remote: it guards the fleet, not the branch)
   --lease-ttl DURATION  how long a tick's lease lasts (default ${DEFAULT_LEASE_TTL}); must exceed a
@@ -37,6 +56,7 @@ ${REPO_OPTIONS_HELP}  --no-push             commit locally, do not push the bran
   --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (docs/operations.md)
   --log-format F        text (default) or json: one object a line with time, level, msg
                         and tick, the id the lines of one tick share
+Which trigger sees what: docs/operations.md#which-trigger-sees-what.
 SIGTERM or SIGINT finishes the tick in flight (each git call then gets a few seconds),
 lets the lease go and exits 0; a second one stops at once. Every git call is ended
 past cluster.yaml's git.timeout (LLMGW_GIT_TIMEOUT=90s overrides it).
@@ -49,6 +69,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       ...REPO_OPTIONS,
       schedule: { type: 'string' },
       watch: { type: 'boolean', default: false },
+      poll: { type: 'string' },
+      listen: { type: 'string' },
+      'demand-poll': { type: 'string' },
       'no-push': { type: 'boolean', default: false },
       'lease-ttl': { type: 'string' },
       metrics: { type: 'string' },
@@ -66,6 +89,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const leaseTtlMs = parseDuration(ttlText);
   if (leaseTtlMs === null || leaseTtlMs <= 0) throw new UsageError(`--lease-ttl '${ttlText}' is not a duration (e.g. 90s, 10m, 1h30m)`);
   const metricsListen = values.metrics === undefined ? null : parseMetricsListen(values.metrics);
+  const pollMs = interval('--poll', values.poll ?? DEFAULT_POLL);
+  const demandPollMs = interval('--demand-poll', values['demand-poll'] ?? DEFAULT_DEMAND_POLL);
+  const { parsePushListen, pushSecret, startPushReceiver } = await import('../../daemon/push-webhook.js');
+  const push = values.listen === undefined ? null : { listen: parsePushListen(values.listen), secret: pushSecret(io.env) };
   const logger = createLogger({ format: parseLogFormat(values['log-format']), stdout: io.stdout, stderr: io.stderr, timestamps: true });
 
   const { startDaemon } = await import('../../daemon/run-daemon.js');
@@ -78,18 +105,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
     throw err;
   });
   // Loaded here, after the options are checked: ssh2 is heavy.
-  const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }, { serveRunMetrics, observeTicks }] = await Promise.all([
+  const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }, { serveRunMetrics, observeTicks }, watchers] = await Promise.all([
     import('../../tick/run.js'),
     import('../../tick/transport-source.js'),
     import('../../gather/ssh-transport.js'),
     import('../../tick/report.js'),
     import('../../metrics/run-metrics.js'),
+    import('../../daemon/watchers.js'),
   ]);
   const metrics = metricsListen && (await serveRunMetrics(metricsListen, { log }));
   // One transport for the life of the process: connections stay warm between ticks,
   // and are replaced only when a PR changes cluster.yaml's ssh settings.
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env: io.env, keepAlive: true }));
   let daemon;
+  let stopWatchers: () => Promise<void> = () => Promise.resolve();
   try {
     daemon = startDaemon({
       repo,
@@ -113,14 +142,34 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return result;
       }),
     });
+    stopWatchers = await watchers.startWatchers({
+      daemon,
+      repo,
+      env: io.env,
+      pollMs,
+      demandPollMs,
+      push,
+      startPushReceiver,
+      transport: (config) => transports.forConfig(config),
+      log,
+    });
     log(`running: schedule '${values.schedule}'${values.watch ? ', watching cluster.yaml and models.yaml' : ''} in ${repo.dir}`);
     log(`${await signal.first}: finishing the tick in flight`);
   } finally {
     signal.dispose();
+    await stopWatchers();
     await daemon?.stop();
     await transports.close();
     await metrics?.close();
   }
   log('stopped');
   return 0;
+}
+
+/** A poll interval: a duration, or `off`/`0` for none (null). */
+function interval(flag: string, text: string): number | null {
+  if (text === 'off' || text === '0') return null;
+  const ms = parseDuration(text);
+  if (ms === null || ms <= 0) throw new UsageError(`${flag} '${text}' is not a duration or off (e.g. 15s, 2s, off)`);
+  return ms;
 }
