@@ -73,7 +73,7 @@ export async function startWatchers(opts: WatcherOptions): Promise<() => Promise
         async load() {
           const loaded = await loadConfig(repo.dir, { env: opts.env, strictEnv: false });
           if (!loaded.ok) return null;
-          return { config: loaded.config, placements: (await readState(repo.dir)).placements };
+          return { config: loaded.config, placements: (await readState(repo.dir)).placements ?? {} };
         },
       });
       stops.push(() => watch.stop());
