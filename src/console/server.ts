@@ -7,8 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { UsageError } from '../errors.js';
+import { listenOn } from '../util/listen.js';
 import { ASSETS } from './assets.js';
 import { openHistory, type History } from './history.js';
 import { esc } from './html.js';
@@ -164,16 +163,9 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleServer>
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new UsageError(`--listen ${opts.listen.host}:${opts.listen.port}: cannot listen (${err.code ?? err.message})`)),
-    );
-    server.listen(opts.listen.port, opts.listen.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = opts.listen.host.includes(':') ? `[${opts.listen.host}]` : opts.listen.host;
+  const url = await listenOn(server, opts.listen);
   return {
-    url: `http://${shown}:${port}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -19,6 +19,7 @@ import type { PlacementRecord } from '../types/state.js';
 import type { Transport } from '../types/transport.js';
 import { demandConditions, demandTrigger, startingModels } from './demand.js';
 import { routeRunning, startingForDemand, type Candidate } from './fast-route.js';
+import { every } from './every.js';
 
 export interface DemandWatchOptions {
   intervalMs: number;
@@ -109,18 +110,7 @@ export function demandWatch(opts: Omit<DemandWatchOptions, 'intervalMs'>): Deman
 }
 
 export function startDemandWatch(opts: DemandWatchOptions): DemandWatch {
-  const step = demandWatch(opts);
-  let looking: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    looking ??= step()
-      .catch((err: unknown) => opts.log(`demand: ${firstLine(err)}`))
-      .finally(() => (looking = null));
-  }, opts.intervalMs);
-  return {
-    step,
-    async stop() {
-      clearInterval(timer);
-      await looking;
-    },
-  };
+  const look = demandWatch(opts);
+  const timed = every(opts.intervalMs, () => look().catch((err: unknown) => opts.log(`demand: ${firstLine(err)}`)));
+  return { step: look, stop: () => timed.stop() };
 }

@@ -6,7 +6,7 @@
 // since the tick reads the branch itself. The secret is never logged.
 
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../util/listen.js';
 import { UsageError } from '../errors.js';
 import { verifyPush } from './push-signature.js';
 
@@ -101,16 +101,9 @@ export async function startPushReceiver(opts: PushReceiverOptions): Promise<Push
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new UsageError(`--listen ${opts.listen.host}:${opts.listen.port}: cannot listen (${err.code ?? err.message})`)),
-    );
-    server.listen(opts.listen.port, opts.listen.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = opts.listen.host.includes(':') ? `[${opts.listen.host}]` : opts.listen.host;
+  const url = await listenOn(server, opts.listen);
   return {
-    url: `http://${shown}:${port}/`,
+    url: `${url}/`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -6,6 +6,7 @@
 // dropped, since that tick's push may be in it.
 
 import type { BranchTips } from '../git/branch-tip.js';
+import { every } from './every.js';
 
 /** What the poll needs of the loop: whether a tick runs, how many have, and how to ask for one. */
 export interface PollLoop {
@@ -64,16 +65,5 @@ export function remotePoll(opts: Omit<RemotePollOptions, 'intervalMs'>): RemoteP
 }
 
 export function startRemotePoll(opts: RemotePollOptions): RemotePoll {
-  const step = remotePoll(opts);
-  let looking: Promise<boolean> | null = null;
-  const timer = setInterval(() => {
-    looking ??= step().finally(() => (looking = null));
-  }, opts.intervalMs);
-  return {
-    step,
-    async stop() {
-      clearInterval(timer);
-      await looking;
-    },
-  };
+  return every(opts.intervalMs, remotePoll(opts));
 }
