@@ -13,7 +13,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,20 @@ export interface SlurmCluster {
 }
 
 const SBIN = '/usr/sbin';
+
+/** The pids of this machine's processes whose environment holds `entry` exactly (unreadable ones are skipped). */
+function processesWithEnv(entry: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry)) found.push(Number(name));
+    } catch {
+      // a process that ended, or one we may not read
+    }
+  }
+  return found;
+}
 
 export function slurmAvailable(): boolean {
   return (
@@ -198,8 +212,17 @@ export async function startSlurmCluster(nodes: readonly SlurmNodeSpec[]): Promis
       for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
       await waitFor('the Slurm daemons to exit after SIGKILL', allGone, 10_000);
     });
-    // Job steps are their own process groups: none may outlive the cluster.
+    // Job steps are their own process groups: none may outlive the cluster. A
+    // slurmstepd's command line is only `slurmstepd: [1.batch]`, so it is found
+    // by the SLURM_CONF it inherited from this cluster's slurmd.
     spawnSync('pkill', ['-KILL', '-f', dir]);
+    for (const pid of processesWithEnv(`SLURM_CONF=${join(dir, 'etc', 'slurm.conf')}`)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   return { dir, env, run, nodeStates, stop };
