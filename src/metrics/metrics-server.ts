@@ -4,9 +4,9 @@
 // they map the fleet.
 
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { UsageError } from '../errors.js';
+import { listenOn } from '../util/listen.js';
 
 export interface Listen {
   host: string;
@@ -50,16 +50,9 @@ export async function startMetricsServer(listen: Listen, registry: Registry): Pr
   });
   // A scraper that keeps its connection open must not hold up a shutdown.
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new UsageError(`--metrics ${listen.host}:${listen.port}: cannot listen (${err.code ?? err.message})`)),
-    );
-    server.listen(listen.port, listen.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const url = await listenOn(server, listen, '--metrics');
   return {
-    url: `http://${shown}:${port}/metrics`,
+    url: `${url}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

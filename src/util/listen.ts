@@ -1,6 +1,7 @@
-// Listening on a --listen HOST:PORT (the console, the push webhook): one error
-// line naming the flag when the address is taken or not ours, and the URL the
-// log gives (an IPv6 host in brackets; port 0 resolved to the one given).
+// Listening on a HOST:PORT flag (the console's and the push webhook's --listen,
+// --metrics): one error line naming the flag when the address is taken or not
+// ours, and the URL the log gives (an IPv6 host in brackets; port 0 resolved to
+// the one given).
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,11 +12,11 @@ export interface ListenAddress {
   port: number;
 }
 
-/** Resolves with `http://host:port` once `server` listens; rejects with a UsageError naming `--listen`. */
-export async function listenOn(server: Server, listen: ListenAddress): Promise<string> {
+/** Resolves with `http://host:port` once `server` listens; rejects with a UsageError naming `flag`. */
+export async function listenOn(server: Server, listen: ListenAddress, flag = '--listen'): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new UsageError(`--listen ${listen.host}:${listen.port}: cannot listen (${err.code ?? err.message})`)),
+      reject(new UsageError(`${flag} ${listen.host}:${listen.port}: cannot listen (${err.code ?? err.message})`)),
     );
     server.listen(listen.port, listen.host, () => resolve());
   });
