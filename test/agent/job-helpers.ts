@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StartRequest } from '../../src/types/snapshot.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const SCRIPT = `
 const { writeFileSync } = require('node:fs');
@@ -58,12 +59,6 @@ export function seenBy(out: string): Seen | undefined {
 }
 
 /** Polls until check gives a value; fails naming what after a generous timeout. */
-export async function until<T>(what: string, check: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function until<T>(what: string, check: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  return pollUntil(what, check, timeoutMs, 50);
 }

@@ -17,6 +17,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { pollUntil } from '../helpers/poll.js';
 
 export interface SlurmNodeSpec {
   name: string;
@@ -71,14 +72,8 @@ async function freePorts(n: number): Promise<number[]> {
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs` naming `what`. */
-export async function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+export function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  return pollUntil(what, check, timeoutMs, 200);
 }
 
 function gone(pid: number): boolean {
