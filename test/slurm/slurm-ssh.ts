@@ -31,7 +31,11 @@ function sh(command: string, stdin: string, env: Record<string, string>, cwd: st
     let stderr = '';
     p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    p.on('error', (e) => resolve({ stdout, stderr: stderr + e.message, code: 127 }));
     p.on('close', (code) => resolve({ stdout, stderr, code: code ?? 1 }));
+    // A command that reads no stdin (sinfo, squeue) may exit before the write lands:
+    // the EPIPE that follows is sshd's behaviour too (the input is dropped), not a failure.
+    p.stdin.on('error', () => {});
     p.stdin.end(stdin);
   });
 }
