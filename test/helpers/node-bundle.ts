@@ -54,6 +54,7 @@ export function runBundle(copy: CopiedBundle, args: string[], opts: { stdin?: st
     child.stderr.on('data', (c) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => {}); // a subcommand that reads no input may exit first (EPIPE)
     child.stdin.end(opts.stdin ?? '');
   });
 }
