@@ -12,12 +12,9 @@ const exec = promisify(execFile);
 const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 test('llmgw demo starts replicas at tick 1, sees them running at tick 2, and leaves only the repo behind', async () => {
-  const started = Date.now();
   // Canary secrets in its environment (docs/security.md): none may reach its output or its repo.
   const { stdout, stderr } = await exec(process.execPath, [main, 'demo'], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1', ...canaryEnv() } });
   assert.equal(leaksIn(stdout + stderr, 'llmgw demo'), []);
-  const seconds = (Date.now() - started) / 1000;
-  assert.ok(seconds < 30, `took ${seconds} s`);
   assert.match(stdout, /Plan: 7 to start, 0 to stop, 0 cannot be placed\./);
   assert.match(stdout, /started 7, stopped 0, waiting 0, failed 0; committed [0-9a-f]{12} and pushed/);
   assert.match(stdout, /7 of 7 new replicas answer their health check/);
