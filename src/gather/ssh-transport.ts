@@ -4,7 +4,9 @@
 // Each run() holds one of `ssh.concurrency` slots for at most connectTimeout +
 // commandTimeout, so a hanging host never holds up the hosts queued behind it
 // beyond that. With keepAlive (the long-running `llmgw run`), one connection per
-// host is kept between calls and re-opened transparently when it has died.
+// host is kept between calls and re-opened transparently when it has died; at
+// most `ssh.keepOpen` of them (each holds a descriptor), the least recently
+// used closed first.
 //
 // A kept connection is also re-made once it is older than maxConnectionAge
 // (10 minutes): killing sshd leaves the per-connection process it forked alive,
@@ -17,7 +19,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import ssh2 from 'ssh2';
-import type { SshConfig } from '../types/config.js';
+import { DEFAULT_KEEP_OPEN, type SshConfig } from '../types/config.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { withCachedKeyObjects } from './key-cache.js';
@@ -214,9 +216,23 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
   const keptFor = (key: string): Kept | undefined => {
     const k = pool.get(key);
     if (k === undefined || !open.has(k.client)) return undefined;
-    if (now() - k.openedAt < maxAgeMs) return k;
+    if (now() - k.openedAt < maxAgeMs) {
+      // The pool is kept in order of use: the first entry is the least recently used.
+      pool.delete(key);
+      pool.set(key, k);
+      return k;
+    }
     retire(key, k);
     return undefined;
+  };
+
+  /** At most ssh.keepOpen kept connections: past it the least recently used go (closed once idle). */
+  const keepOpen = ssh.keepOpen ?? DEFAULT_KEEP_OPEN;
+  const trimPool = (): void => {
+    for (const [key, k] of pool) {
+      if (pool.size <= keepOpen) return;
+      retire(key, k);
+    }
   };
 
   const runOnce = async (target: HostTarget, command: string, input: string, retried = false): Promise<string> => {
@@ -234,6 +250,7 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
         const entry = kept;
         pool.set(key, entry);
         fresh.on('close', () => pool.get(key) === entry && pool.delete(key));
+        trimPool();
       }
     }
     const k = kept;
