@@ -159,6 +159,11 @@ test('plan --base: the same date shows the section as REF has it; a later date s
   const later = await cli('plan', '--repo', dir, '--base', 'main', '--now', at(25), '--format', 'json');
   assert.is(later.code, 0, later.err);
   assert.equal((JSON.parse(later.out) as { after: { gpuHours: unknown } }).after.gpuHours, { ...first, recomputedOn: '2026-12-01' });
+  // The PR comment's STATUS.md diff says it, and changes no figure.
+  const md = await cli('plan', '--repo', dir, '--base', 'main', '--now', at(25), '--format', 'markdown');
+  assert.is(md.code, 0, md.err);
+  assert.ok(md.out.includes('+These are the figures of 2026-11-30: the first tick of 2026-12-01 recomputes them (for a pull request, after merge).'), md.out);
+  assert.not.match(md.out, /^[-+]\| m \|/m);
 });
 
 test('status --json carries the same field', async () => {
