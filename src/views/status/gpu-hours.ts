@@ -8,7 +8,7 @@
 
 import { md } from '../../text/markdown-escape.js';
 import type { ClosedDaysHours, FleetDayHours, ModelDayHours, SpanHours } from '../../types/gpu-hours.js';
-import { table } from './markdown-blocks.js';
+import { MAX_ROWS, details, table } from './markdown-blocks.js';
 
 export const GPU_HOURS_HEADING = '## GPU-hours';
 
@@ -26,6 +26,19 @@ const lastDay = (until: string) => new Date(Date.parse(until) - DAY_MS).toISOStr
 function modelCells(y: ModelDayHours | FleetDayHours | undefined, w: ModelDayHours | FleetDayHours | undefined): string[] {
   const cells = (h: ModelDayHours | FleetDayHours | undefined) => (h ? [fixed(h.serving), fixed(h.idle), share(h.idleShare)] : ['0.00', '0.00', '—']);
   return [...cells(y), ...cells(w)];
+}
+
+const MODEL_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'r'] as const;
+
+/** Past MAX_ROWS models the rest (and the fleet's row) fold, as STATUS.md's other tables do; every row is still there to read back. */
+function modelTables(rows: string[][]): string[] {
+  if (rows.length <= MAX_ROWS + 1) return table(MODEL_HEAD, [...MODEL_ALIGN], rows);
+  const rest = rows.slice(MAX_ROWS);
+  return [
+    ...table(MODEL_HEAD, [...MODEL_ALIGN], rows.slice(0, MAX_ROWS)),
+    '',
+    ...details(`${rest.length - 1} more models, and the fleet`, table(MODEL_HEAD, [...MODEL_ALIGN], rest)),
+  ];
 }
 
 export function renderGpuHoursSection(h: ClosedDaysHours): string[] {
@@ -48,7 +61,7 @@ export function renderGpuHoursSection(h: ClosedDaysHours): string[] {
       '`llmgw report` counts any range.',
     '',
     ...pending,
-    ...table(MODEL_HEAD, ['l', 'r', 'r', 'r', 'r', 'r', 'r'], rows),
+    ...modelTables(rows),
     '',
     ...table(FLEET_HEAD, ['l', 'r', 'r'], fleetRows),
     '',
@@ -95,16 +108,20 @@ function modelTable(lines: string[]): { models: [ModelDayHours, ModelDayHours][]
   return null;
 }
 
-/** The rows of the table whose header row is `head`, in the section's lines. */
+/** The rows of every table whose header row is `head` (a folded table repeats it), in order; null when there is none. */
 function rowsAfter(section: string[], head: string[]): string[] | null {
-  const at = section.indexOf(`| ${head.join(' | ')} |`);
-  if (at < 0) return null;
+  const header = `| ${head.join(' | ')} |`;
   const rows: string[] = [];
-  for (const line of section.slice(at + 2)) {
-    if (!line.startsWith('| ')) break;
-    rows.push(line);
-  }
-  return rows;
+  let found = false;
+  section.forEach((line, i) => {
+    if (line !== header) return;
+    found = true;
+    for (const row of section.slice(i + 2)) {
+      if (!row.startsWith('| ')) break;
+      rows.push(row);
+    }
+  });
+  return found ? rows : null;
 }
 
 /**

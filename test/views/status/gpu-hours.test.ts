@@ -75,6 +75,22 @@ test('figures shown ahead of the tick that recomputes them say so, and read back
   assert.equal(parseGpuHoursSection(status(lines)), ahead);
 });
 
+test('past 20 models the rest and the fleet fold into a <details>, and still read back whole', () => {
+  const models = Array.from({ length: 30 }, (_, i) => ({
+    model: `m${String(i).padStart(2, '0')}`,
+    serving: i,
+    idle: 1,
+    idleShare: Math.round((1 / (i + 1)) * 100) / 100,
+  }));
+  const many: ClosedDaysHours = { ...HOURS, yesterday: { ...HOURS.yesterday, models }, last7Days: { ...HOURS.last7Days, models } };
+  const lines = renderGpuHoursSection(many);
+  assert.ok(lines.includes('<details><summary>10 more models, and the fleet</summary>'), lines.join('\n'));
+  assert.is(lines.filter((l) => l.startsWith('| m')).length, 30);
+  const text = status(lines);
+  assert.equal(parseGpuHoursSection(text), many);
+  assert.is(status(renderGpuHoursSection(parseGpuHoursSection(text)!)), text);
+});
+
 test('a section edited by hand is not vouched for: read as none, so the next tick recomputes it', () => {
   const text = status(renderGpuHoursSection(HOURS));
   assert.is(parseGpuHoursSection(text.replace('| 36.00 | 12.00 | 25% | 252.33', '| 36 | 12.00 | 25% | 252.33')), null);
