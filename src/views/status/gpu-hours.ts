@@ -111,17 +111,16 @@ function modelTable(lines: string[]): { models: [ModelDayHours, ModelDayHours][]
 /** The rows of every table whose header row is `head` (a folded table repeats it), in order; null when there is none. */
 function rowsAfter(section: string[], head: string[]): string[] | null {
   const header = `| ${head.join(' | ')} |`;
+  const starts = section.flatMap((line, i) => (line === header ? [i + 2] : []));
+  if (starts.length === 0) return null;
   const rows: string[] = [];
-  let found = false;
-  section.forEach((line, i) => {
-    if (line !== header) return;
-    found = true;
-    for (const row of section.slice(i + 2)) {
+  for (const start of starts) {
+    for (const row of section.slice(start)) {
       if (!row.startsWith('| ')) break;
       rows.push(row);
     }
-  });
-  return found ? rows : null;
+  }
+  return rows;
 }
 
 /**
