@@ -2,6 +2,7 @@
 // (text, JSON, STATUS.md) reads only this, so the three cannot disagree.
 
 import type { RolloutStage, Unplaceable } from '../types/plan.js';
+import type { ClosedDaysHours } from '../types/gpu-hours.js';
 import type { ScalingDecision } from '../types/state.js';
 import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
 import type { EndpointWarning } from '../fleet/routes.js';
@@ -244,6 +245,8 @@ export interface StatusReport {
    * after `attention`, so it is the JSON's last key.
    */
   endpointWarnings: EndpointWarning[];
+  /** GPU-hours of the closed UTC days (docs/status.md#gpu-hours), set by the tick; absent before a first closed day. */
+  gpuHours?: ClosedDaysHours;
 }
 
 /** The report before its attention list is derived from it. */

@@ -3,6 +3,7 @@
 // answer to "did it act, and if not, why" (Flux's condition with a reason);
 // the commit message says the same in words.
 
+import type { GpuCounts } from '../ledger/buckets.js';
 import type { ApplyOutcome } from '../apply/outcome.js';
 import { compressHostlist } from '../text/compress-hostlist.js';
 import type { StatusReport } from '../status/index.js';
@@ -58,6 +59,8 @@ export interface TickResult {
   pushError: string | null;
   /** The lease ran out, or would have during the apply: nothing applied (or nothing committed). */
   leaseLost: boolean;
+  /** The GPUs by GPU-hour bucket as the tick left them, at the tick's time: what llmgw_gpu_seconds_total counts; absent when nothing was observed. */
+  gpus?: { at: string; counts: GpuCounts };
 }
 
 export interface ReplicaCounts {

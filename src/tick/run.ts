@@ -38,6 +38,9 @@ import { queueEvents, sendCommitted, tickEvents } from './notify.js';
 import { loadOutboxKey } from '../notify/outbox-key.js';
 import type { OutboxKey } from '../notify/outbox-mac.js';
 import { observe } from './observe.js';
+import { carriedGpuHours, tickGpuHours } from './gpu-hours.js';
+import { createGitRunner } from '../git/runner.js';
+import { gpuCounts } from '../ledger/buckets.js';
 import { planTick, type Planned, type TickInput } from './plan.js';
 import { previewTick, type Preview, type PreviewOptions } from './preview.js';
 import { commitMessage, tickNews, type HoldReason, type TickResult, type TickVerdict } from './result.js';
@@ -294,7 +297,7 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   }
   const cut = cutLine(guard, applied.outcome);
   if (cut !== null) mode.warn(cut);
-  const after = afterTick(planned, applied.effects, withEpoch(stateAfter(planned, applied), fence));
+  const after = afterTick(planned, applied.effects, withEpoch(stateAfter(planned, applied), fence), carriedGpuHours(current, planned.now));
   await writeAll(dir, { status: after.status, state: after.state, snapshot: after.snapshot });
   return { kind: 'by-hand', verdict: { kind: 'applied', forced: plan.blocked !== null, outcome: applied.outcome }, after };
 }
@@ -369,7 +372,9 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const detected = tickEvents(planned, updated, committed, applied.outcome);
   const state = withEpoch(queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying, key), fence);
 
-  const after = afterTick(planned, applied.effects, state);
+  const warn = (m: string) => log(`warning: ${m}`);
+  const gpuHours = await tickGpuHours(await committedStatus(repo.dir), planned.now, createGitRunner(repo.dir, opts.env), warn);
+  const after = afterTick(planned, applied.effects, state, gpuHours);
   const counts = { running: 0, starting: 0, failed: 0 };
   for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
   // With uncommitted edits the tick reports the plan of those edits (null when they are invalid).
@@ -391,6 +396,7 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
     report: after.report,
     ...done,
     leaseLost: hold?.reason === 'lease-short' || done.leaseLost,
+    gpus: { at: planned.now, counts: gpuCounts(after.fleet) },
   };
 }
 
