@@ -1,4 +1,4 @@
-// The commit message of a tick (docs/operations.md#commit-messages): `git log
+// The commit message of a tick (docs/status.md#commits): `git log
 // --oneline` is the fleet's history as an operator reads it, so the first line
 // names the change a reader cares about — a node unreachable (and why), lost
 // or back, a quarantine, a scale or eviction, replicas started or stopped by

@@ -1,4 +1,4 @@
-// "Needs attention" without noise (docs/status.md#needs-attention): a model is
+// "Needs attention" without noise (docs/status.md#what-it-shows): a model is
 // named once, under the most specific of "cannot be placed", "no running
 // replica" and "fewer than desired"; a first start on its way is no line; and
 // a source kept elsewhere (Slurm's view) adds its own rules to the same list.

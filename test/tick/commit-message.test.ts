@@ -1,4 +1,4 @@
-// The commit message's rules (docs/operations.md#commit-messages), one per test,
+// The commit message's rules (docs/status.md#commits), one per test,
 // on hand-made fleets: the first line names what a reader looks for, the body
 // lists the actions. test/tick/commit-story.test.ts holds a whole sequence.
 import { test } from 'uvu';

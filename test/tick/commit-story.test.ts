@@ -1,5 +1,5 @@
 // `git log --oneline` of a fleet's life reads as what happened
-// (docs/operations.md#commit-messages): a scripted sequence of real ticks on a
+// (docs/status.md#commits): a scripted sequence of real ticks on a
 // real git repo — start, a node refusing, its cause changing to network, the
 // node lost and its replica moved, the node back and its surplus copy
 // drained and stopped, a model woken by waiting requests — and the subject of every
