@@ -24,7 +24,7 @@ import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { withCachedKeyObjects } from './key-cache.js';
 import { Sha2OnlyAgent, withoutSha1Signatures } from './ssh-algorithms.js';
-import { knownHostsCache, type KnownHosts } from './known-hosts.js';
+import { fingerprint, knownHostsCache, type KnownHosts } from './known-hosts.js';
 import { createLimiter } from './limiter.js';
 import { openConnection, type AuthMethod } from './ssh-connect.js';
 import { ChannelOpenError, execCommand } from './ssh-exec.js';
@@ -80,18 +80,21 @@ async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefine
     try {
       text = await readFile(ssh.identityFile, 'utf8');
     } catch (err) {
-      throw new SshError('auth-failed', '', `cannot read ${named} (${errnoCode(err) ?? 'error'})`);
+      // Said as this side's problem: no node was contacted, so none is to blame (not one whose sshd is down either).
+      throw new SshError('auth-failed', '', `not contacted: cannot read ${named} (${errnoCode(err) ?? 'error'})`);
     }
     // The passphrase is used here and nowhere else: never printed, never part of a message.
     const parsed = ssh2.utils.parseKey(text, env.LLMGW_SSH_PASSPHRASE);
     if (parsed instanceof Error) {
       const hint = env.LLMGW_SSH_PASSPHRASE === undefined ? ' (an encrypted key needs LLMGW_SSH_PASSPHRASE)' : '';
-      throw new SshError('auth-failed', '', `cannot use ${named}: ${parsed.message}${hint}`);
+      throw new SshError('auth-failed', '', `not contacted: cannot use ${named}: ${parsed.message}${hint}`);
     }
-    return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed)) }];
+    const key = Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed;
+    const label = `${named} (${key.type} ${fingerprint(key.getPublicSSH())})`;
+    return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(key)), label }];
   }
-  if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: new Sha2OnlyAgent(env.SSH_AUTH_SOCK) }];
-  throw new SshError('auth-failed', '', 'no ssh.identityFile in cluster.yaml and no ssh-agent (SSH_AUTH_SOCK is not set)');
+  if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: new Sha2OnlyAgent(env.SSH_AUTH_SOCK), label: 'the ssh-agent (SSH_AUTH_SOCK)' }];
+  throw new SshError('auth-failed', '', 'not contacted: no ssh.identityFile in cluster.yaml and no ssh-agent (SSH_AUTH_SOCK is not set)');
 }
 
 export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {}): Transport {

@@ -7,7 +7,7 @@ import { fitReport, fitWarnings, fleetFit } from '../fleet/fit-report.js';
 import { surviveReport, surviveWarnings } from '../fleet/survive.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, Unplaceable } from '../types/plan.js';
-import { attentionItems } from './attention.js';
+import { attentionItems, UNKNOWN_CONTEXT, type AttentionContext } from './attention.js';
 import { withScale } from './scale-rows.js';
 import type { ScalingRecord } from '../types/state.js';
 import type { FabricRow, HoldingRow, IdleRow, ModelRow, NodeSince, OtherGpus, ReplicaRow, StatusFacts, StatusReport } from './types.js';
@@ -133,6 +133,7 @@ export function summarize(
   blocked: string | null = null,
   rollouts: readonly RolloutPlan[] = [],
   scaling?: Readonly<Record<string, ScalingRecord>>,
+  everRunning?: readonly string[],
 ): StatusReport {
   // Lost replicas count as gone (docs/placement.md): the planner places them again.
   const present = fleet.replicas.filter((r) => !r.lost);
@@ -174,7 +175,7 @@ export function summarize(
     surviveWarnings: surviveWarnings(fleet, survive),
     endpointWarnings: endpointWarnings(fleet),
   };
-  return withAttention(facts);
+  return withAttention(facts, { ran: everRunning === undefined ? null : new Set(everRunning) });
 }
 
 /** The copies no record names (docs/safety.md#records-over-reports); no key when there are none. */
@@ -197,8 +198,8 @@ function inventoryList(fleet: Fleet): Pick<StatusFacts, 'inventoryBounded'> {
 }
 
 /** A report whose facts were changed by hand (tests, a projection): its attention list derived again. */
-export function withAttention(facts: StatusFacts): StatusReport {
+export function withAttention(facts: StatusFacts, ctx: AttentionContext = UNKNOWN_CONTEXT): StatusReport {
   const { attention: _old, endpointWarnings, ...rest } = facts as StatusReport;
   // The JSON's keys in the order they were added: endpointWarnings came after attention.
-  return { ...rest, attention: attentionItems(facts), endpointWarnings };
+  return { ...rest, attention: attentionItems(facts, ctx), endpointWarnings };
 }

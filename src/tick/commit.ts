@@ -35,7 +35,7 @@ export async function commitTick(repo: Checkout, files: Generated, message: stri
     return { ...out, leaseLost: true };
   }
   const commit = changed ? await repo.commit(GENERATED_FILES, message) : null;
-  if (commit !== null) opts.log(`committed ${commit.slice(0, 12)}: ${message}`);
+  if (commit !== null) opts.log(`committed ${commit.slice(0, 12)}: ${message.split('\n')[0] ?? ''}`);
   if (!opts.push || !repo.hasRemote) return { ...out, commit };
   // Also an earlier tick's commit whose push failed or was skipped (--no-push).
   if (commit === null && !(await repo.unpushed())) return { ...out, commit };

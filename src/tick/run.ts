@@ -43,7 +43,8 @@ import { createGitRunner } from '../git/runner.js';
 import { gpuCounts } from '../ledger/buckets.js';
 import { planTick, type Planned, type TickInput } from './plan.js';
 import { previewTick, type Preview, type PreviewOptions } from './preview.js';
-import { commitMessage, tickNews, type HoldReason, type TickResult, type TickVerdict } from './result.js';
+import type { HoldReason, TickResult, TickVerdict } from './result.js';
+import { commitMessage, tickNews } from './commit-message.js';
 import { resolveTransport, type TransportSource } from './transport-source.js';
 
 export type { TickResult, TickVerdict, HoldReason } from './result.js';
@@ -380,7 +381,16 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   // With uncommitted edits the tick reports the plan of those edits (null when they are invalid).
   const plan = draftPlan === undefined ? planned.plan : draftPlan;
   const facts = { configInvalid: false, dirtyConfig, blocked: plan?.blocked ?? null, outcome: applied.outcome };
-  const news = { ...tickNews(detected.events, planned.fleet, applied.outcome), decisions: decisionLines(planned) };
+  const news = tickNews({
+    events: detected.events,
+    fleet: planned.fleet,
+    previous,
+    committed,
+    state: after.state,
+    plan: hold === null ? planned.plan : null,
+    outcome: applied.outcome,
+    decisions: decisionLines(planned),
+  });
   const files = { status: after.status, state: after.state, snapshot: after.snapshot };
   const first = await commitTick(repo, files, commitMessage(config.cluster.name, facts, counts, news), commitOptions);
   const done = await sendCommitted(repo, files, first, config.cluster.notify.webhooks, sendOptions(config.cluster.name, key));
