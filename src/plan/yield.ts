@@ -9,7 +9,8 @@
 // yielded to, so no job is given more than it asked for and the sum stays
 // within what the queue asks for. A busy replica is never yielded: only one
 // idle enough to stop without counting against service (src/plan/idle-enough.ts),
-// the same rule eviction and the blast-radius guard use. Slurm's view must be
+// the same rule eviction and the blast-radius guard use, and with no request in
+// flight at any router (a long stream began before idle.after is still use). Slurm's view must be
 // fresh: on a view held while Slurm does not answer, nothing is yielded.
 
 import type { ModelConfig } from '../types/config.js';
@@ -47,6 +48,11 @@ function usableBy(need: SlurmPendingNeed, view: SlurmView, fleet: Fleet, node: s
   return need.partitions.some((p) => entry.partitions.includes(p));
 }
 
+/** Requests in flight to it at some router now: busy, however long ago the request began. */
+function inFlight(fleet: Fleet, id: string): boolean {
+  return (fleet.routers ?? []).some((o) => o.reachable && (o.report.inflight?.[id] ?? 0) > 0);
+}
+
 function gpusOf(r: FleetReplica): number {
   return r.ranks.reduce((n, rank) => n + rank.gpus.length, 0);
 }
@@ -69,7 +75,10 @@ export function decideYield(fleet: Fleet): YieldStop[] {
     spare.set(m.name, spareOf(m, present));
   }
   const candidates = fleet.replicas
-    .filter((r) => (spare.get(r.model) ?? 0) > 0 && r.state === 'running' && !r.lost && !r.unreachable && !r.draining && idleEnough(fleet, r))
+    .filter(
+      (r) =>
+        (spare.get(r.model) ?? 0) > 0 && r.state === 'running' && !r.lost && !r.unreachable && !r.draining && idleEnough(fleet, r) && !inFlight(fleet, r.id),
+    )
     .sort(
       (a, b) =>
         (byName.get(a.model)?.priority ?? 0) - (byName.get(b.model)?.priority ?? 0) ||

@@ -84,6 +84,13 @@ test('only nodes the job could use: of its partitions, of its --nodelist when it
 test('never below min; a busy replica is never yielded', () => {
   assert.equal(brief(world([job('41', 4)], { lowMin: 2 })), ['low-0:41']);
   assert.equal(brief(world([job('41', 4)], { busy: 'low-0' })), ['low-1:41'], 'low-0 served 5 s ago: busy');
+  // A request in flight is use, however long ago it began.
+  const f = world([job('41', 4)]);
+  const inflight = {
+    ...f,
+    routers: [{ name: 'rt', reachable: true as const, report: { version: 1 as const, startedAt: NOW, lastUsed: {}, inflight: { 'low-0': 1 } } }],
+  };
+  assert.equal(brief(inflight), ['low-1:41']);
 });
 
 test('each pending job has its own budget, in Slurm`s order; a replica goes to one job only', () => {
