@@ -57,6 +57,13 @@ function gpusOf(r: FleetReplica): number {
   return r.ranks.reduce((n, rank) => n + rank.gpus.length, 0);
 }
 
+/** GPUs of replicas draining because an earlier tick yielded them to `job`. */
+function draining(fleet: Fleet, job: string): number {
+  let n = 0;
+  for (const r of fleet.replicas) if (r.draining && yieldedJobs(r.draining.reason)?.includes(job) === true) n += gpusOf(r);
+  return n;
+}
+
 /** Replicas a model may give up: its decided count above its range's min (a fixed count gives none). */
 function spareOf(m: ModelConfig, present: number): number {
   if (m.scale === undefined) return 0;
@@ -87,7 +94,8 @@ export function decideYield(fleet: Fleet): YieldStop[] {
     );
   const chosen = new Map<string, YieldStop>();
   for (const need of needs) {
-    let budget = need.gpus;
+    // GPUs already yielded to this job and still draining count against what it asked for.
+    let budget = need.gpus - draining(fleet, need.id);
     for (const r of candidates) {
       if (chosen.has(r.id) || (spare.get(r.model) ?? 0) <= 0) continue;
       const gpus = gpusOf(r);

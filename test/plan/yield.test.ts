@@ -97,6 +97,15 @@ test('each pending job has its own budget, in Slurm`s order; a replica goes to o
   assert.equal(brief(world([job('41', 2), job('42', 2)])), ['low-0:41', 'low-1:42']);
 });
 
+test('GPUs an earlier tick yielded to the job and still draining count against what it asks for', () => {
+  const f = world([job('41', 6)]);
+  const low0 = f.replicaById.get('low-0')!;
+  low0.draining = { since: NOW, reason: 'yielded to Slurm job 41', outOfTablesAt: null };
+  assert.equal(brief(f), ['low-1:41'], 'low-0`s 2 GPUs are on their way: 4 more at most, so not low-1 and mid-0 (6)');
+  low0.draining = { since: NOW, reason: 'yielded to Slurm job 7', outOfTablesAt: null };
+  assert.equal(brief(f), ['low-1:41', 'mid-0:41'], 'another job`s drain does not count against 41');
+});
+
 test('nothing without yield: true, on a view held while Slurm does not answer, or with nothing pending', () => {
   assert.equal(brief(world([job('41', 4)], { yieldOn: false })), []);
   assert.equal(brief(world([job('41', 4)], { view: { reachable: false, unreachableSince: NOW, error: 'refused' } })), []);
