@@ -22,7 +22,7 @@ const LAYERS = {
   util: ['errors', 'text', 'types'],
   log: ['errors', 'text', 'util'],
   config: ['errors', 'store', 'text', 'types', 'util'],
-  fleet: ['config', 'text', 'types', 'util'],
+  fleet: ['config', 'slurm', 'text', 'types', 'util'],
   plan: ['config', 'fleet', 'text', 'types', 'util'],
   status: ['config', 'fleet', 'text', 'types', 'util'],
   'views/plan': ['errors', 'plan', 'status', 'text', 'types', 'util'],

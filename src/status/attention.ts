@@ -19,6 +19,7 @@ import { plural } from '../text/format.js';
 import { REASON_LABEL } from '../text/reason-labels.js';
 import type { AttentionItem, AttentionSubject, NodeSince, StatusFacts } from './types.js';
 import { gpuGroups } from './where.js';
+import { slurmAttention } from './slurm.js';
 
 /** What the report's facts do not hold and some rules need. */
 export interface AttentionContext {
@@ -108,6 +109,9 @@ const unreachable: AttentionRule = (f) => {
 
 // Where and why, one subject per GPU: the Xid and when the quarantine ends
 // (both fixed while it lasts, so STATUS.md does not move).
+// Slurm's word on a node, in Slurm's words (docs/slurm.md): no new replica there, its own keep running.
+const slurmNodes: AttentionRule = (f) => slurmAttention(f, MAX_EACH);
+
 const quarantinedGpus: AttentionRule = (f) => {
   const q = f.quarantinedGpus ?? [];
   if (q.length === 0) return null;
@@ -270,6 +274,7 @@ export const RULES: readonly AttentionRule[] = [
   inventoryBounded,
   lost,
   unreachable,
+  slurmNodes,
   quarantinedGpus,
   unhealthyGpus,
   unplaceable,

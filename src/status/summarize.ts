@@ -9,6 +9,7 @@ import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, Unplaceable } from '../types/plan.js';
 import { attentionItems, UNKNOWN_CONTEXT, type AttentionContext } from './attention.js';
 import { withScale } from './scale-rows.js';
+import { slurmNodeRows } from './slurm.js';
 import type { ScalingRecord } from '../types/state.js';
 import type { FabricRow, HoldingRow, IdleRow, ModelRow, NodeSince, OtherGpus, ReplicaRow, StatusFacts, StatusReport } from './types.js';
 import { stuckOf } from '../fleet/liveness.js';
@@ -123,7 +124,8 @@ function nodeLists(fleet: Fleet): StatusReport['nodes'] {
     if (n.cordoned) cordoned.push({ node: n.name });
   }
   const other = otherGpus(fleet);
-  return other.length > 0 ? { unreachable, lost, cordoned, other } : { unreachable, lost, cordoned };
+  const slurm = slurmNodeRows(fleet);
+  return { unreachable, lost, cordoned, ...(other.length > 0 ? { other } : {}), ...(slurm === undefined ? {} : { slurm }) };
 }
 
 /** `blocked`: the fleet's own plan's (docs/safety.md), so STATUS.md cannot say nothing needs attention while nothing is applied. */
