@@ -166,7 +166,7 @@ function idle(report: StatusReport): string[] {
   lines.push(n === 0 ? 'No replica is known to be unused for `idle.after`.' : `${plural(n, 'replica')} unused for at least \`idle.after\`, longest first:`, '');
   if (n > 0) {
     // Idle is worth knowing, not an alarm: past MAX_ROWS the whole table folds.
-    const rows: Row[] = report.idle.map((r) => ({ cells: [md(r.replica), md(r.model), nodeCell(r.nodes), date(r.idleSince)], attention: false }));
+    const rows: Row[] = report.idle.map((r) => ({ cells: () => [md(r.replica), md(r.model), nodeCell(r.nodes), date(r.idleSince)], attention: false }));
     lines.push(...foldedTable(['Replica', 'Model', 'Nodes', 'Unused since'], ['l', 'l', 'l', 'l'], rows, (k) => plural(k, 'idle replica')), '');
   }
   if (unknown > 0) {
