@@ -21,7 +21,7 @@ import type { HoldingRow, StatusReport } from '../../status/types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from './placement-rows.js';
 
-export { MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
+export { MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
 
 /** A time from a file llmgw did not write itself may be anything: escaped unless it is a time. */
 function date(iso: string): string {
