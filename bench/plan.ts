@@ -149,7 +149,7 @@ console.log(
     `plan --base < 2x a plain plan: ${(last.base / last.whole).toFixed(2)}x ${last.base < 2 * last.whole ? 'ok' : 'MISSED'}`,
 );
 
-// The whole command at scale (docs/testing.md#benchmarks): `llmgw plan
+// The whole command at scale (docs/testing.md#benchmarks-at-scale): `llmgw plan
 // --observed FILE` as a user runs it, a fresh process each time (Node's start,
 // imports and schema compiles included), on the same mix at 2,000, 10,000 and
 // 20,000 nodes written out as config repos. Rounds interleave the sizes. Its

@@ -3,7 +3,7 @@
 // apply of nothing but the router tables, render, no commit). The agents are
 // canned and in memory: this measures llmgw, not the agent's nvidia-smi or
 // disk scan. Targets: a steady tick of 500 nodes under 2 s, of 10,000 nodes
-// under 10 s (docs/testing.md#benchmarks), with no commit.
+// under 10 s (docs/testing.md#benchmarks-at-scale), with no commit.
 //
 // Up to 1,000 nodes the simulated servers run in this process; past that in
 // child processes of 2,500 hosts each (bench/tick-fleet.ts), sharing one client
