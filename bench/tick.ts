@@ -58,7 +58,7 @@ async function child(req: TickFleetRequest): Promise<{ ready: TickFleetReady; co
   const next = async (): Promise<string> => {
     const r = await lines.next();
     if (r.done) throw new Error('bench: a simulated fleet process ended early');
-    return r.value as string;
+    return r.value;
   };
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   proc.stdin.write(JSON.stringify(req) + '\n');

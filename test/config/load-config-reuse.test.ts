@@ -25,8 +25,7 @@ test('the same text loaded again gives the same config, each time with the envir
   const a = parseConfig(files(), { env: { HOOK_URL: 'https://a.example/hook' } });
   const b = parseConfig(files(), { env: { HOOK_URL: 'https://b.example/hook' } });
   const again = parseConfig(files(), { env: { HOOK_URL: 'https://a.example/hook' } });
-  assert.ok(a.ok && b.ok && again.ok);
-  if (!a.ok || !b.ok || !again.ok) return;
+  if (!a.ok || !b.ok || !again.ok) return assert.unreachable('every load is valid');
   assert.equal(
     [a, b].map((r) => r.config.cluster.notify.webhooks.map((w) => w.url)),
     [['https://a.example/hook'], ['https://b.example/hook']],
