@@ -1,7 +1,7 @@
 // Small helpers shared by the router benchmarks: process CPU and memory from
 // /proc, percentiles, and a plain table.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 
@@ -65,4 +65,29 @@ export function portOpen(port: number): Promise<boolean> {
     });
     s.on('error', () => resolve(false));
   });
+}
+
+/** GNU time, when installed: it gives a child's CPU time, which a shared machine's neighbours do not inflate as they do the wall clock. */
+const GNU_TIME = '/usr/bin/time';
+
+export interface WholeRun {
+  /** Wall time of the whole process, Node's start included (ms). */
+  wall: number;
+  /** Its user+system CPU (ms); NaN without GNU time. */
+  cpu: number;
+}
+
+/**
+ * One run of `node ARGV` as a user runs it, a fresh process; stdout is thrown
+ * away (a 20,000-node plan prints megabytes), stderr is kept for the error.
+ */
+export function wholeProcess(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): WholeRun {
+  const timed = existsSync(GNU_TIME);
+  const [cmd, args] = timed ? [GNU_TIME, ['-f', 'cpu %U %S', process.execPath, ...argv]] : [process.execPath, argv];
+  const t = performance.now();
+  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const wall = performance.now() - t;
+  if (r.status !== 0 && r.status !== 2) throw new Error(`node ${argv.join(' ')} exited ${String(r.status)}: ${r.stderr}`);
+  const m = /^cpu ([\d.]+) ([\d.]+)$/m.exec(r.stderr);
+  return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN };
 }

@@ -23,8 +23,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readObserved } from '../src/cli/fleet-inputs.js';
-import { parseConfig } from '../src/config/load-config.js';
 import { buildFleet } from '../src/fleet/build-fleet.js';
 import { surviveReport } from '../src/fleet/survive.js';
 import { newSpecs } from '../src/plan/new-specs.js';
@@ -35,186 +35,10 @@ import { statusDiff } from '../src/views/plan/status-diff.js';
 import type { Plan, StartAction } from '../src/types/plan.js';
 import { planTick } from '../src/tick/plan.js';
 import { previewTick } from '../src/tick/preview.js';
-import { replicaSpec } from '../src/plan/spec.js';
-import type { Config } from '../src/types/config.js';
-import type { AgentReport, ReplicaReport, Snapshot, WeightsSize } from '../src/types/snapshot.js';
+import type { Snapshot } from '../src/types/snapshot.js';
+import { generate, load, NOW, writeRepo, type Generated } from './plan-mix.js';
+import { wholeProcess, type WholeRun } from './bench-util.js';
 import { emptyState } from '../src/types/state.js';
-
-const FABRICS = ['a', 'b', 'c', 'd'];
-const PLAIN = process.env.BENCH_PLAIN === '1';
-const NOW = '2026-11-29T08:00:00.000Z';
-const CLASS_OF_FABRIC: Record<string, string> = { a: 'H100', b: 'H100', c: 'H200', d: 'H200' };
-const PRODUCT: Record<string, string> = { H100: 'NVIDIA H100 80GB HBM3', H200: 'NVIDIA H200' };
-/** nvidia-smi memory.total of each product. */
-const MEMORY_MIB: Record<string, number> = { H100: 81559, H200: 143771 };
-/** Weights of 30 GiB a GPU, and a Llama-3.1-70B-like shape at 32,768 tokens: every model fits its class. */
-const GIB_PER_GPU = 30 * 2 ** 30;
-const SHAPE = {
-  hidden_size: 8192,
-  max_position_embeddings: 32768,
-  num_attention_heads: 64,
-  num_hidden_layers: 80,
-  num_key_value_heads: 8,
-  torch_dtype: 'bfloat16',
-};
-/** Share of the demanded GPUs by replica shape [gpus, nodes, models of that shape]. */
-const SHAPES: [number, number, number, number][] = [
-  [1, 1, 5, 0.08],
-  [2, 1, 4, 0.12],
-  [4, 1, 4, 0.25],
-  [8, 1, 4, 0.3],
-  [8, 2, 2, 0.25],
-];
-
-interface Generated {
-  clusterYaml: string;
-  modelsYaml: string;
-  /** REF's models.yaml for --base: the branch scales one model up and changes another's args. */
-  baseModelsYaml?: string;
-  snapshotJson: string;
-  /** The snapshot written out, read back as `plan --observed FILE` does. */
-  snapshotFile?: string;
-}
-
-const pad = (n: number) => String(n).padStart(4, '0');
-
-function clusterYaml(nodesPerFabric: number): string {
-  const cordoned = Math.max(1, Math.round(nodesPerFabric / 100));
-  const entries = FABRICS.flatMap((f) => [
-    `  - name: gpu-${f}[${pad(1)}-${pad(nodesPerFabric - cordoned)}]`,
-    `    fabric: ib-${f}`,
-    `    storage: [{ path: /models, kind: local }, { path: /lustre/${f}, kind: shared, filer: lustre-${f} }]`,
-    `  - name: gpu-${f}[${pad(nodesPerFabric - cordoned + 1)}-${pad(nodesPerFabric)}]`,
-    `    fabric: ib-${f}`,
-    `    cordon: true`,
-    `    storage: [{ path: /models, kind: local }]`,
-  ]);
-  return [
-    'apiVersion: llmgw/v1',
-    'kind: Cluster',
-    'name: bench',
-    `fabrics: [${FABRICS.map((f) => `ib-${f}`).join(', ')}]`,
-    'gpuClasses: { H100: "NVIDIA H100*", H200: "NVIDIA H200*" }',
-    'nodes:',
-    ...entries,
-    'routers: [{ name: rt-1, host: rt-1.example }]',
-    'engines:',
-    '  vllm:',
-    '    command: [vllm, serve, "{weightsPath}", --tensor-parallel-size, "{gpus}", --port, "{port}"]',
-    '',
-  ].join('\n');
-}
-
-function modelsYaml(gpusPerClass: number): string {
-  const lines = ['apiVersion: llmgw/v1', 'kind: Models', 'models:'];
-  for (const cls of ['H100', 'H200']) {
-    for (const [gpus, nodes, count, share] of SHAPES) {
-      const replicas = Math.max(1, Math.round((gpusPerClass * 0.9 * share) / (gpus * nodes * count)));
-      for (let i = 0; i < count; i++) {
-        const name = `${cls.toLowerCase()}-g${gpus}n${nodes}-${i}`;
-        lines.push(
-          `  - name: ${name}`,
-          `    weights: org/${name}`,
-          `    engine: vllm`,
-          `    gpuClass: ${cls}`,
-          `    gpus: ${gpus}`,
-          `    nodes: ${nodes}`,
-          `    replicas: ${replicas}`,
-          `    priority: ${i % 3}`,
-          ...(PLAIN ? [] : [`    weightsBytes: ${gpus * nodes * GIB_PER_GPU}`]),
-          ...(!PLAIN && i % 2 === 0 ? ['    survive: node'] : []),
-          ...(!PLAIN && i % 3 === 1 ? ['    spread: fabric'] : []),
-        );
-      }
-    }
-  }
-  return lines.join('\n') + '\n';
-}
-
-/** Half of every model's replicas already running, packed first-fit, large first. */
-function snapshotJson(config: Config): string {
-  const reports = new Map<string, AgentReport>();
-  const freeFrom = new Map<string, number>();
-  const byFabric = new Map<string, string[]>();
-  config.cluster.nodes.forEach((node, i) => {
-    const cls = CLASS_OF_FABRIC[node.fabric.slice(3)]!;
-    const gpus = Array.from({ length: 8 }, (_, index) => ({
-      index,
-      name: PRODUCT[cls]!,
-      memoryMiB: MEMORY_MIB[cls]!,
-      healthy: !(i % 67 === 5 && index === 5),
-    }));
-    const storage = node.storage.map((d) => ({ ...d, weights: [] as string[], incomplete: [], sizes: undefined as Record<string, WeightsSize> | undefined }));
-    reports.set(node.name, { version: 1, gpus, replicas: [], storage, warnings: [] });
-    freeFrom.set(node.name, 0);
-    if (!node.cordon) byFabric.set(node.fabric, [...(byFabric.get(node.fabric) ?? []), node.name]);
-  });
-  const engine = config.cluster.engines.vllm!;
-  const ordered = [...config.models].sort((a, b) => b.gpus * b.nodes - a.gpus * a.nodes || a.index - b.index);
-  for (const model of ordered) {
-    const fabrics = FABRICS.filter((f) => CLASS_OF_FABRIC[f] === model.gpuClass).map((f) => `ib-${f}`);
-    const spec = replicaSpec(model, engine);
-    for (let r = 0; r < Math.floor(model.replicas / 2); r++) {
-      const fabric = fabrics[r % fabrics.length]!;
-      const fits = (n: string) => freeFrom.get(n)! + model.gpus <= (model.nodes > 1 ? model.gpus : 8) && (model.nodes === 1 || freeFrom.get(n) === 0);
-      const chosen = (byFabric.get(fabric) ?? []).filter(fits).slice(0, model.nodes);
-      if (chosen.length < model.nodes) break;
-      chosen.forEach((node, rank) => {
-        const start = freeFrom.get(node)!;
-        const gpus = Array.from({ length: model.gpus }, (_, k) => start + k);
-        freeFrom.set(node, model.nodes > 1 ? 8 : start + model.gpus);
-        const report = reports.get(node)!;
-        const replica: ReplicaReport = {
-          id: `${model.name}-${r}`,
-          model: model.name,
-          gpus,
-          state: 'running',
-          startedAt: '2026-11-28T08:00:00Z',
-          port: 8000 + report.replicas.length,
-          rank,
-          spec,
-        };
-        report.replicas.push(replica);
-        for (const s of report.storage) {
-          if (s.kind !== 'local') continue;
-          s.weights.push(model.weights);
-          if (!PLAIN) s.sizes = { ...s.sizes, [model.weights]: { bytes: model.gpus * model.nodes * GIB_PER_GPU, config: SHAPE } };
-        }
-      });
-    }
-  }
-  const snapshot: Snapshot = {
-    version: 1,
-    observedAt: NOW,
-    nodes: [...reports].map(([name, report]) => ({ name, reachable: true as const, report })),
-    routers: [{ name: 'rt-1', reachable: true, report: { version: 1, startedAt: '2026-11-28T00:00:00Z', lastUsed: {} } }],
-  };
-  return JSON.stringify(snapshot);
-}
-
-function generate(nodes: number): Generated {
-  const perFabric = nodes / FABRICS.length;
-  const clusterText = clusterYaml(perFabric);
-  const modelsText = modelsYaml(perFabric * 2 * 8);
-  const parsed = load({ clusterYaml: clusterText, modelsYaml: modelsText, snapshotJson: '' });
-  // The branch's models.yaml is the snapshot's; REF had fewer of one model and other args for another.
-  const branch = modelsText
-    .replace(/(name: h100-g1n1-0\n(?:.*\n){5}    replicas: )(\d+)/, (_all, head: string, n: string) => `${head}${Number(n) + 10}`)
-    .replace(/(name: h200-g4n1-1\n(?:.*\n){6})/, '$1    args: [--max-model-len, "65536"]\n');
-  if (
-    branch.split('\n').length !== modelsText.split('\n').length + 1 ||
-    !branch.includes(`replicas: ${Number(/name: h100-g1n1-0\n(?:.*\n){5} {4}replicas: (\d+)/.exec(modelsText)![1]) + 10}`)
-  ) {
-    throw new Error('bench: the branch models.yaml did not come out as intended');
-  }
-  return { clusterYaml: clusterText, modelsYaml: branch, baseModelsYaml: modelsText, snapshotJson: snapshotJson(parsed) };
-}
-
-function load(g: Generated, models = g.modelsYaml): Config {
-  const result = parseConfig({ cluster: { name: 'cluster.yaml', text: g.clusterYaml }, models: { name: 'models.yaml', text: models } });
-  if (!result.ok) throw new Error(result.errors.map((e) => `${e.file}:${e.line}:${e.col}: ${e.path}: ${e.message}`).join('\n'));
-  return result.config;
-}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -324,6 +148,45 @@ console.log(
     `growth per doubling ${first.nodes}->${last.nodes} <= 2.2x: ${growth.toFixed(2)}x ${growth <= 2.2 ? 'ok' : 'MISSED'}; ` +
     `plan --base < 2x a plain plan: ${(last.base / last.whole).toFixed(2)}x ${last.base < 2 * last.whole ? 'ok' : 'MISSED'}`,
 );
+
+// The whole command at scale (docs/testing.md#benchmarks-at-scale): `llmgw plan
+// --observed FILE` as a user runs it, a fresh process each time (Node's start,
+// imports and schema compiles included), on the same mix at 2,000, 10,000 and
+// 20,000 nodes written out as config repos. Rounds interleave the sizes. Its
+// stdout (megabytes at 20,000 nodes: one line per start) is thrown away.
+// Targets: under 1 s at 20,000 nodes, growth per doubling <= 2.1x.
+{
+  const whole = [2000, 10_000, 20_000];
+  const wholeRuns = Number(process.env.BENCH_WHOLE_RUNS ?? 5);
+  const repos = mkdtempSync(join(tmpdir(), 'llmgw-bench-plan-whole-'));
+  try {
+    const written = whole.map((nodes) => writeRepo(join(repos, String(nodes)), generate(nodes)));
+    const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+    const runsOf = whole.map((): WholeRun[] => []);
+    for (let round = 0; round < wholeRuns; round++) {
+      written.forEach((repo, i) => runsOf[i]!.push(wholeProcess([cli, 'plan', '--repo', repo.dir, '--observed', repo.observed, '--now', NOW])));
+    }
+    const walls = runsOf.map((rs) => median(rs.map((r) => r.wall)));
+    const cpus = runsOf.map((rs) => median(rs.map((r) => r.cpu)));
+    console.log('');
+    console.log(`whole process (llmgw plan --observed, Node's start included), median of ${wholeRuns} interleaved rounds, ms:`);
+    const wrows = [['nodes', 'wall', '(fastest)', 'CPU', 'growth']];
+    whole.forEach((nodes, i) => {
+      const growth = i === 0 ? '' : `${Math.pow(walls[i]! / walls[i - 1]!, 1 / Math.log2(nodes / whole[i - 1]!)).toFixed(2)}x/doubling`;
+      wrows.push([nodes.toLocaleString('en-US'), walls[i]!.toFixed(0), Math.min(...runsOf[i]!.map((r) => r.wall)).toFixed(0), cpus[i]!.toFixed(0), growth]);
+    });
+    const ww = wrows[0]!.map((_, c) => Math.max(...wrows.map((r) => r[c]!.length)));
+    for (const r of wrows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(ww[c]!) : cell.padStart(ww[c]!))).join('  '));
+    const at20k = walls[2]!;
+    const perDoubling = Math.pow(at20k / walls[0]!, 1 / Math.log2(20_000 / 2000));
+    console.log(
+      `targets at 20,000 nodes: whole plan < 1000 ms: ${at20k.toFixed(0)} ms ${at20k < 1000 ? 'ok' : 'MISSED'}; ` +
+        `growth per doubling 2,000->20,000 <= 2.1x: ${perDoubling.toFixed(2)}x ${perDoubling <= 2.1 ? 'ok' : 'MISSED'}; load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+  } finally {
+    rmSync(repos, { recursive: true, force: true });
+  }
+}
 
 // Survive's own cost (docs/placement.md#survive): surviveReport over the built
 // fleet, at 2,000 nodes (the table's largest) and 20,000 (docs/placement.md's

@@ -2,10 +2,13 @@
 // (280 nodes, 2,232 GPUs, 46 models). The whole command as a user runs it —
 // a fresh process each time, imports and schema compiles included — and the
 // in-process phases, each the median of several runs. Target: under 300 ms.
+// Then the same command at scale, on the bench:plan mix (bench/plan-mix.ts) at
+// 2,000 and 20,000 nodes, interleaved: under 1 s at 20,000 nodes, and the
+// STATUS.md it renders (`--format markdown`) under 500 kB (its long lists fold).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { readFleetInputs } from '../src/cli/fleet-inputs.js';
 import type { Io } from '../src/cli/io.js';
@@ -17,6 +20,9 @@ import { summarize } from '../src/status/index.js';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../src/views/status/index.js';
 import { readObserved } from '../src/cli/fleet-inputs.js';
 import type { Snapshot } from '../src/types/snapshot.js';
+import { join } from 'node:path';
+import { generate, NOW as MIX_NOW, writeRepo } from './plan-mix.js';
+import { wholeProcess, type WholeRun } from './bench-util.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -103,3 +109,49 @@ const lines = [
   `target: whole command under ${TARGET_MS} ms: ${median(whole.wall) < TARGET_MS ? 'met' : 'NOT met'} (wall median ${median(whole.wall).toFixed(0)} ms)`,
 ];
 process.stdout.write(lines.join('\n') + '\n');
+
+// At scale: fresh processes on the mix written out as config repos.
+{
+  const sizes = [2000, 20_000];
+  const runs = Number(process.env.BENCH_WHOLE_RUNS ?? 5);
+  const repos = mkdtempSync(join(tmpdir(), 'llmgw-bench-status-'));
+  try {
+    const written = sizes.map((nodes) => writeRepo(join(repos, String(nodes)), generate(nodes)));
+    const argv = (repo: { dir: string; observed: string }) => [
+      CLI,
+      'status',
+      '--repo',
+      repo.dir,
+      '--observed',
+      repo.observed,
+      '--now',
+      MIX_NOW,
+      '--format',
+      'markdown',
+    ];
+    const runsOf = sizes.map((): WholeRun[] => []);
+    for (let round = 0; round < runs; round++) written.forEach((repo, i) => runsOf[i]!.push(wholeProcess(argv(repo))));
+    const bytes = written.map((repo) => {
+      const r = spawnSync(process.execPath, argv(repo), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+      if (r.status !== 0) throw new Error(`llmgw status exited ${String(r.status)}: ${r.stderr}`);
+      return Buffer.byteLength(r.stdout);
+    });
+    const out = ['', `llmgw status --format markdown on the bench:plan mix, whole process, median of ${runs} interleaved rounds:`];
+    sizes.forEach((nodes, i) => {
+      const rs = runsOf[i]!;
+      out.push(
+        `${nodes.toLocaleString('en-US').padStart(6)} nodes: wall ${median(rs.map((r) => r.wall)).toFixed(0)} ms (fastest ${Math.min(...rs.map((r) => r.wall)).toFixed(0)}), ` +
+          `CPU ${median(rs.map((r) => r.cpu)).toFixed(0)} ms; STATUS.md ${(bytes[i]! / 1000).toFixed(1)} kB`,
+      );
+    });
+    const wall = median(runsOf[1]!.map((r) => r.wall));
+    const size = bytes[1]!;
+    out.push(
+      `targets at 20,000 nodes: status < 1000 ms: ${wall.toFixed(0)} ms ${wall < 1000 ? 'ok' : 'MISSED'}; ` +
+        `STATUS.md < 500 kB: ${(size / 1000).toFixed(1)} kB ${size < 500_000 ? 'ok' : 'MISSED'}; load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    process.stdout.write(out.join('\n') + '\n');
+  } finally {
+    rmSync(repos, { recursive: true, force: true });
+  }
+}

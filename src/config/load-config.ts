@@ -64,24 +64,48 @@ interface Found {
   quiet: Set<string>;
 }
 
+/** What parseAndCheck finds in one file's text: a pure function of (kind, name, text). */
+interface Checked {
+  src: YamlSource | null;
+  primary: ConfigProblem[];
+  errors: ConfigProblem[];
+  quiet: string[];
+}
+
+function parseAndCheckText(kind: SchemaName & keyof typeof EXPECTS, name: string, text: string): Checked {
+  const parsed = parseYamlSource(name, text, EXPECTS[kind]);
+  if (!parsed.ok) return { src: null, primary: [parsed.error], errors: [], quiet: [] };
+  const src = parsed.source;
+  const primary: ConfigProblem[] = [];
+  // Values a schema would misjudge (Infinity passes `integer`) or that must not
+  // be there at all: their own error, and no second one from later checks.
+  const quiet = [...nonFiniteNumbers(src, primary), ...misplacedRefs(src, primary, kind === 'cluster' ? isEnvPlace : () => false)];
+  const result = getValidator(kind)(src.value);
+  return { src, primary, errors: result.ok ? [] : schemaProblems(src, kind, result.errors), quiet: quiet.map((path) => `${src.file}\0${path}`) };
+}
+
+/**
+ * The last text of each file and what it held. A steady `llmgw run` loads the
+ * same two files every tick, and parsing and schema-checking a 10,000-node
+ * cluster.yaml is most of a tick's own CPU: the same text is not parsed again.
+ * Everything after this step copies what it changes (env-vars.ts, the
+ * resolvers), so the one parsed document is shared, never written to. One
+ * entry per kind: bounded, however many repos a process loads.
+ */
+const lastChecked = new Map<string, { name: string; text: string; checked: Checked }>();
+
 function parseAndCheck(kind: SchemaName & keyof typeof EXPECTS, file: FileInput, found: Found): YamlSource | null {
   if (!('text' in file)) {
     found.primary.push(file);
     return null;
   }
-  const parsed = parseYamlSource(file.name, file.text, EXPECTS[kind]);
-  if (!parsed.ok) {
-    found.primary.push(parsed.error);
-    return null;
-  }
-  const src = parsed.source;
-  // Values a schema would misjudge (Infinity passes `integer`) or that must not
-  // be there at all: their own error, and no second one from later checks.
-  const quiet = [...nonFiniteNumbers(src, found.primary), ...misplacedRefs(src, found.primary, kind === 'cluster' ? isEnvPlace : () => false)];
-  for (const path of quiet) found.quiet.add(`${src.file}\0${path}`);
-  const result = getValidator(kind)(src.value);
-  if (!result.ok) found.errors.push(...schemaProblems(src, kind, result.errors));
-  return src;
+  const last = lastChecked.get(kind);
+  const checked = last !== undefined && last.name === file.name && last.text === file.text ? last.checked : parseAndCheckText(kind, file.name, file.text);
+  lastChecked.set(kind, { name: file.name, text: file.text, checked });
+  found.primary.push(...checked.primary);
+  found.errors.push(...checked.errors);
+  for (const q of checked.quiet) found.quiet.add(q);
+  return checked.src;
 }
 
 function byPosition(a: ConfigProblem, b: ConfigProblem): number {

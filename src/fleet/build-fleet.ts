@@ -42,7 +42,9 @@ export function classifier(config: Config): (productName: string) => string {
 export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (productName: string) => string, inventory?: InventoryBound): FleetNode {
   const report = seen.report;
   const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf, seen.slurm);
-  const replicaIds = report ? [...new Set(report.replicas.map((r) => r.id))].sort() : [];
+  // Most nodes run one replica or none: no set, no sort for them.
+  const replicaIds =
+    report === null ? [] : report.replicas.length <= 1 ? report.replicas.map((r) => r.id) : [...new Set(report.replicas.map((r) => r.id))].sort();
   const holds = new Set<string>();
   forEachHolding(report, nc.storage, (weights) => holds.add(weights));
   const usedPorts = new Set<number>();

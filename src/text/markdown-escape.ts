@@ -6,8 +6,16 @@
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const NEWLINES = /[\r\n\t\u2028\u2029]+/g;
 
+// Printable ASCII has nothing plainText removes; letters, digits, spaces, dots,
+// commas and hyphens nothing md() escapes (but `www.`). Most names are so, and a
+// 20,000-node STATUS.md escapes hundreds of thousands of them.
+const PRINTABLE = /^[\x20-\x7e]*$/;
+const INERT = /^[A-Za-z0-9 .,-]*$/;
+const WWW = /www\./i;
+
 /** Safe for a terminal: one line, no control characters. */
 export function plainText(text: string): string {
+  if (PRINTABLE.test(text)) return text;
   return text.replace(NEWLINES, ' ').replace(CONTROL, '');
 }
 
@@ -21,6 +29,7 @@ const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;' };
  * `gpu-a01`, `llama-3.1` and `models.yaml:3:5` read as they are.
  */
 export function md(text: string): string {
+  if (INERT.test(text) && !WWW.test(text)) return text;
   return mdProse(text).replace(/[()]/g, '\\$&');
 }
 
@@ -30,6 +39,7 @@ export function md(text: string): string {
  * sentence uses a lot. Anything quoted from a node goes through md().
  */
 export function mdProse(text: string): string {
+  if (INERT.test(text) && !WWW.test(text)) return text;
   return plainText(text)
     .replace(/[\\`*_[\]{}#+!|~@]/g, '\\$&')
     .replace(/:(?=\/)|(?<=(?:mailto|xmpp|tel|javascript|data)):/gi, '\\:')

@@ -236,9 +236,19 @@ export async function runTick(mode: TickMode): Promise<PreviewRun | ByHandRun | 
   return reconcile(mode);
 }
 
-async function preview(mode: PreviewMode): Promise<PreviewRun> {
+/**
+ * The preview's plan alone, without projecting it: what `llmgw status` reports
+ * (the fleet as observed and its own plan). Projecting a 20,000-node plan and
+ * rendering its STATUS.md twice is more than half a preview's time.
+ */
+export async function plannedPreview(mode: Pick<PreviewMode, 'config' | 'state' | 'fleet' | 'now'>): Promise<Planned> {
   const input = await observed(mode.config, mode.state, mode.fleet, new Date(mode.now));
   // Judged at the time asked for (`--now`), also when the fleet was gathered just now.
+  return planTick({ ...input, now: mode.now });
+}
+
+async function preview(mode: PreviewMode): Promise<PreviewRun> {
+  const input = await observed(mode.config, mode.state, mode.fleet, new Date(mode.now));
   const planned = planTick({ ...input, now: mode.now });
   const basePlan = mode.baseConfig ? planTick({ ...input, now: mode.now, config: mode.baseConfig }).plan : null;
   const specs = newSpecs(mode.config, mode.baseConfig ?? null, planned.fleet, planned.plan);

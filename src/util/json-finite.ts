@@ -10,8 +10,14 @@ function anyNonFinite(value: unknown): boolean {
     const v = stack.pop();
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (const child of v as unknown[]) if (typeof child === 'object' || typeof child === 'number') stack.push(child);
     } else if (typeof v === 'object' && v !== null) {
-      for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' || typeof child === 'number') stack.push(child);
+      // for…in over an object parsed from JSON (own, enumerable keys only): no array of its values per object.
+      for (const k in v) {
+        const child = (v as Record<string, unknown>)[k];
+        if (typeof child === 'object' || typeof child === 'number') stack.push(child);
+      }
     }
   }
   return false;

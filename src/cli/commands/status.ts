@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../errors.js';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../views/status/index.js';
 import { statusOf } from '../../tick/render.js';
-import { runTick } from '../../tick/run.js';
+import { plannedPreview } from '../../tick/run.js';
 import { carriedGpuHours } from '../../tick/gpu-hours.js';
 import { committedStatus } from '../../store/read.js';
 import { readFleetInputs, resolveRepoDir } from '../fleet-inputs.js';
@@ -79,8 +79,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const f = await readFleetInputs({ repo: opts.repo, observed: opts.observed, now: opts.now, io });
   // The tick's preview on the same inputs as `llmgw plan`, rendered as observed (its "before"):
   // on the committed snapshot and state at its observedAt, exactly the STATUS.md that tick committed.
-  const { preview } = await runTick({ kind: 'preview', config: f.config, fleet: f.fleet, state: f.state, now: f.now, before: null }).finally(() => f.done());
-  const { fleet, state, plan } = preview.planned;
+  // Only its plan: the projection (plan's "after") is not what status reports.
+  const { fleet, state, plan } = await plannedPreview({ config: f.config, fleet: f.fleet, state: f.state, now: f.now }).finally(() => f.done());
   // GPU-hours of closed days as the checkout's STATUS.md has them (docs/status.md#gpu-hours).
   const gpuHours = carriedGpuHours(await committedStatus(await resolveRepoDir(io, opts.repo)), f.now);
   const report = gpuHours === null ? statusOf(fleet, state, plan) : { ...statusOf(fleet, state, plan), gpuHours };

@@ -10,7 +10,7 @@ import type { CapacityRow, HoldingRow, StatusReport } from '../../status/index.j
 import { attentionNodes } from '../../views/status/node-rows.js';
 import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from '../../views/status/placement-rows.js';
 import { REASON_LABEL } from '../../text/reason-labels.js';
-import { MAX_ROWS, MAX_SUBJECTS } from '../../views/status/render-markdown.js';
+import { MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS } from '../../views/status/render-markdown.js';
 import { html, join, link, pathOf, type Html } from '../html.js';
 import { attentionItem, foldedTable, plural, table, when, type TableRow } from './layout.js';
 
@@ -156,7 +156,14 @@ function idle(report: StatusReport): Html {
     n === 0
       ? html`<p>No replica is known to be unused for <code>idle.after</code>.</p>`
       : html`<p>${plural(n, 'replica')} unused for at least <code>idle.after</code>, longest first:</p>`;
-  const rows = n > 0 ? foldedTable(['Replica', 'Model', 'Nodes', 'Unused since'], idleRows(report), MAX_ROWS, (k) => plural(k, 'idle replica')) : '';
+  // Idle replicas never need attention, so every row folds; past MAX_FOLDED the fold
+  // writes the first (longest unused) and says where the rest are, as STATUS.md does:
+  // 18,000 rows would be megabytes of HTML on every request of a 20,000-node fleet.
+  const shown = n > MAX_FOLDED ? { ...report, idle: report.idle.slice(0, MAX_FOLDED) } : report;
+  const fold = n > 0 ? foldedTable(['Replica', 'Model', 'Nodes', 'Unused since'], idleRows(shown), MAX_ROWS, () => plural(n, 'idle replica')) : '';
+  const more =
+    n > MAX_FOLDED ? html`<p>… and ${n - MAX_FOLDED} more: each model's page and the ${link('/status.json', 'Status JSON')} list every one.</p>` : '';
+  const rows = html`${fold}${more}`;
   const unknownLine =
     unknown > 0 ? html`<p>Idleness unknown for ${plural(unknown, 'running replica')} (a router did not answer, none is configured, or no start time).</p>` : '';
   return html`<section id="idle"><h2>Idle replicas</h2>${intro}${rows}${unknownLine}</section>`;

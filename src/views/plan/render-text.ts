@@ -65,7 +65,9 @@ function planLines(plan: Plan, options: TextOptions): { lines: string[]; paint: 
     if (pending.length > 0) groups.push({ title: `Already pending on ${plainText(ctx.base)} (done whether or not this merges):`, actions: pending });
   }
   // One alignment for every group, so the columns line up down the page.
-  const all = groups.flatMap((g) => g.actions.map(row));
+  // Each row built once: 20,000 starts are 20,000 rows.
+  const rowsOf = groups.map((g) => g.actions.map(row));
+  const all = rowsOf.flat();
   const width = (key: 'verb' | 'replica' | 'where' | 'port' | 'weights') => Math.max(0, ...all.map((r) => r[key].length));
   const w = { verb: width('verb'), replica: width('replica'), where: width('where'), port: width('port'), weights: width('weights') };
   const line = (r: Row) => {
@@ -77,7 +79,7 @@ function planLines(plan: Plan, options: TextOptions): { lines: string[]; paint: 
     if (i > 0) lines.push('');
     if (g.title !== null) lines.push(paint('bold', g.title));
     if (g.title !== null && g.actions.length === 0) lines.push('  nothing');
-    lines.push(...g.actions.map((a) => line(row(a))));
+    for (const r of rowsOf[i] ?? []) lines.push(line(r));
   }
   for (const u of plan.unplaceable) {
     const what = `${plainText(u.model)} (${u.missing} ${u.missing === 1 ? 'replica' : 'replicas'})`;

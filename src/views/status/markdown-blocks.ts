@@ -19,9 +19,14 @@ export const EVERY_ONE = '`llmgw status --json` and `llmgw console` list every o
 export type Align = 'l' | 'r';
 
 export interface Row {
-  cells: string[];
+  /** A function for tables of thousands of rows: only the rows written are escaped (most fold away uncounted). */
+  cells: string[] | (() => string[]);
   /** Needs attention: shown before the others, and never folded away while there is room. */
   attention: boolean;
+}
+
+export function rowCells(r: Row): string[] {
+  return typeof r.cells === 'function' ? r.cells() : r.cells;
 }
 
 export function table(head: string[], align: Align[], rows: string[][]): string[] {
@@ -34,7 +39,7 @@ export function details(summary: string, body: string[]): string[] {
   return [`<details><summary>${summary}</summary>`, '', ...body, '', '</details>'];
 }
 
-function bounded(rows: string[][]): { rows: string[][]; more: string[] } {
+function bounded<T>(rows: T[]): { rows: T[]; more: string[] } {
   if (rows.length <= MAX_FOLDED) return { rows, more: [] };
   return { rows: rows.slice(0, MAX_FOLDED), more: ['', `… and ${rows.length - MAX_FOLDED} more: ${EVERY_ONE}.`] };
 }
@@ -46,12 +51,13 @@ function bounded(rows: string[][]): { rows: string[][]; more: string[] } {
  * names them (`after`: some rows show above it).
  */
 export function foldedTable(head: string[], align: Align[], rows: Row[], folded: (n: number, after: boolean) => string): string[] {
-  const ordered = [...rows.filter((r) => r.attention), ...rows.filter((r) => !r.attention)].map((r) => r.cells);
-  if (ordered.length <= MAX_ROWS) return table(head, align, ordered);
+  const ordered = [...rows.filter((r) => r.attention), ...rows.filter((r) => !r.attention)];
+  const cellsOf = (rs: Row[]) => rs.map(rowCells);
+  if (ordered.length <= MAX_ROWS) return table(head, align, cellsOf(ordered));
   const shown = Math.min(MAX_ROWS, rows.filter((r) => r.attention).length);
-  const open = shown > 0 ? [...table(head, align, ordered.slice(0, shown)), ''] : [];
+  const open = shown > 0 ? [...table(head, align, cellsOf(ordered.slice(0, shown))), ''] : [];
   const rest = bounded(ordered.slice(shown));
-  return [...open, ...details(md(folded(ordered.length - shown, shown > 0)), [...table(head, align, rest.rows), ...rest.more])];
+  return [...open, ...details(md(folded(ordered.length - shown, shown > 0)), [...table(head, align, cellsOf(rest.rows)), ...rest.more])];
 }
 
 export function subjectText(s: AttentionSubject): string {

@@ -22,7 +22,7 @@ import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
 import { renderGpuHoursSection } from './gpu-hours.js';
 import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from './placement-rows.js';
 
-export { MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
+export { MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
 
 /** A time from a file llmgw did not write itself may be anything: escaped unless it is a time. */
 function date(iso: string): string {
@@ -167,7 +167,7 @@ function idle(report: StatusReport): string[] {
   lines.push(n === 0 ? 'No replica is known to be unused for `idle.after`.' : `${plural(n, 'replica')} unused for at least \`idle.after\`, longest first:`, '');
   if (n > 0) {
     // Idle is worth knowing, not an alarm: past MAX_ROWS the whole table folds.
-    const rows: Row[] = report.idle.map((r) => ({ cells: [md(r.replica), md(r.model), nodeCell(r.nodes), date(r.idleSince)], attention: false }));
+    const rows: Row[] = report.idle.map((r) => ({ cells: () => [md(r.replica), md(r.model), nodeCell(r.nodes), date(r.idleSince)], attention: false }));
     lines.push(...foldedTable(['Replica', 'Model', 'Nodes', 'Unused since'], ['l', 'l', 'l', 'l'], rows, (k) => plural(k, 'idle replica')), '');
   }
   if (unknown > 0) {

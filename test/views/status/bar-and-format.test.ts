@@ -35,4 +35,13 @@ test("a node's line breaks, CR and tabs, however many in a row, become one space
   assert.is(md('a\r\n\u2028b'), 'a b');
 });
 
+test('names of letters, digits, dots, commas, hyphens and spaces come back as they are; www. and every other mark are still escaped', () => {
+  assert.is(md('gpu-a0001, llama-3.1 70B'), 'gpu-a0001, llama-3.1 70B');
+  assert.is(md('see www.example.com'), 'see www\\.example.com');
+  assert.is(md('WWW.x'), 'WWW\\.x');
+  assert.is(md('a_b (c)'), 'a\\_b \\(c\\)');
+  assert.is(plainText('plain ascii: [x] ~ `y`'), 'plain ascii: [x] ~ `y`');
+  assert.is(plainText('tab\there'), 'tab here');
+});
+
 test.run();

@@ -5,7 +5,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { EVERY_ONE, MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS, attentionLine, foldedTable, type Row } from '../../../src/views/status/markdown-blocks.js';
+import { EVERY_ONE, MAX_FOLDED, MAX_ROWS, MAX_SUBJECTS, attentionLine, foldedTable, rowCells, type Row } from '../../../src/views/status/markdown-blocks.js';
 import type { AttentionItem } from '../../../src/status/types.js';
 import { fold } from '../../status/blank-report.js';
 
@@ -17,7 +17,7 @@ function rows(n: number, attention = false, prefix = 'r'): Row[] {
   return Array.from({ length: n }, (_, i) => ({ cells: [`${prefix}${i}`, `${i}`], attention }));
 }
 
-const line = (r: Row): string => `| ${r.cells.join(' | ')} |`;
+const line = (r: Row): string => `| ${rowCells(r).join(' | ')} |`;
 const summary = (n: number, after: boolean): string => `${n} ${after ? 'more ' : ''}rows`;
 
 test('the limits are the documented ones: 20 rows in a table, 10 names in a line, 500 rows in a fold', () => {
@@ -56,6 +56,20 @@ test('past MAX_FOLDED rows a fold writes the first 500 and then says how many mo
     '</details>',
   ]);
   assert.not.ok(out.includes(line(rs[MAX_FOLDED]!)), 'the 501st row is not written');
+});
+
+test('rows given as functions: a fold past MAX_FOLDED computes the cells of the rows it writes and of no other (20,000 idle replicas escape 500)', () => {
+  let computed = 0;
+  const lazy: Row[] = Array.from({ length: MAX_FOLDED + 300 }, (_, i) => ({
+    cells: () => {
+      computed++;
+      return [`r${i}`, `${i}`];
+    },
+    attention: false,
+  }));
+  const out = foldedTable(HEAD, ['l', 'r'], lazy, summary);
+  assert.is(computed, MAX_FOLDED);
+  assert.equal(out, foldedTable(HEAD, ['l', 'r'], rows(MAX_FOLDED + 300), summary));
 });
 
 test('rows needing attention show first in an open table; the rest fold, counted after them', () => {
