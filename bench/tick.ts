@@ -116,7 +116,15 @@ async function bench(nodes: number): Promise<boolean> {
     apiVersion: 'llmgw/v1',
     kind: 'Cluster',
     name: 'bench',
-    ssh: { user: sim.user, identityFile: sim.identityFile, knownHosts: sim.knownHostsPath, concurrency: 64, commandTimeout: '30s' },
+    // Every host's connection kept between ticks (ssh.keepOpen ≥ the hosts), as a steady tick at this size is run.
+    ssh: {
+      user: sim.user,
+      identityFile: sim.identityFile,
+      knownHosts: sim.knownHostsPath,
+      concurrency: 64,
+      commandTimeout: '30s',
+      keepOpen: Math.max(4096, nodes + 1),
+    },
     fabrics: ['ib-a', 'ib-b'],
     nodes: names.map((n, i) => ({
       name: n,
