@@ -11,6 +11,7 @@ import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
+import { withPlanJobs } from '../slurm/submit.js';
 import { recordObservedFailures, recordQuarantines } from './state.js';
 
 export interface TickInput {
@@ -48,7 +49,9 @@ export function planTick(input: TickInput): Planned {
   const scale = decideScale(observed, recorded);
   const state = withScaling(recorded, scale.scaling);
   const scaled = scale.config === input.config ? observed : { ...observed, config: scale.config };
-  const { fleet, plan, evictions } = planWithEvictions(scaled, state);
+  const { fleet, plan: placed, evictions } = planWithEvictions(scaled, state);
+  // Jobs mode: the Slurm jobs the plan submits and cancels, listed by name; the apply carries out this very list.
+  const plan = withPlanJobs(placed, fleet.config, input.snapshot.slurm, (n) => fleet.nodeByName.get(n)?.report ?? null);
   return { ...input, config: fleet.config, state: withEvictions(state, evictions, fleet), scaled: scale.decisions, fleet, plan };
 }
 
