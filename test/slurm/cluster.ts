@@ -62,7 +62,8 @@ async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from({ length: n }, async () => {
       const s = createServer();
-      await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+      // Slurm's daemons bind the wildcard address: a port free on 127.0.0.1 may be taken on another loopback address (a parallel test's fleet).
+      await new Promise<void>((r) => s.listen(0, '0.0.0.0', () => r()));
       return s;
     }),
   );
