@@ -5,6 +5,11 @@
 // placement of record says, with its job — for planning only: the snapshot
 // llmgw commits keeps what the nodes said. A job Slurm ended before its agent
 // ran is no such rank: the replica is gone and is placed afresh.
+//
+// The other way round: a rank a report shows alive (or a silent node's last
+// report does) whose job Slurm says has ended (preempted, node failure, time
+// limit, cancelled) is read as `failed`, so it is replaced at this tick rather
+// than once its node answers again or is lost.
 
 import type { Config } from '../types/config.js';
 import type { AgentReport, NodeObservation, ReplicaReport, Snapshot } from '../types/snapshot.js';
@@ -54,4 +59,29 @@ export function withWaitingJobs(snapshot: Snapshot, config: Config, records: Rea
     return { ...n, report };
   });
   return { ...snapshot, nodes };
+}
+
+function endedIn(r: ReplicaReport, ended: ReadonlyMap<string, string>): ReplicaReport {
+  const state = r.slurmJob === undefined ? undefined : ended.get(r.slurmJob);
+  if (state === undefined || r.state === 'failed') return r;
+  return { ...r, state: 'failed', error: `Slurm job ${r.slurmJob ?? ''} ended (${state})` };
+}
+
+/** The snapshot with each reported rank whose Slurm job has ended read as failed; the snapshot itself when there is none. */
+export function withEndedJobs(snapshot: Snapshot, config: Config): Snapshot {
+  if (config.cluster.slurm?.mode !== 'jobs' || snapshot.slurm === undefined) return snapshot;
+  const ended = new Map(snapshot.slurm.jobs.filter((j) => jobEnded(j.state)).map((j) => [j.id, j.state]));
+  if (ended.size === 0) return snapshot;
+  const mark = (report: AgentReport): AgentReport => {
+    const replicas = report.replicas.map((r) => endedIn(r, ended));
+    return replicas.some((r, i) => r !== report.replicas[i]) ? { ...report, replicas } : report;
+  };
+  const nodes = snapshot.nodes.map((n): NodeObservation => {
+    const report = n.reachable ? n.report : n.lastReport;
+    if (report === null) return n;
+    const marked = mark(report);
+    if (marked === report) return n;
+    return n.reachable ? { ...n, report: marked } : { ...n, lastReport: marked };
+  });
+  return nodes.some((n, i) => n !== snapshot.nodes[i]) ? { ...snapshot, nodes } : snapshot;
 }

@@ -11,7 +11,7 @@ import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
-import { withWaitingJobs } from '../slurm/job-waiting.js';
+import { withEndedJobs, withWaitingJobs } from '../slurm/job-waiting.js';
 import { withPlanJobs } from '../slurm/submit.js';
 import { recordObservedFailures, recordQuarantines } from './state.js';
 
@@ -45,8 +45,9 @@ function withScaling(state: State, scaling: ScaleOutcome['scaling']): State {
 
 export function planTick(input: TickInput): Planned {
   const recorded = recordQuarantines(recordObservedFailures(input.state, input.snapshot, new Date(input.now)), input);
-  // Jobs mode: a job submitted but not yet recorded by its agent is a starting replica, not a missing one.
-  const observed = buildFleet(input.config, withWaitingJobs(input.snapshot, input.config, recorded.placements), recorded, input.now);
+  // Jobs mode: a job submitted but not yet recorded by its agent is a starting replica, not a missing one; one Slurm ended is failed.
+  const seen = withEndedJobs(withWaitingJobs(input.snapshot, input.config, recorded.placements), input.config);
+  const observed = buildFleet(input.config, seen, recorded, input.now);
   // The one place a range becomes a count: every reader after this sees the decided `replicas`.
   const scale = decideScale(observed, recorded);
   const state = withScaling(recorded, scale.scaling);

@@ -5,7 +5,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withWaitingJobs } from '../../src/slurm/job-waiting.js';
+import { withEndedJobs, withWaitingJobs } from '../../src/slurm/job-waiting.js';
 import type { Config } from '../../src/types/config.js';
 import type { Snapshot, SlurmJobView } from '../../src/types/snapshot.js';
 import type { PlacementRecord } from '../../src/types/state.js';
@@ -60,6 +60,30 @@ test('nothing is added for a rank a node reports, an ended job, a job with no re
 test('observe mode: the snapshot is returned as it is', () => {
   const snap = snapshot([{ id: '5', name: 'llmgw/llama-0/0', node: '', state: 'pending', gpus: 2 }]);
   assert.is(withWaitingJobs(snap, cfg('observe'), records), snap);
+});
+
+test('a rank reported alive whose Slurm job ended is read as failed, with why; a live job and a rank without a job are left as reported', () => {
+  const reported = [
+    { id: 'llama-1', model: 'llama', gpus: [2, 3], state: 'running', rank: 0, slurmJob: '6' },
+    { id: 'llama-2', model: 'llama', gpus: [4], state: 'starting', rank: 0, slurmJob: '7' },
+    { id: 'llama-3', model: 'llama', gpus: [5], state: 'running', rank: 0 },
+  ];
+  const jobs: SlurmJobView[] = [
+    { id: '6', name: 'llmgw/llama-1/0', node: 'g2', state: 'preempted', gpus: 2 },
+    { id: '7', name: 'llmgw/llama-2/0', node: 'g2', state: 'running', gpus: 1 },
+  ];
+  const out = withEndedJobs(snapshot(jobs, reported), cfg('jobs'));
+  const g2 = out.nodes[1]!;
+  assert.equal(
+    (g2.reachable ? g2.report.replicas : []).map((r) => [r.id, r.state, r.error]),
+    [
+      ['llama-1', 'failed', 'Slurm job 6 ended (preempted)'],
+      ['llama-2', 'starting', undefined],
+      ['llama-3', 'running', undefined],
+    ],
+  );
+  const observe = snapshot(jobs, reported);
+  assert.is(withEndedJobs(observe, cfg('observe')), observe);
 });
 
 test.run();
