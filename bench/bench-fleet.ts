@@ -2,9 +2,16 @@
 // servers' CPU is never counted as the client's. Prints one JSON line (the
 // fleet's hosts, known_hosts and key) and serves until stdin closes.
 //
-//   node dist/bench/bench-fleet.js N DIR
+//   node dist/bench/bench-fleet.js N DIR [FIRST CLIENT_KEY_JSON]
+//
+// FIRST and CLIENT_KEY_JSON split a big fleet over several processes (each a
+// listening socket and a connection per host, so a process stays under the
+// machine's descriptor limit): this one serves hosts FIRST … FIRST+N-1, on
+// their own addresses, all accepting the one client key in the JSON file.
 
+import { readFileSync } from 'node:fs';
 import { startSimFleet } from '../src/sim/fleet.js';
+import type { SimKeyPair } from '../src/sim/keys.js';
 import type { AgentReport } from '../src/types/snapshot.js';
 
 /** What an 8-GPU node with two replicas and two storage paths reports: a realistic size to parse and validate. */
@@ -47,10 +54,15 @@ export function benchReport(host: string): AgentReport {
 async function main(): Promise<void> {
   const n = Number(process.argv[2]);
   const dir = process.argv[3] ?? '';
+  const first = Number(process.argv[4] ?? 0);
+  const keyFile = process.argv[5];
+  const clientKey = keyFile ? (JSON.parse(readFileSync(keyFile, 'utf8')) as SimKeyPair) : undefined;
   const replies = new Map<string, string>();
   const fleet = await startSimFleet({
     dir,
-    hosts: Array.from({ length: n }, (_, i) => ({ name: `gpu-${String(i).padStart(4, '0')}` })),
+    clientKey,
+    addressOffset: first,
+    hosts: Array.from({ length: n }, (_, i) => ({ name: `gpu-${String(first + i).padStart(4, '0')}` })),
     handler: ({ host }) => {
       let out = replies.get(host);
       if (out === undefined) replies.set(host, (out = JSON.stringify(benchReport(host)) + '\n'));

@@ -4,13 +4,16 @@
 // default 7 days. The repo is written once with `git fast-import`
 // (test/ledger/history-repo.ts): 16 nodes of 8 GPUs, 4 models whose replicas
 // start, run, go idle and move, a node unreachable now and then, a person's
-// commit to models.yaml every month, and a 3-day stop of the reconciler.
+// commit to models.yaml every month, and a 3-day stop of the reconciler. Also
+// what the first tick of a UTC date spends on STATUS.md's GPU-hours.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createGitRunner } from '../src/git/runner.js';
+import { readClosedDays } from '../src/ledger/closed-days.js';
 import { emptyState } from '../src/types/state.js';
 import { TICK_EMAIL, writeHistory, type ScriptedCommit } from '../test/ledger/history-repo.js';
 
@@ -113,11 +116,21 @@ try {
   const made = performance.now() - t;
   const year = runs(repo, ['--since', `${Math.ceil(HOURS / 24)}d`, '--format', 'csv']);
   const week = runs(repo, ['--since', '7d', '--format', 'csv']);
+  // What the first tick of a UTC date adds for STATUS.md's GPU-hours (src/ledger/closed-days.ts), in process.
+  const closed: number[] = [];
+  let closedFleet = '';
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const { hours } = await readClosedDays(createGitRunner(repo, { PATH: process.env.PATH, HOME: root }), at(HOURS));
+    closed.push(performance.now() - t0);
+    closedFleet = hours === null ? 'none' : `yesterday ${hours.yesterday.fleet.serving.toFixed(2)} serving, ${hours.yesterday.fleet.idle.toFixed(2)} idle`;
+  }
   const f = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
   const lines = [
     `llmgw report on ${commits.length} commits (${commits.filter((c) => c.email === TICK_EMAIL).length} ticks, 16 nodes x 8 GPUs, 4 models), written in ${(made / 1000).toFixed(1)} s; ${RUNS} runs each`,
     `  --since ${Math.ceil(HOURS / 24)}d (every tick): ${f(year.wall)}`,
     `  --since 7d:                 ${f(week.wall)}`,
+    `  closed days for STATUS.md (the first tick of a UTC date, in process): ${f(closed)}; ${closedFleet}`,
     '',
     'the year, fleet rows:',
     ...year.out.split('\n').filter((l) => l.startsWith('*,')),

@@ -1,7 +1,7 @@
 // cluster.yaml's `ssh:` -> SshConfig: the user, key, known_hosts, timeouts and
 // bastion llmgw connects with, and the duration rules every timeout shares.
 
-import type { ProxyJump, SshConfig } from '../types/config.js';
+import { DEFAULT_KEEP_OPEN, type ProxyJump, type SshConfig } from '../types/config.js';
 import { isDurationSyntax, parseDuration } from './duration.js';
 import { int, str, type Raw } from './raw.js';
 import type { ResolveContext } from './resolve-context.js';
@@ -107,6 +107,7 @@ export function resolveSsh(ctx: ResolveContext, ssh: Raw): SshConfig {
     connectTimeoutMs: timeoutAt(ctx, ssh.connectTimeout, DEFAULTS.connectTimeout, ['ssh', 'connectTimeout']),
     commandTimeoutMs: timeoutAt(ctx, ssh.commandTimeout, DEFAULTS.commandTimeout, ['ssh', 'commandTimeout']),
     concurrency: int(ssh.concurrency) ?? DEFAULTS.concurrency,
+    keepOpen: int(ssh.keepOpen) ?? DEFAULT_KEEP_OPEN,
     ...(jump ? { proxyJump: jump } : {}),
   };
 }

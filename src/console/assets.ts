@@ -50,6 +50,10 @@ svg.bar{display:block;width:100%;height:1rem;background:var(--free);border-radiu
 .legend{color:var(--muted);font-size:.9rem}
 .key::before{content:"";display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em;border-radius:2px;background:var(--free)}
 .key.b-used::before{background:var(--used)}.key.b-unhealthy::before{background:var(--unhealthy)}.key.b-unreachable::before{background:var(--unreachable)}.key.b-cordoned::before{background:var(--cordoned)}.key.b-other::before{background:var(--other)}
+svg.chart{display:block;width:100%;max-width:48rem;height:auto}
+svg.chart .axis{stroke:var(--line)}svg.chart text.day{fill:var(--muted);font-size:13px}svg.chart text.open{font-weight:700}
+.g-serving{fill:var(--used)}.g-idle{fill:#ed8936}.g-transit{fill:#90cdf4}.g-free{fill:var(--free)}.g-unhealthy{fill:var(--unhealthy)}.g-other{fill:var(--other)}.g-unreachable{fill:var(--unreachable)}.g-cordoned{fill:var(--cordoned)}.g-unobserved{fill:#718096}
+.key.g-serving::before{background:var(--used)}.key.g-idle::before{background:#ed8936}.key.g-transit::before{background:#90cdf4}.key.g-unhealthy::before{background:var(--unhealthy)}.key.g-other::before{background:var(--other)}.key.g-unreachable::before{background:var(--unreachable)}.key.g-cordoned::before{background:var(--cordoned)}.key.g-unobserved::before{background:#718096}
 details{margin:.4rem 0}
 summary{cursor:pointer;color:var(--accent)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}

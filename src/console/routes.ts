@@ -4,6 +4,8 @@
 import { renderStatusJson } from '../views/status/index.js';
 import { formatProblem } from '../errors.js';
 import type { History } from './history.js';
+import type { ConsoleLedger } from './ledger.js';
+import { gpuHoursBody } from './pages/gpu-hours.js';
 import { html, join, type Html } from './html.js';
 import { page, when, type PageFrame, type Section } from './pages/layout.js';
 import { modelBody, modelsBody } from './pages/models.js';
@@ -23,6 +25,10 @@ export interface RouteContext {
   /** The version the page carries: the data's, and HEAD's. */
   version: string;
   history: History;
+  /** GPU-hours from the same history (src/console/ledger.ts). */
+  ledger: ConsoleLedger;
+  /** The time the open day is counted to. */
+  now: () => Date;
   refreshMs: number;
   displayDir: string;
 }
@@ -83,6 +89,11 @@ export async function route(segments: string[], ctx: RouteContext): Promise<Repl
     const detail = await ctx.history.detail(second);
     if (detail === null) return notFound(ctx, `No commit ${second} in this config repo's history.`);
     return htmlReply(200, page(frameOf(ctx, 'ticks', `Commit ${detail.commit.sha.slice(0, 12)}`, detail.commit.subject), tickBody(detail)));
+  }
+  if (first === 'gpu-hours' && second === undefined) {
+    // From the history alone: shown also while the config is invalid (the commits before it still count).
+    const { days, warnings } = await ctx.ledger.days(ctx.now().toISOString());
+    return htmlReply(200, page(frameOf(ctx, 'gpu-hours', 'GPU-hours', await subtitle(ctx)), gpuHoursBody(days, ctx.ledger.available, warnings)));
   }
   const known = first === undefined || first === 'models' || first === 'nodes';
   if (!known || (first === undefined && second !== undefined)) return notFound(ctx, 'No such page.');

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { listenOn } from '../util/listen.js';
 import { ASSETS } from './assets.js';
 import { openHistory, type History } from './history.js';
+import { openLedger, type ConsoleLedger } from './ledger.js';
 import { esc } from './html.js';
 import { route } from './routes.js';
 import { createSource, type Source } from './source.js';
@@ -29,6 +30,8 @@ export interface ConsoleOptions {
   refreshMs?: number;
   /** One line per request that failed inside the console. */
   log?: (line: string) => void;
+  /** The clock the GPU-hours page counts the open day to (default: the system's). */
+  now?: () => Date;
 }
 
 export interface ConsoleServer {
@@ -94,7 +97,7 @@ async function versionOf(source: Source, history: History): Promise<string> {
     .slice(0, 16);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, opts: ConsoleOptions, source: Source, history: History): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, opts: ConsoleOptions, source: Source, history: History, ledger: ConsoleLedger): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(req, res, 405, 'text/plain; charset=utf-8', 'The console is read-only: GET and HEAD only.\n', { allow: 'GET, HEAD' });
     return;
@@ -136,7 +139,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ConsoleOp
   const started = performance.now();
   const [loaded, version] = await Promise.all([source.current(), versionOf(source, history)]);
   const built = performance.now();
-  const reply = await route(parts, { loaded, version, history, refreshMs: opts.refreshMs ?? 5000, displayDir: opts.displayDir });
+  const now = opts.now ?? (() => new Date());
+  const reply = await route(parts, { loaded, version, history, ledger, now, refreshMs: opts.refreshMs ?? 5000, displayDir: opts.displayDir });
   const timing = `load;dur=${(built - started).toFixed(1)}, render;dur=${(performance.now() - built).toFixed(1)}`;
   const type = reply.type === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8';
   send(req, res, reply.status, type, reply.body, { 'cache-control': 'no-store', 'server-timing': timing });
@@ -146,9 +150,9 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleServer>
   const source = createSource(opts.dir, opts.displayDir);
   // Built before the first request, not during it: a reader opening the page
   // right after start waits for a render, not for the config and snapshot.
-  const [history] = await Promise.all([openHistory(opts.dir), source.current().catch(() => undefined)]);
+  const [history, ledger] = await Promise.all([openHistory(opts.dir), openLedger(opts.dir), source.current().catch(() => undefined)]);
   const server = createServer((req, res) => {
-    handle(req, res, opts, source, history).catch((err: unknown) => {
+    handle(req, res, opts, source, history, ledger).catch((err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       opts.log?.(`llmgw console: ${req.method ?? ''} ${req.url ?? ''}: ${message.split('\n')[0] ?? ''}`);
       if (res.headersSent) return void res.destroy();

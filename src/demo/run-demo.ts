@@ -8,12 +8,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSshTransport } from '../gather/ssh-transport.js';
 import { openConfigRepo } from '../git/config-repo.js';
-import { renderPlanText } from '../views/plan/render-text.js';
 import { leasedTick } from '../tick/run.js';
 import type { TickResult } from '../tick/run.js';
 import { cachedTransports } from '../tick/transport-source.js';
 import type { Plan } from '../types/plan.js';
-import { tickSummary } from '../tick/report.js';
+import { planTable, tickSummary } from '../tick/report.js';
 import { LlmgwError } from '../errors.js';
 import { git } from './git-remote.js';
 import { startSimWorld, type SimWorld, type SimWorldOptions } from './sim-world.js';
@@ -100,7 +99,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
 
     out('== Tick 1: pull, gather, plan, apply, commit\n');
     const first = await tick(1);
-    if (first.plan) out('\n' + renderPlanText(first.plan, '', { color: false }).replace(/\nSTATUS\.md would not change\.\n$/, '\n'));
+    if (first.plan) out(`\n${planTable(first.plan).join('\n')}\n\n`);
     out(`${tickSummary(first)}\n\n`);
     if (first.plan) {
       const starts = first.plan.actions.filter((a) => a.op === 'start').length;

@@ -5,7 +5,7 @@
 import { gpuClassOf } from '../config/gpu-class.js';
 import type { Config, NodeConfig } from '../types/config.js';
 import type { DrainMark, Fleet, FleetNode, FleetReplica, InventoryBound } from '../types/fleet.js';
-import type { NodeObservation, RouterObservation, Snapshot } from '../types/snapshot.js';
+import type { NodeObservation, RouterObservation, SlurmView, Snapshot } from '../types/snapshot.js';
 import type { PlacementRecord, QuarantineRecord, State } from '../types/state.js';
 import { fleetGpus, freeWholeClassOf } from './gpus.js';
 import { forEachHolding } from './holdings.js';
@@ -17,6 +17,7 @@ import { quarantinesOf, withQuarantine } from './quarantine.js';
 import { ejectedSince } from './liveness.js';
 import { seedRecords } from './records.js';
 import { boundedReport } from './inventory.js';
+import { fleetSlurmOf, slurmViewAt } from './slurm.js';
 
 function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -40,7 +41,7 @@ export function classifier(config: Config): (productName: string) => string {
  */
 export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (productName: string) => string, inventory?: InventoryBound): FleetNode {
   const report = seen.report;
-  const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf);
+  const gpus = fleetGpus(report, seen.condition, nc.cordon, classOf, seen.slurm);
   const replicaIds = report ? [...new Set(report.replicas.map((r) => r.id))].sort() : [];
   const holds = new Set<string>();
   forEachHolding(report, nc.storage, (weights) => holds.add(weights));
@@ -63,8 +64,10 @@ export function fleetNode(nc: NodeConfig, seen: ObservedCondition, classOf: (pro
     holds,
     replicas: replicaIds,
     usedPorts,
-    freeWholeClass: freeWholeClassOf(seen.condition, nc.cordon, replicaIds.length, gpus),
+    // A node Slurm keeps llmgw off is no free whole node, as a cordoned one is not.
+    freeWholeClass: freeWholeClassOf(seen.condition, nc.cordon || seen.slurm?.condition !== undefined, replicaIds.length, gpus),
     ...(inventory === undefined ? {} : { inventory }),
+    ...(seen.slurm === undefined ? {} : { slurm: seen.slurm }),
   };
 }
 
@@ -87,6 +90,8 @@ export interface FleetFrame {
   draining?: (id: string) => DrainMark | null;
   /** The GPUs in quarantine (src/fleet/quarantine.ts), by `node:index`; absent: none. */
   quarantine?: Readonly<Record<string, QuarantineRecord>>;
+  /** Slurm's view as it holds now (src/fleet/slurm.ts); absent without cluster.yaml `slurm:`. */
+  slurm?: SlurmView;
 }
 
 /** The fleet from its nodes (sorted by name): replicas merged across nodes, idleness filled in. */
@@ -129,6 +134,7 @@ export function assembleFleet(config: Config, nodes: FleetNode[], frame: FleetFr
     records,
     routers: frame.routers ?? [],
     quarantine: frame.quarantine ?? {},
+    ...(frame.slurm === undefined ? {} : { slurm: frame.slurm }),
   };
 }
 
@@ -139,12 +145,20 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
   const lostAfterMs = config.cluster.lostAfterMs;
   // From the snapshot as well as state.json, so `plan --observed` and `status` see a fatal Xid too.
   const quarantine = quarantinesOf(state.quarantine, snapshot, config.cluster, nowMs);
+  // Without cluster.yaml `slurm:` a view in the snapshot changes nothing (docs/slurm.md).
+  const slurm = config.cluster.slurm === undefined ? undefined : slurmViewAt(snapshot.slurm, lostAfterMs, nowMs);
 
   const nodes: FleetNode[] = [...config.cluster.nodes].sort(byName).map((nc) => {
     const remembered = Object.hasOwn(state.unreachableSince, nc.name) ? state.unreachableSince[nc.name] : undefined;
     const seen = observedCondition(observed.get(nc.name), remembered, nowMs, lostAfterMs);
     const bounded = boundedReport(seen.report, nc.gpus, state.inventory?.[nc.name]);
-    return fleetNode(nc, { ...seen, report: withQuarantine(bounded.report, nc.name, quarantine) }, classOf, bounded.bound);
+    const slurmSeen = fleetSlurmOf(config.cluster, slurm, nc.name, new Date(nowMs));
+    return fleetNode(
+      nc,
+      { ...seen, report: withQuarantine(bounded.report, nc.name, quarantine), ...(slurmSeen === undefined ? {} : { slurm: slurmSeen }) },
+      classOf,
+      bounded.bound,
+    );
   });
 
   const configured = new Set(config.cluster.nodes.map((n) => n.name));
@@ -165,5 +179,6 @@ export function buildFleet(config: Config, snapshot: Snapshot, state: State, now
     routers: snapshot.routers,
     draining: drainMarkOf(state),
     quarantine,
+    ...(slurm === undefined ? {} : { slurm }),
   });
 }

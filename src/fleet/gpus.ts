@@ -5,8 +5,9 @@
 // `other` (someone else's compute processes, no llmgw replica) comes before
 // used: it is neither free nor llmgw's, so placement never takes it.
 
-import type { FleetGpu, GpuBucket, NodeCondition } from '../types/fleet.js';
+import type { FleetGpu, FleetSlurm, GpuBucket, NodeCondition } from '../types/fleet.js';
 import type { AgentReport } from '../types/snapshot.js';
+import { slurmHeldIndices } from './slurm.js';
 
 /** GPU index -> replica id holding it, from one node's report. */
 export function gpuHolders(report: AgentReport): Map<number, string> {
@@ -24,23 +25,41 @@ export function bucketOf(condition: NodeCondition, healthy: boolean, replica: st
   return 'free';
 }
 
-/** The node's GPUs, sorted by index, each with its class and bucket. */
-export function fleetGpus(report: AgentReport | null, condition: NodeCondition, cordoned: boolean, classOf: (productName: string) => string): FleetGpu[] {
+/**
+ * The node's GPUs, sorted by index, each with its class and bucket. With Slurm
+ * (docs/slurm.md): a GPU another Slurm job holds is `other` like one with
+ * someone else's process, and a node in the condition `slurm` counts its free
+ * GPUs `cordoned`.
+ */
+export function fleetGpus(
+  report: AgentReport | null,
+  condition: NodeCondition,
+  cordoned: boolean,
+  classOf: (productName: string) => string,
+  slurm?: FleetSlurm,
+): FleetGpu[] {
   if (report === null) return [];
   const holders = gpuHolders(report);
+  const slurmHeld = slurmHeldIndices(
+    slurm,
+    [...report.gpus].sort((a, b) => a.index - b.index).map((g) => ({ index: g.index, replica: holders.get(g.index) ?? null })),
+  );
+  const closed = cordoned || slurm?.condition !== undefined;
   const gpus = report.gpus.map((g): FleetGpu => {
     const replica = holders.get(g.index) ?? null;
     // An absent count is unknown (an older agent, or nvidia-smi could not list
     // processes): read as none, or one failed query would empty a whole node.
     const foreign = typeof g.foreign === 'number' && g.foreign > 0 ? g.foreign : 0;
+    const held = slurmHeld.has(g.index);
     return {
       index: g.index,
       class: classOf(g.name),
       name: g.name,
       healthy: g.healthy,
-      bucket: bucketOf(condition, g.healthy, replica, cordoned, foreign),
+      bucket: bucketOf(condition, g.healthy, replica, closed, held ? foreign + 1 : foreign),
       replica,
       foreign,
+      ...(held ? { slurmHeld: true as const } : {}),
       // What the fit rule judges a node by (src/fleet/fit.ts); unknown stays absent, never zero.
       ...(typeof g.memoryMiB === 'number' && g.memoryMiB > 0 ? { memoryMiB: g.memoryMiB } : {}),
     };
@@ -57,6 +76,6 @@ export function fleetGpus(report: AgentReport | null, condition: NodeCondition, 
 export function freeWholeClassOf(condition: NodeCondition, cordoned: boolean, replicaCount: number, gpus: readonly FleetGpu[]): string | null {
   const cls = gpus[0]?.class;
   if (condition !== 'reachable' || cordoned || replicaCount > 0 || cls === undefined) return null;
-  for (const g of gpus) if (!g.healthy || g.class !== cls || g.replica !== null || (g.foreign ?? 0) > 0) return null;
+  for (const g of gpus) if (!g.healthy || g.class !== cls || g.replica !== null || (g.foreign ?? 0) > 0 || g.slurmHeld) return null;
   return cls;
 }

@@ -4,7 +4,7 @@
 // is treated as lost on purpose: keeping a silent node's replicas "for now"
 // forever is how a model stays down without anyone placing it elsewhere.
 
-import type { NodeCondition } from '../types/fleet.js';
+import type { FleetSlurm, NodeCondition } from '../types/fleet.js';
 import type { AgentReport, NodeObservation, UnreachableReason } from '../types/snapshot.js';
 
 export interface ObservedCondition {
@@ -14,6 +14,8 @@ export interface ObservedCondition {
   /** The class of `error` (docs/status.md); null when reachable. */
   reason: UnreachableReason | null;
   report: AgentReport | null;
+  /** What Slurm says of the node (src/fleet/slurm.ts); absent without cluster.yaml `slurm:`. */
+  slurm?: FleetSlurm;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface KnownHosts {
   /** Hashed and wildcard lines, tried one by one. */
   scanned: Entry[];
   warnings: string[];
+  /** The file does not exist (ENOENT): no host is known, and the refusal says so rather than "not in the file". Absent: it was read. */
+  missing?: boolean;
 }
 
 const HOST_KEY_ALGORITHMS: Record<string, string[]> = {
@@ -100,7 +102,8 @@ export function parseKnownHosts(text: string, file: string): KnownHosts {
 
 /** The file's entries; a missing file knows no host (every key is then "unknown"). */
 export async function loadKnownHosts(file: string): Promise<KnownHosts> {
-  return parseKnownHosts((await readTextIfExists(file)) ?? '', file);
+  const text = await readTextIfExists(file);
+  return text === null ? { ...parseKnownHosts('', file), missing: true } : parseKnownHosts(text, file);
 }
 
 /**

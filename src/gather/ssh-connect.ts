@@ -28,7 +28,17 @@ const CIPHERS = sshNativeCrypto()
   ? ['aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr', 'aes256-ctr', 'chacha20-poly1305@openssh.com']
   : ['aes128-ctr', 'aes256-ctr', 'aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'chacha20-poly1305@openssh.com'];
 
-export type AuthMethod = { type: 'publickey'; username: string; key: ssh2.ParsedKey } | { type: 'agent'; username: string; agent: string | ssh2.BaseAgent };
+/** `label`: the key as an error line names it (`identityFile ~/.ssh/llmgw (ssh-ed25519 SHA256:…)`, `the ssh-agent`). */
+export type AuthMethod =
+  | { type: 'publickey'; username: string; key: ssh2.ParsedKey; label?: string }
+  | { type: 'agent'; username: string; agent: string | ssh2.BaseAgent; label?: string };
+
+/** `user llmgw with identityFile /k (ssh-ed25519 SHA256:…)`: who a refused login tried to be, and with what. */
+function tried(auth: readonly AuthMethod[]): string | undefined {
+  const first = auth[0];
+  if (first === undefined) return undefined;
+  return `user ${first.username} with ${first.label ?? (first.type === 'agent' ? 'the ssh-agent' : 'its key')}`;
+}
 
 export interface ConnectOptions {
   knownHosts: KnownHosts;
@@ -71,7 +81,7 @@ export function openConnection(target: HostTarget, opts: ConnectOptions): Promis
       // One small request, one small reply: Nagle's algorithm would only add delayed-ACK waits.
       client.setNoDelay(true);
     });
-    client.on('error', (err) => settled || fail(refusal ?? connectError(err, target, tcpConnected, opts.connectTimeoutMs)));
+    client.on('error', (err) => settled || fail(refusal ?? connectError(err, target, tcpConnected, opts.connectTimeoutMs, tried(opts.auth))));
     client.on('close', () => settled || fail(refusal ?? sshError('unreachable', target, 'connection closed during the SSH handshake')));
     client.on('ready', () => {
       if (settled) return;
@@ -83,7 +93,14 @@ export function openConnection(target: HostTarget, opts: ConnectOptions): Promis
       const verdict = checkHostKey(keys, presented);
       if (verdict === 'known') return true;
       const offered = `${keyType(presented)} ${fingerprint(presented)}`;
-      if (verdict === 'unknown') {
+      if (verdict === 'unknown' && opts.knownHosts.missing === true) {
+        // Not the host's fault, nor a key someone forgot to add: the file itself is not there.
+        refusal = sshError(
+          'host-key-unknown',
+          target,
+          `host key unknown: the known_hosts file ${file} is missing (ENOENT), so no host is known (the host offers ${offered}); create it with the nodes' keys`,
+        );
+      } else if (verdict === 'unknown') {
         refusal = sshError(
           'host-key-unknown',
           target,

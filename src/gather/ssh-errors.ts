@@ -30,9 +30,10 @@ const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', '
 /**
  * Map an error from the connect phase. `tcpConnected` tells a host that never
  * answered (no TCP connection) from one that answered and then stalled (no
- * handshake); both are `timeout`, the message says which.
+ * handshake); both are `timeout`, the message says which. `tried` names the
+ * user and key a refused login used (`user llmgw with identityFile …`).
  */
-export function connectError(err: unknown, target: HostTarget, tcpConnected: boolean, connectTimeoutMs: number): SshError {
+export function connectError(err: unknown, target: HostTarget, tcpConnected: boolean, connectTimeoutMs: number, tried?: string): SshError {
   if (err instanceof SshError) return err;
   // Whatever ssh2 or the socket threw: possibly not an Error at all.
   const e = err as (Error & { level?: string; code?: string | number }) | null | undefined;
@@ -45,7 +46,8 @@ export function connectError(err: unknown, target: HostTarget, tcpConnected: boo
         : sshError('timeout', target, `no TCP connection within ${seconds(connectTimeoutMs)} (connectTimeout)`, opts);
     case 'client-authentication':
     case 'agent':
-      return sshError('auth-failed', target, `authentication failed (${message})`, opts);
+      // Who it tried to be and with which key: a refused login is fixed on one of the two.
+      return sshError('auth-failed', target, `authentication failed${tried === undefined ? '' : ` as ${tried}`} (${message})`, opts);
     case 'client-dns':
       return sshError('unreachable', target, `cannot resolve the host name (${message})`, opts);
     case 'client-socket':

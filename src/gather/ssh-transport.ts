@@ -4,7 +4,9 @@
 // Each run() holds one of `ssh.concurrency` slots for at most connectTimeout +
 // commandTimeout, so a hanging host never holds up the hosts queued behind it
 // beyond that. With keepAlive (the long-running `llmgw run`), one connection per
-// host is kept between calls and re-opened transparently when it has died.
+// host is kept between calls and re-opened transparently when it has died; at
+// most `ssh.keepOpen` of them (each holds a descriptor), the least recently
+// used closed first.
 //
 // A kept connection is also re-made once it is older than maxConnectionAge
 // (10 minutes): killing sshd leaves the per-connection process it forked alive,
@@ -17,12 +19,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import ssh2 from 'ssh2';
-import type { SshConfig } from '../types/config.js';
+import { DEFAULT_KEEP_OPEN, type SshConfig } from '../types/config.js';
 import type { HostTarget, Transport } from '../types/transport.js';
 import { SshError } from '../errors.js';
 import { withCachedKeyObjects } from './key-cache.js';
 import { Sha2OnlyAgent, withoutSha1Signatures } from './ssh-algorithms.js';
-import { knownHostsCache, type KnownHosts } from './known-hosts.js';
+import { fingerprint, knownHostsCache, type KnownHosts } from './known-hosts.js';
 import { createLimiter } from './limiter.js';
 import { openConnection, type AuthMethod } from './ssh-connect.js';
 import { ChannelOpenError, execCommand } from './ssh-exec.js';
@@ -78,18 +80,21 @@ async function resolveAuth(ssh: SshConfig, env: Record<string, string | undefine
     try {
       text = await readFile(ssh.identityFile, 'utf8');
     } catch (err) {
-      throw new SshError('auth-failed', '', `cannot read ${named} (${errnoCode(err) ?? 'error'})`);
+      // Said as this side's problem: no node was contacted, so none is to blame (not one whose sshd is down either).
+      throw new SshError('auth-failed', '', `not contacted: cannot read ${named} (${errnoCode(err) ?? 'error'})`);
     }
     // The passphrase is used here and nowhere else: never printed, never part of a message.
     const parsed = ssh2.utils.parseKey(text, env.LLMGW_SSH_PASSPHRASE);
     if (parsed instanceof Error) {
       const hint = env.LLMGW_SSH_PASSPHRASE === undefined ? ' (an encrypted key needs LLMGW_SSH_PASSPHRASE)' : '';
-      throw new SshError('auth-failed', '', `cannot use ${named}: ${parsed.message}${hint}`);
+      throw new SshError('auth-failed', '', `not contacted: cannot use ${named}: ${parsed.message}${hint}`);
     }
-    return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed)) }];
+    const key = Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed;
+    const label = `${named} (${key.type} ${fingerprint(key.getPublicSSH())})`;
+    return [{ type: 'publickey', username, key: withoutSha1Signatures(withCachedKeyObjects(key)), label }];
   }
-  if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: new Sha2OnlyAgent(env.SSH_AUTH_SOCK) }];
-  throw new SshError('auth-failed', '', 'no ssh.identityFile in cluster.yaml and no ssh-agent (SSH_AUTH_SOCK is not set)');
+  if (env.SSH_AUTH_SOCK) return [{ type: 'agent', username, agent: new Sha2OnlyAgent(env.SSH_AUTH_SOCK), label: 'the ssh-agent (SSH_AUTH_SOCK)' }];
+  throw new SshError('auth-failed', '', 'not contacted: no ssh.identityFile in cluster.yaml and no ssh-agent (SSH_AUTH_SOCK is not set)');
 }
 
 export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {}): Transport {
@@ -214,9 +219,23 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
   const keptFor = (key: string): Kept | undefined => {
     const k = pool.get(key);
     if (k === undefined || !open.has(k.client)) return undefined;
-    if (now() - k.openedAt < maxAgeMs) return k;
+    if (now() - k.openedAt < maxAgeMs) {
+      // The pool is kept in order of use: the first entry is the least recently used.
+      pool.delete(key);
+      pool.set(key, k);
+      return k;
+    }
     retire(key, k);
     return undefined;
+  };
+
+  /** At most ssh.keepOpen kept connections: past it the least recently used go (closed once idle). */
+  const keepOpen = ssh.keepOpen ?? DEFAULT_KEEP_OPEN;
+  const trimPool = (): void => {
+    for (const [key, k] of pool) {
+      if (pool.size <= keepOpen) return;
+      retire(key, k);
+    }
   };
 
   const runOnce = async (target: HostTarget, command: string, input: string, retried = false): Promise<string> => {
@@ -234,6 +253,7 @@ export function createSshTransport(ssh: SshConfig, opts: SshTransportOptions = {
         const entry = kept;
         pool.set(key, entry);
         fresh.on('close', () => pool.get(key) === entry && pool.delete(key));
+        trimPool();
       }
     }
     const k = kept;

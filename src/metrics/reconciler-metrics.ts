@@ -9,6 +9,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TickResult } from '../tick/result.js';
 import type { StatusReport } from '../status/types.js';
+import { registerGpuSeconds } from '../ledger/gpu-seconds.js';
 import { gpuBuckets, nodeStates, replicaStates, stuckCounts, stuckSince } from './fleet-gauges.js';
 
 /** A tick as the metrics see it. */
@@ -121,6 +122,9 @@ export function createReconcilerMetrics(opts: { now?: () => Date } = {}): Reconc
     },
   });
 
+  // The ledger's rule counted live (src/ledger/gpu-seconds.ts): each interval at the earlier tick's GPUs.
+  const gpuSeconds = registerGpuSeconds(registry);
+
   // Series that exist from the start, so rate() and alerts see a 0 rather than nothing.
   for (const op of ['start', 'stop']) actions.labels(op).inc(0);
   applyFailures.inc(0);
@@ -154,6 +158,7 @@ export function createReconcilerMetrics(opts: { now?: () => Date } = {}): Reconc
       for (const r of t.result.outcome?.results ?? []) if (r.status === 'ok') actions.labels(r.op).inc();
       applyFailures.inc(t.result.outcome?.failures.length ?? 0);
       if (t.status) setFleet(t.status);
+      if (t.result.gpus) gpuSeconds.observe(new Date(t.result.gpus.at), t.result.gpus.counts);
     },
     leaseTaken(expiresAt) {
       lease = { held: true, expiresAt };

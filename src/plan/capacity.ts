@@ -70,13 +70,14 @@ export function buildCapacity(fleet: Fleet, freed: ReadonlySet<string>, failedPo
   const sorted = [...fleet.nodes].sort((a, b) => compareNames(a.name, b.name));
   sorted.forEach((node, order) => {
     fabricSet.add(node.fabric);
-    if (node.condition !== 'reachable' || node.cordoned) return;
+    // A node Slurm keeps llmgw off (docs/slurm.md) takes nothing new either; its replicas stay.
+    if (node.condition !== 'reachable' || node.cordoned || node.slurm?.condition !== undefined) return;
     const free = new Map<string, number[]>();
     const memoryMiB = new Map<string, number>();
     for (const gpu of node.gpus) {
       if (gpu.memoryMiB !== undefined) memoryMiB.set(gpu.class, Math.min(gpu.memoryMiB, memoryMiB.get(gpu.class) ?? Infinity));
       // A GPU this plan frees is room unless someone else's processes are on it too: then it becomes `other`.
-      const released = gpu.replica !== null && freed.has(gpu.replica) && (gpu.foreign ?? 0) === 0;
+      const released = gpu.replica !== null && freed.has(gpu.replica) && (gpu.foreign ?? 0) === 0 && gpu.slurmHeld !== true;
       if (!gpu.healthy || !(gpu.bucket === 'free' || released)) continue;
       const list = free.get(gpu.class);
       if (list) list.push(gpu.index);

@@ -56,7 +56,7 @@ function askers(fleet: Fleet, plan: Plan): ModelConfig[] {
 }
 
 /** The fleet with each victim's model one replica fewer per victim. */
-function withFewer(fleet: Fleet, victims: readonly FleetReplica[]): Fleet {
+export function withFewer(fleet: Fleet, victims: readonly FleetReplica[]): Fleet {
   if (victims.length === 0) return fleet;
   const fewer = new Map<string, number>();
   for (const v of victims) fewer.set(v.model, (fewer.get(v.model) ?? 0) + 1);
@@ -64,12 +64,13 @@ function withFewer(fleet: Fleet, victims: readonly FleetReplica[]): Fleet {
   return { ...fleet, config: { ...fleet.config, models } };
 }
 
-export function planWithEvictions(fleet: Fleet, state: State): Evicted {
-  const first = planFleet(fleet, state);
+/** `given`: stops decided before (yield, src/plan/yield.ts), replica id -> reason: in every plan made here, never evicted again. */
+export function planWithEvictions(fleet: Fleet, state: State, given: ReadonlyMap<string, string> = new Map()): Evicted {
+  const first = planFleet(fleet, state, given.size > 0 ? { stops: given } : undefined);
   const wanting = askers(fleet, first);
   if (wanting.length === 0) return { fleet, plan: first, evictions: [] };
   const chosen: { r: FleetReplica; for: string }[] = [];
-  const reasons = (set: readonly { r: FleetReplica; for: string }[]) => new Map(set.map((c) => [c.r.id, `evicted for ${c.for}`]));
+  const reasons = (set: readonly { r: FleetReplica; for: string }[]) => new Map([...given, ...set.map((c) => [c.r.id, `evicted for ${c.for}`] as const)]);
   const placed = (asker: string, set: readonly { r: FleetReplica; for: string }[]) => {
     const trial = planFleet(
       withFewer(
@@ -82,10 +83,10 @@ export function planWithEvictions(fleet: Fleet, state: State): Evicted {
     return !trial.unplaceable.some((u) => u.model === asker);
   };
   for (const asker of wanting) {
-    const taken = new Set(chosen.map((c) => c.r.id));
+    const taken = new Set([...given.keys(), ...chosen.map((c) => c.r.id)]);
     const left = new Map<string, number>();
     for (const m of fleet.config.models) {
-      const present = fleet.replicas.filter((r) => r.model === m.name && !r.lost && !r.draining && r.state !== 'failed').length;
+      const present = fleet.replicas.filter((r) => r.model === m.name && !r.lost && !r.draining && r.state !== 'failed' && !given.has(r.id)).length;
       left.set(m.name, present - chosen.filter((c) => c.r.model === m.name).length - floorOf(m));
     }
     const byName = new Map(fleet.config.models.map((m) => [m.name, m]));

@@ -19,6 +19,7 @@ import { byReplicaNumber, compareNames, idAllocator } from './replica-ids.js';
 import { planRollout } from './rollout.js';
 import { blockedReason } from './safety.js';
 import { recentlyDown, stopSurplus } from './surplus.js';
+import { yieldedJobs } from './yield.js';
 
 /** Replicas the plan stops to make room for another model (src/plan/evict.ts). */
 export interface Evictions {
@@ -60,7 +61,8 @@ export function planFleet(fleet: Fleet, state: State, evictions?: Evictions): Pl
   freeStops.sort((a, b) => compareNames(a.replica, b.replica));
 
   // A drain keeps its GPUs until the stop that ends it; only stops of this tick free theirs.
-  const freed = new Set([...freeStops.filter(freesNow).map((s) => s.replica), ...assumed]);
+  // GPUs yielded to Slurm (src/plan/yield.ts) are the pending job's, not room for this plan.
+  const freed = new Set([...freeStops.filter((s) => freesNow(s) && yieldedJobs(s.reason) === null).map((s) => s.replica), ...assumed]);
   const fit = fleetFit(fleet);
   const ctx: PlaceContext = {
     fleet,

@@ -81,7 +81,14 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     const report = { ...node.report, replicas: [...kept, ...change.added] };
     return fleetNode(
       node.config,
-      { condition: node.condition, unreachableSince: node.unreachableSince, error: node.error, reason: node.reason ?? null, report },
+      {
+        condition: node.condition,
+        unreachableSince: node.unreachableSince,
+        error: node.error,
+        reason: node.reason ?? null,
+        report,
+        ...(node.slurm ? { slurm: node.slurm } : {}),
+      },
       classOf,
       node.inventory,
     );
@@ -95,6 +102,7 @@ export function projectFleet(fleet: Fleet, effects: Effects): Fleet {
     records: withStarts(fleet.records, effects.started),
     routers: fleet.routers ?? [],
     quarantine: fleet.quarantine ?? {},
+    ...(fleet.slurm === undefined ? {} : { slurm: fleet.slurm }),
     // A drain is the state's (src/fleet/lifecycle.ts): carried over; the tick marks the ones it began.
     draining: (id) => fleet.replicaById.get(id)?.draining ?? null,
     // What a replica's idleness depends on (its id, start, the routers, now) is

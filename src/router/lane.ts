@@ -30,6 +30,34 @@ export interface LaneSocket {
   resume(): unknown;
   readonly _paused?: boolean;
   readonly destroyed?: boolean;
+  prependOnceListener?(event: 'close', listener: () => void): unknown;
+  once?(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * A connection closed for overflowing its lane still has every request Node
+ * parsed from its last read (some 200) unanswered, and Node's server aborts each
+ * with an Error whose stack it captures and formats (streams' destroy reads
+ * `err.stack`): under a pipelining flood that was a quarter of the router's CPU,
+ * spent on errors no one receives. Node's own 'close' listener does those aborts,
+ * and it was added when the connection arrived: the one prepended here runs just
+ * before it and the one appended just after, so only those aborts carry no stack.
+ */
+function abortsWithoutStacks(socket: LaneSocket): void {
+  if (!socket.prependOnceListener || !socket.once) return;
+  let saved: number | undefined;
+  socket.prependOnceListener('close', () => {
+    saved = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+  });
+  const restore = (): void => {
+    if (saved === undefined) return;
+    Error.stackTraceLimit = saved;
+    saved = undefined;
+  };
+  socket.once('close', restore);
+  // Should a listener between the two throw, the limit still comes back before anything else runs.
+  socket.prependOnceListener('close', () => process.nextTick(restore));
 }
 
 export class Lane {
@@ -51,6 +79,7 @@ export class Lane {
    */
   arrive(): boolean {
     if (this.closing || this.open > PIPELINE_DEPTH) {
+      if (!this.closing && this.socket) abortsWithoutStacks(this.socket);
       this.closing = true;
       this.socket?.pause();
       return false;

@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { userInfo } from 'node:os';
-import { generateSimKey, parsedKey } from './keys.js';
+import { generateSimKey, parsedKey, type SimKeyPair } from './keys.js';
 import { SimHost, type ExecHandler, type SimFault } from './ssh-host.js';
 
 export type { ExecHandler, ExecResult, SimFault } from './ssh-host.js';
@@ -46,6 +46,10 @@ export interface SimFleetOptions {
   basePort?: number;
   /** How long a `slow` host waits before answering (default 1500 ms). */
   slowMs?: number;
+  /** The client key every host accepts; default a fresh one. Several fleet processes given the same key serve one client as one fleet. */
+  clientKey?: SimKeyPair;
+  /** Default addresses start at simAddress(addressOffset) (default 0): fleets in several processes take disjoint ranges. */
+  addressOffset?: number;
 }
 
 /** The i-th default address: 127.0.0.2 … 127.0.0.251, then 127.0.1.2 …, distinct for any fleet size. */
@@ -55,7 +59,7 @@ export function simAddress(i: number): string {
 
 export async function startSimFleet(opts: SimFleetOptions): Promise<SimFleet> {
   await mkdir(opts.dir, { recursive: true });
-  const clientKey = generateSimKey('llmgw-sim-client');
+  const clientKey = opts.clientKey ?? generateSimKey('llmgw-sim-client');
   const identityFile = join(opts.dir, 'id_ed25519');
   await writeFile(identityFile, clientKey.private, { mode: 0o600 });
   const clientParsed = parsedKey(clientKey.public);
@@ -65,7 +69,7 @@ export async function startSimFleet(opts: SimFleetOptions): Promise<SimFleet> {
     (spec, i) =>
       new SimHost({
         name: spec.name,
-        address: spec.address ?? simAddress(i),
+        address: spec.address ?? simAddress(i + (opts.addressOffset ?? 0)),
         port: opts.basePort ?? 0,
         hostKey: generateSimKey(`llmgw-sim-${spec.name}`),
         wrongKey,

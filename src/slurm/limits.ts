@@ -16,3 +16,5 @@ export const MAX_JOB_GPUS = 1_000_000;
 export const MAX_PENDING_IDS = 100;
 /** Node names all reservations together may expand to (each is a hostlist). */
 export const MAX_RESERVED_NAMES = 1_000_000;
+/** A pending job's `--nodelist`/`--exclude` hostlist, as text; a longer one is read as none given. */
+export const MAX_HOSTLIST_TEXT = 100_000;

@@ -3,7 +3,7 @@
 // 22.05's JSON ignores squeue's filters and lists jobs ended in the last
 // MinJobAge too: the states are read here, never assumed.
 
-import { MAX_JOB_GPUS, MAX_SLURM_JOBS } from './limits.js';
+import { MAX_HOSTLIST_TEXT, MAX_JOB_GPUS, MAX_SLURM_JOBS } from './limits.js';
 import { objectAt, parseJsonObject, SlurmParseError } from './parse-error.js';
 import { gpuIndicesInGres, gpusInGres } from './gres.js';
 import { slurmText } from './text.js';
@@ -20,6 +20,9 @@ export interface SqueueJob {
   reason: string;
   /** The GPUs it asks for in all (from tres_per_job, else per node times nodes, else per task times tasks). */
   gpusAsked: number;
+  /** Slurm's hostlists of the nodes a job must run on (`--nodelist`) and must not (`--exclude`); '' when none. */
+  requiredNodes: string;
+  excludedNodes: string;
 }
 
 /** States in which a job holds what it was given. */
@@ -35,6 +38,11 @@ const NOT_WAITING_FOR_GPUS = new Set(['JobHeldUser', 'JobHeldAdmin', 'Dependency
 /** A pending job that GPUs would let start: what `pending` counts and yield makes room for. */
 export function waitsForResources(job: SqueueJob): boolean {
   return job.state === 'pending' && !NOT_WAITING_FOR_GPUS.has(job.reason);
+}
+
+/** A hostlist as Slurm printed it: a string of hostlist characters, else none (never clipped to half a list). */
+function hostlistText(v: unknown): string {
+  return typeof v === 'string' && v.length <= MAX_HOSTLIST_TEXT && /^[A-Za-z0-9._,[\]-]*$/.test(v) ? v : '';
 }
 
 function count(v: unknown): number {
@@ -90,6 +98,8 @@ export function parseSqueue(text: string): SqueueJob[] {
         .filter((p) => p !== ''),
       nodes: HOLDING.has(state) ? heldNodes(j) : [],
       gpusAsked: gpusAsked(j),
+      requiredNodes: state === 'pending' ? hostlistText(j.required_nodes) : '',
+      excludedNodes: state === 'pending' ? hostlistText(j.excluded_nodes) : '',
     });
   }
   return out;

@@ -4,7 +4,8 @@
 // lostAfter, then it is emptied (every node's condition is then unknown).
 
 import type { SlurmConfig } from '../types/config.js';
-import type { SlurmJobView, SlurmNodeView, SlurmView } from '../types/snapshot.js';
+import { parseHostlist } from '../config/hostlist.js';
+import type { SlurmJobView, SlurmNodeView, SlurmPendingNeed, SlurmView } from '../types/snapshot.js';
 import { parseJobName } from './job-name.js';
 import { MAX_JOB_GPUS, MAX_PENDING_IDS, MAX_RESERVATIONS_PER_NODE } from './limits.js';
 import type { Reservation } from './reservations.js';
@@ -32,6 +33,22 @@ function notEnded(r: Reservation, observedAt: string): boolean {
   return Date.parse(r.end) > Date.parse(observedAt);
 }
 
+/** A hostlist's names that are cluster.yaml's (by their cluster.yaml names); a malformed one names none. */
+function llmgwNames(hostlist: string, toLlmgw: ReadonlyMap<string, string>): string[] {
+  const parsed = parseHostlist(hostlist);
+  if (!parsed.ok) return [];
+  return [...new Set(parsed.expand().flatMap((n) => toLlmgw.get(n) ?? []))].sort();
+}
+
+/** What yield needs of a pending job: its GPUs, and the nodes of cluster.yaml it may run on. */
+function pendingNeed(j: SqueueJob, toLlmgw: ReadonlyMap<string, string>): SlurmPendingNeed {
+  const need: SlurmPendingNeed = { id: j.id, gpus: j.gpusAsked, partitions: j.partitions };
+  if (j.requiredNodes !== '') need.nodes = llmgwNames(j.requiredNodes, toLlmgw);
+  const excluded = j.excludedNodes === '' ? [] : llmgwNames(j.excludedNodes, toLlmgw);
+  if (excluded.length > 0) need.excluded = excluded;
+  return need;
+}
+
 export function buildSlurmView(slurm: SlurmConfig, nodeNames: readonly string[], readings: SlurmReadings, observedAt: string): SlurmView {
   const toLlmgw = slurmNameMap(slurm, nodeNames);
   const nodes: Record<string, SlurmNodeView> = {};
@@ -43,6 +60,7 @@ export function buildSlurmView(slurm: SlurmConfig, nodeNames: readonly string[],
   const jobs: SlurmJobView[] = [];
   let pending = 0;
   const pendingJobs: string[] = [];
+  const needs: SlurmPendingNeed[] = [];
   for (const j of readings.squeue) {
     if (parseJobName(j.name) !== null) {
       // One rank is one job on one node: its first allocated node is where it runs.
@@ -59,7 +77,10 @@ export function buildSlurmView(slurm: SlurmConfig, nodeNames: readonly string[],
       }
     } else if (waitsForResources(j) && (slurm.partition === undefined || j.partitions.includes(slurm.partition)) && j.gpusAsked > 0) {
       pending = Math.min(MAX_JOB_GPUS, pending + j.gpusAsked);
-      if (pendingJobs.length < MAX_PENDING_IDS) pendingJobs.push(j.id);
+      if (pendingJobs.length < MAX_PENDING_IDS) {
+        pendingJobs.push(j.id);
+        needs.push(pendingNeed(j, toLlmgw));
+      }
     }
   }
   for (const r of readings.reservations) {
@@ -72,7 +93,10 @@ export function buildSlurmView(slurm: SlurmConfig, nodeNames: readonly string[],
     }
   }
   const view: SlurmView = { reachable: true, nodes, jobs: jobs.sort(byNumericId), pending };
-  if (pendingJobs.length > 0) view.pendingJobs = pendingJobs;
+  if (pendingJobs.length > 0) {
+    view.pendingJobs = pendingJobs;
+    view.pendingNeeds = needs;
+  }
   if (slurm.partition !== undefined) view.partition = slurm.partition;
   return view;
 }
@@ -87,7 +111,10 @@ export function unreachableSlurmView(previous: SlurmView | undefined, error: str
   const since = previous !== undefined && !previous.reachable ? (previous.unreachableSince ?? nowIso) : nowIso;
   const held = previous !== undefined && now.getTime() - Date.parse(since) < lostAfterMs;
   const base: SlurmView = held ? { ...previous, reachable: false } : { reachable: false, nodes: {}, jobs: [], pending: 0 };
-  if (!held) delete base.pendingJobs;
+  if (!held) {
+    delete base.pendingJobs;
+    delete base.pendingNeeds;
+  }
   if (partition !== undefined) base.partition = partition;
   else delete base.partition;
   return { ...base, error, unreachableSince: since };

@@ -4,8 +4,14 @@
 // so a reader learns where to look, not only how many.
 //
 // To add a kind of item: write a rule (facts in, item or null out) and put it
-// in RULES where its urgency belongs. Nothing else changes: every renderer
-// draws every item the same way. A subject's detail must not move while the
+// in RULES where its urgency belongs — or, for a source that lives elsewhere
+// (Slurm's view of a node), pass its rules to attentionItems. Nothing else
+// changes: every renderer draws every item the same way.
+//
+// One line per model and cause: a model is named under the most specific of
+// "cannot be placed", "no running replica" and "fewer than desired", never
+// under two of them, and a first start on its way (replicas starting, none
+// failed, the model never ran) is no line at all: it is what was asked for. A subject's detail must not move while the
 // fleet stands still (no time of day, no counter), since STATUS.md shows it.
 
 import { compressHostlist } from '../text/compress-hostlist.js';
@@ -13,8 +19,17 @@ import { plural } from '../text/format.js';
 import { REASON_LABEL } from '../text/reason-labels.js';
 import type { AttentionItem, AttentionSubject, NodeSince, StatusFacts } from './types.js';
 import { gpuGroups } from './where.js';
+import { slurmAttention } from './slurm.js';
 
-export type AttentionRule = (facts: StatusFacts) => AttentionItem | AttentionItem[] | null;
+/** What the report's facts do not hold and some rules need. */
+export interface AttentionContext {
+  /** Models that have had a running replica (state.json `everRunning`); null when unknown: every model then counts as one that ran, so nothing is hidden. */
+  ran: ReadonlySet<string> | null;
+}
+
+export const UNKNOWN_CONTEXT: AttentionContext = { ran: null };
+
+export type AttentionRule = (facts: StatusFacts, ctx: AttentionContext) => AttentionItem | AttentionItem[] | null;
 
 /** Longest replica error a subject carries; the console and --json have it whole. */
 export const MAX_DETAIL = 120;
@@ -94,6 +109,9 @@ const unreachable: AttentionRule = (f) => {
 
 // Where and why, one subject per GPU: the Xid and when the quarantine ends
 // (both fixed while it lasts, so STATUS.md does not move).
+// Slurm's word on a node, in Slurm's words (docs/slurm.md): no new replica there, its own keep running.
+const slurmNodes: AttentionRule = (f) => slurmAttention(f, MAX_EACH);
+
 const quarantinedGpus: AttentionRule = (f) => {
   const q = f.quarantinedGpus ?? [];
   if (q.length === 0) return null;
@@ -159,9 +177,20 @@ function runningOf(m: StatusFacts['models'][number]): string {
   return `${m.running} of ${m.desired} running${m.starting > 0 ? `, ${m.starting} starting` : ''}`;
 }
 
-const down: AttentionRule = (f) => {
+/** Its first start is under way: it never ran, its replicas are starting and none failed. Not down, and not news. */
+function firstStartOnItsWay(m: StatusFacts['models'][number], ctx: AttentionContext): boolean {
+  return ctx.ran !== null && !ctx.ran.has(m.name) && m.starting > 0 && m.failed === 0;
+}
+
+/** Models with no running replica, as the "no running replica" line names them: not those that cannot be placed (said above). */
+function downModels(f: StatusFacts, ctx: AttentionContext): StatusFacts['models'] {
+  const unplaceable = new Set(f.unplaceable.map((u) => u.model));
   // A model waking from asleep is starting on demand, not down.
-  const d = f.models.filter((m) => m.desired > 0 && m.running === 0 && m.scale?.state !== 'waking');
+  return f.models.filter((m) => m.desired > 0 && m.running === 0 && m.scale?.state !== 'waking' && !unplaceable.has(m.name) && !firstStartOnItsWay(m, ctx));
+}
+
+const down: AttentionRule = (f, ctx) => {
+  const d = downModels(f, ctx);
   return d.length === 0
     ? null
     : item(
@@ -171,8 +200,10 @@ const down: AttentionRule = (f) => {
       );
 };
 
-const short: AttentionRule = (f) => {
-  const s = f.models.filter((m) => m.running + m.starting < m.desired);
+const short: AttentionRule = (f, ctx) => {
+  // Named once, under its most specific cause: cannot be placed, or no running replica.
+  const named = new Set([...f.unplaceable.map((u) => u.model), ...downModels(f, ctx).map((m) => m.name)]);
+  const s = f.models.filter((m) => m.running + m.starting < m.desired && !named.has(m.name));
   return s.length === 0
     ? null
     : item(
@@ -243,6 +274,7 @@ export const RULES: readonly AttentionRule[] = [
   inventoryBounded,
   lost,
   unreachable,
+  slurmNodes,
   quarantinedGpus,
   unhealthyGpus,
   unplaceable,
@@ -257,8 +289,9 @@ export const RULES: readonly AttentionRule[] = [
   endpoints,
 ];
 
-export function attentionItems(facts: StatusFacts): AttentionItem[] {
-  return RULES.flatMap((rule) => rule(facts) ?? []);
+/** The list: RULES, then `extra` sources' rules (each adds its lines after the fleet's own). */
+export function attentionItems(facts: StatusFacts, ctx: AttentionContext = UNKNOWN_CONTEXT, extra: readonly AttentionRule[] = []): AttentionItem[] {
+  return [...RULES, ...extra].flatMap((rule) => rule(facts, ctx) ?? []);
 }
 
 /** A model's row needs attention (shown first, never folded away) when fewer run than desired or one failed. */

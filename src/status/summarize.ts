@@ -7,8 +7,9 @@ import { fitReport, fitWarnings, fleetFit } from '../fleet/fit-report.js';
 import { surviveReport, surviveWarnings } from '../fleet/survive.js';
 import type { Fleet, FleetReplica } from '../types/fleet.js';
 import type { RolloutPlan, Unplaceable } from '../types/plan.js';
-import { attentionItems } from './attention.js';
+import { attentionItems, UNKNOWN_CONTEXT, type AttentionContext } from './attention.js';
 import { withScale } from './scale-rows.js';
+import { slurmNodeRows } from './slurm.js';
 import type { ScalingRecord } from '../types/state.js';
 import type { FabricRow, HoldingRow, IdleRow, ModelRow, NodeSince, OtherGpus, ReplicaRow, StatusFacts, StatusReport } from './types.js';
 import { stuckOf } from '../fleet/liveness.js';
@@ -123,7 +124,8 @@ function nodeLists(fleet: Fleet): StatusReport['nodes'] {
     if (n.cordoned) cordoned.push({ node: n.name });
   }
   const other = otherGpus(fleet);
-  return other.length > 0 ? { unreachable, lost, cordoned, other } : { unreachable, lost, cordoned };
+  const slurm = slurmNodeRows(fleet);
+  return { unreachable, lost, cordoned, ...(other.length > 0 ? { other } : {}), ...(slurm === undefined ? {} : { slurm }) };
 }
 
 /** `blocked`: the fleet's own plan's (docs/safety.md), so STATUS.md cannot say nothing needs attention while nothing is applied. */
@@ -133,6 +135,7 @@ export function summarize(
   blocked: string | null = null,
   rollouts: readonly RolloutPlan[] = [],
   scaling?: Readonly<Record<string, ScalingRecord>>,
+  everRunning?: readonly string[],
 ): StatusReport {
   // Lost replicas count as gone (docs/placement.md): the planner places them again.
   const present = fleet.replicas.filter((r) => !r.lost);
@@ -174,7 +177,7 @@ export function summarize(
     surviveWarnings: surviveWarnings(fleet, survive),
     endpointWarnings: endpointWarnings(fleet),
   };
-  return withAttention(facts);
+  return withAttention(facts, { ran: everRunning === undefined ? null : new Set(everRunning) });
 }
 
 /** The copies no record names (docs/safety.md#records-over-reports); no key when there are none. */
@@ -197,8 +200,8 @@ function inventoryList(fleet: Fleet): Pick<StatusFacts, 'inventoryBounded'> {
 }
 
 /** A report whose facts were changed by hand (tests, a projection): its attention list derived again. */
-export function withAttention(facts: StatusFacts): StatusReport {
+export function withAttention(facts: StatusFacts, ctx: AttentionContext = UNKNOWN_CONTEXT): StatusReport {
   const { attention: _old, endpointWarnings, ...rest } = facts as StatusReport;
   // The JSON's keys in the order they were added: endpointWarnings came after attention.
-  return { ...rest, attention: attentionItems(facts), endpointWarnings };
+  return { ...rest, attention: attentionItems(facts, ctx), endpointWarnings };
 }

@@ -2,6 +2,7 @@
 // (text, JSON, STATUS.md) reads only this, so the three cannot disagree.
 
 import type { RolloutStage, Unplaceable } from '../types/plan.js';
+import type { ClosedDaysHours } from '../types/gpu-hours.js';
 import type { ScalingDecision } from '../types/state.js';
 import type { ReplicaState, UnreachableReason } from '../types/snapshot.js';
 import type { EndpointWarning } from '../fleet/routes.js';
@@ -171,6 +172,13 @@ export interface AttentionItem {
   subjects: AttentionSubject[];
 }
 
+/** A node in the condition `slurm`: Slurm's state and flags (`idle+drain`) and its reason, in Slurm's words (docs/slurm.md). */
+export interface SlurmNodeRow {
+  node: string;
+  state: string;
+  reason: string;
+}
+
 /** GPUs of one node in the `other` bucket: someone else's processes, no llmgw replica. */
 export interface OtherGpus {
   node: string;
@@ -209,7 +217,8 @@ export interface StatusReport {
   /** The sentence naming the safety rule that blocks the fleet's plan, and its numbers (docs/safety.md); null when none does. */
   blocked: string | null;
   idle: IdleRow[];
-  nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[]; other?: OtherGpus[] };
+  /** `slurm`: the nodes Slurm keeps llmgw off (docs/slurm.md), present with cluster.yaml `slurm:` only. */
+  nodes: { unreachable: NodeSince[]; lost: NodeSince[]; cordoned: { node: string }[]; other?: OtherGpus[]; slurm?: SlurmNodeRow[] };
   notify: { webhooks: number; warning: string | null };
   /** Every GPU in the unhealthy bucket, by node and index. */
   unhealthyGpus: UnhealthyGpu[];
@@ -244,6 +253,8 @@ export interface StatusReport {
    * after `attention`, so it is the JSON's last key.
    */
   endpointWarnings: EndpointWarning[];
+  /** GPU-hours of the closed UTC days (docs/status.md#gpu-hours), set by the tick; absent before a first closed day. */
+  gpuHours?: ClosedDaysHours;
 }
 
 /** The report before its attention list is derived from it. */

@@ -11,6 +11,7 @@ import { withDrainMarks } from '../fleet/lifecycle.js';
 import { type StatusReport } from '../status/index.js';
 import { renderStatusMarkdown } from '../views/status/index.js';
 import type { Fleet } from '../types/fleet.js';
+import type { ClosedDaysHours } from '../types/gpu-hours.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
 import type { Planned } from './plan.js';
@@ -53,14 +54,18 @@ export function stateAfter(planned: Planned, applied: AppliedEffects | null = nu
   return recordInventory(withLifecycle(base, lifecycle), planned.snapshot, planned.config);
 }
 
-/** `state` is what the tick commits as state.json (its start failures and unreachable times, its drains). */
-export function afterTick(planned: Planned, effects: Effects, state: State): After {
+/**
+ * `state` is what the tick commits as state.json (its start failures and unreachable times, its drains);
+ * `gpuHours` the closed days' GPU-hours STATUS.md shows (src/tick/gpu-hours.ts), null for none.
+ */
+export function afterTick(planned: Planned, effects: Effects, state: State, gpuHours: ClosedDaysHours | null = null): After {
   // The drains are state.json's: the fleet as the tick leaves it marks those it began.
   const fleet = withDrainMarks(projectFleet(planned.fleet, effects), state);
   // Planned afresh even when nothing took effect: the committed state (a new
   // failed start) can steer placement, and `llmgw status` on the committed
   // files plans with exactly this state.
-  const report = statusOf(fleet, state);
+  const own = statusOf(fleet, state);
+  const report = gpuHours === null ? own : { ...own, gpuHours };
   const placed = { ...state, placements: placementsOf(fleet, state.placements ?? {}) };
   return { fleet, state: placed, snapshot: projectedSnapshot(planned.snapshot, fleet), report, status: renderStatusMarkdown(report) };
 }

@@ -8,6 +8,7 @@ import { GitError } from '../errors.js';
 import type { Checkout } from '../git/config-repo.js';
 import { writeGenerated, type Generated } from '../store/write.js';
 import { decisionText } from '../plan/scale.js';
+import { yieldedJobs } from '../plan/yield.js';
 import { duration } from '../text/format.js';
 import type { Planned } from './plan.js';
 
@@ -35,7 +36,7 @@ export async function commitTick(repo: Checkout, files: Generated, message: stri
     return { ...out, leaseLost: true };
   }
   const commit = changed ? await repo.commit(GENERATED_FILES, message) : null;
-  if (commit !== null) opts.log(`committed ${commit.slice(0, 12)}: ${message}`);
+  if (commit !== null) opts.log(`committed ${commit.slice(0, 12)}: ${message.split('\n')[0] ?? ''}`);
   if (!opts.push || !repo.hasRemote) return { ...out, commit };
   // Also an earlier tick's commit whose push failed or was skipped (--no-push).
   if (commit === null && !(await repo.unpushed())) return { ...out, commit };
@@ -60,9 +61,11 @@ export function decisionLines(planned: Pick<Planned, 'scaled' | 'plan' | 'fleet'
   for (const a of planned.plan.actions) {
     if (a.op !== 'stop') continue;
     const m = EVICTED.exec(a.reason);
-    if (!m) continue;
+    const jobs = m ? null : yieldedJobs(a.reason);
+    if (!m && !jobs) continue;
     const idle = planned.fleet.replicaById.get(a.replica)?.idleSeconds;
-    lines.push(`evict ${a.replica} for ${m[1] ?? ''}${idle === null || idle === undefined ? '' : ` (idle ${duration(idle)})`}`);
+    const cause = m ? `evict ${a.replica} for ${m[1] ?? ''}` : `yield ${a.replica} to Slurm ${jobs?.length === 1 ? 'job' : 'jobs'} ${(jobs ?? []).join(', ')}`;
+    lines.push(`${cause}${idle === null || idle === undefined ? '' : ` (idle ${duration(idle)})`}`);
   }
   return lines;
 }

@@ -4,7 +4,8 @@
 // starts a report shows steer the preview's placement exactly as the tick's.
 
 import { buildFleet } from '../fleet/build-fleet.js';
-import { planWithEvictions, type Eviction } from '../plan/evict.js';
+import { planWithEvictions, withFewer } from '../plan/evict.js';
+import { decideYield, yieldReason } from '../plan/yield.js';
 import { decideScale, hasScale, type ScaleOutcome } from '../plan/scale.js';
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
@@ -52,21 +53,32 @@ export function planTick(input: TickInput): Planned {
   const scale = decideScale(observed, recorded);
   const state = withScaling(recorded, scale.scaling);
   const scaled = scale.config === input.config ? observed : { ...observed, config: scale.config };
-  const { fleet, plan: placed, evictions } = planWithEvictions(scaled, state);
+  // Yield (docs/slurm.md) before making room: GPUs given back to Slurm are not llmgw's to place on.
+  const yields = decideYield(scaled);
+  const given = new Map(yields.map((y) => [y.replica, yieldReason(y.jobs)]));
+  const yielded = withFewer(
+    scaled,
+    scaled.replicas.filter((r) => given.has(r.id)),
+  );
+  const { fleet, plan: placed, evictions } = planWithEvictions(yielded, state, given);
   // Jobs mode: the Slurm jobs the plan submits and cancels, listed by name; the apply carries out this very list.
   const plan = withPlanJobs(placed, fleet.config, input.snapshot.slurm, (n) => fleet.nodeByName.get(n)?.report ?? null);
-  return { ...input, config: fleet.config, state: withEvictions(state, evictions, fleet), scaled: scale.decisions, fleet, plan };
+  const causes = [
+    ...evictions.map((e) => ({ model: e.model, reason: `evicted for ${e.for}` })),
+    ...yields.map((y) => ({ model: y.model, reason: yieldReason(y.jobs) })),
+  ];
+  return { ...input, config: fleet.config, state: withEvictions(state, causes, fleet), scaled: scale.decisions, fleet, plan };
 }
 
-/** A victim's model keeps the count it was left with, or it would be placed again next tick. */
-function withEvictions(state: State, evictions: readonly Eviction[], fleet: Planned['fleet']): State {
+/** A victim's model (evicted or yielded) keeps the count it was left with, or it would be placed again next tick. */
+function withEvictions(state: State, evictions: readonly { model: string; reason: string }[], fleet: Planned['fleet']): State {
   if (evictions.length === 0 || state.scaling === undefined) return state;
   const scaling = { ...state.scaling };
   for (const m of fleet.config.models) {
     const mine = evictions.filter((e) => e.model === m.name);
     const rec = scaling[m.name];
     if (mine.length === 0 || rec === undefined) continue;
-    const reason = `evicted for ${[...new Set(mine.map((e) => e.for))].join(', ')}`;
+    const reason = [...new Set(mine.map((e) => e.reason))].join('; ');
     scaling[m.name] = { ...rec, count: m.replicas, last: { at: fleet.now, from: rec.count, to: m.replicas, reason } };
   }
   return { ...state, scaling };

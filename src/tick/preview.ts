@@ -10,6 +10,7 @@ import { NO_EFFECTS } from '../plan/project-fleet.js';
 import { OBSERVED_LABEL, statusDiff } from '../views/plan/status-diff.js';
 import type { Plan } from '../types/plan.js';
 import { afterTick, stateAfter, type After } from './after.js';
+import { carriedGpuHours } from './gpu-hours.js';
 import type { Planned } from './plan.js';
 import { statusMarkdown } from './render.js';
 
@@ -44,7 +45,8 @@ export interface Preview {
 export function previewTick(planned: Planned, opts: PreviewOptions): Preview {
   const applies = planned.plan.blocked === null || opts.force === true;
   const effects = applies ? expectedEffects(planned.plan, planned.fleet) : NO_EFFECTS;
-  const after = afterTick(planned, effects, stateAfter(planned, applies ? { effects } : null));
+  // GPU-hours are copied from the STATUS.md the plan starts from: a PR checkout may have no history to count.
+  const after = afterTick(planned, effects, stateAfter(planned, applies ? { effects } : null), carriedGpuHours(opts.before?.text ?? null, planned.now));
   const before = opts.before ?? { text: statusMarkdown(planned.fleet, planned.state, planned.plan), label: OBSERVED_LABEL };
   return { planned, plan: attribute(planned.plan, opts.base, opts.respecced), after, diff: statusDiff(before.text, after.status, before.label) };
 }

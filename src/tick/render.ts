@@ -13,7 +13,7 @@ import type { State } from '../types/state.js';
 /** The status report of a fleet; `plan` when the caller has already planned this very fleet and state. */
 export function statusOf(fleet: Fleet, state: State, plan?: Plan): StatusReport {
   const own = plan ?? planFleet(fleet, state);
-  return summarize(fleet, own.unplaceable, own.blocked, own.rollouts, state.scaling);
+  return summarize(fleet, own.unplaceable, own.blocked, own.rollouts, state.scaling, state.everRunning);
 }
 
 export function statusMarkdown(fleet: Fleet, state: State, plan?: Plan): string {

@@ -1,7 +1,12 @@
-// How `llmgw reconcile`, `llmgw run` and `llmgw demo` tell the end of a tick: one line, and what failed.
+// How `llmgw reconcile`, `llmgw run` and `llmgw demo` tell the end of a tick:
+// the plan's table (what starts and stops where), one line, and what failed.
+// The table is `llmgw plan`'s own (src/views/plan/render-text.ts), so what a
+// tick prints reads exactly as the preview did.
 
 import type { TickResult } from './result.js';
 import { escapeTerminal } from '../text/terminal-text.js';
+import type { Plan } from '../types/plan.js';
+import { renderPlanTable } from '../views/plan/render-text.js';
 
 /** Where the lines go: a terminal's stdout and stderr, or a logger's. */
 export interface ReportOut {
@@ -30,7 +35,18 @@ export function tickSummary(r: TickResult): string {
   return `${plan}; ${applied}; ${commit}`;
 }
 
+/** The plan's table, one line each, safe for a terminal: each action with node, GPUs, port and weights; what cannot be placed; the summary. */
+export function planTable(plan: Plan): string[] {
+  return renderPlanTable(plan, { color: false }).replace(/\n$/, '').split('\n').map(escapeTerminal);
+}
+
+/** The table of a tick that had something to do; none for a steady tick (a daemon's log stays quiet). */
+export function tickTable(r: TickResult): string[] {
+  return r.plan !== null && r.plan.actions.length > 0 ? planTable(r.plan) : [];
+}
+
 export function printTickResult(r: TickResult, io: ReportOut): void {
+  for (const line of tickTable(r)) io.stdout.write(line + '\n');
   for (const res of r.outcome?.results ?? []) {
     // A node's text (the replica id it reported, its error): escaped for the terminal (docs/security.md).
     if (res.status === 'failed') io.stderr.write(escapeTerminal(`${res.op} ${res.replica} failed: ${res.error ?? ''}`) + '\n');

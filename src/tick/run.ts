@@ -38,9 +38,13 @@ import { queueEvents, sendCommitted, tickEvents } from './notify.js';
 import { loadOutboxKey } from '../notify/outbox-key.js';
 import type { OutboxKey } from '../notify/outbox-mac.js';
 import { observe } from './observe.js';
+import { carriedGpuHours, tickGpuHours } from './gpu-hours.js';
+import { createGitRunner } from '../git/runner.js';
+import { gpuCounts } from '../ledger/buckets.js';
 import { planTick, type Planned, type TickInput } from './plan.js';
 import { previewTick, type Preview, type PreviewOptions } from './preview.js';
-import { commitMessage, tickNews, type HoldReason, type TickResult, type TickVerdict } from './result.js';
+import type { HoldReason, TickResult, TickVerdict } from './result.js';
+import { commitMessage, tickNews } from './commit-message.js';
 import { resolveTransport, type TransportSource } from './transport-source.js';
 
 export type { TickResult, TickVerdict, HoldReason } from './result.js';
@@ -294,7 +298,7 @@ async function byHandUnder(mode: ByHandMode, lease: HeldLease | undefined): Prom
   }
   const cut = cutLine(guard, applied.outcome);
   if (cut !== null) mode.warn(cut);
-  const after = afterTick(planned, applied.effects, withEpoch(stateAfter(planned, applied), fence));
+  const after = afterTick(planned, applied.effects, withEpoch(stateAfter(planned, applied), fence), carriedGpuHours(current, planned.now));
   await writeAll(dir, { status: after.status, state: after.state, snapshot: after.snapshot });
   return { kind: 'by-hand', verdict: { kind: 'applied', forced: plan.blocked !== null, outcome: applied.outcome }, after };
 }
@@ -369,13 +373,24 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const detected = tickEvents(planned, updated, committed, applied.outcome);
   const state = withEpoch(queueEvents(detected.state, detected.events, config.cluster.notify.webhooks, notifying, key), fence);
 
-  const after = afterTick(planned, applied.effects, state);
+  const warn = (m: string) => log(`warning: ${m}`);
+  const gpuHours = await tickGpuHours(await committedStatus(repo.dir), planned.now, createGitRunner(repo.dir, opts.env), warn);
+  const after = afterTick(planned, applied.effects, state, gpuHours);
   const counts = { running: 0, starting: 0, failed: 0 };
   for (const x of after.fleet.replicas) if (!x.lost) counts[x.state] += 1;
   // With uncommitted edits the tick reports the plan of those edits (null when they are invalid).
   const plan = draftPlan === undefined ? planned.plan : draftPlan;
   const facts = { configInvalid: false, dirtyConfig, blocked: plan?.blocked ?? null, outcome: applied.outcome };
-  const news = { ...tickNews(detected.events, planned.fleet, applied.outcome), decisions: decisionLines(planned) };
+  const news = tickNews({
+    events: detected.events,
+    fleet: planned.fleet,
+    previous,
+    committed,
+    state: after.state,
+    plan: hold === null ? planned.plan : null,
+    outcome: applied.outcome,
+    decisions: decisionLines(planned),
+  });
   const files = { status: after.status, state: after.state, snapshot: after.snapshot };
   const first = await commitTick(repo, files, commitMessage(config.cluster.name, facts, counts, news), commitOptions);
   const done = await sendCommitted(repo, files, first, config.cluster.notify.webhooks, sendOptions(config.cluster.name, key));
@@ -391,6 +406,7 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
     report: after.report,
     ...done,
     leaseLost: hold?.reason === 'lease-short' || done.leaseLost,
+    gpus: { at: planned.now, counts: gpuCounts(after.fleet) },
   };
 }
 

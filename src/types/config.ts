@@ -31,8 +31,13 @@ export interface SshConfig {
   connectTimeoutMs: number;
   commandTimeoutMs: number;
   concurrency: number;
+  /** cluster.yaml `ssh.keepOpen`: connections `llmgw run` keeps open between ticks, at most (the least recently used closes first); absent: DEFAULT_KEEP_OPEN. */
+  keepOpen?: number;
   proxyJump?: ProxyJump;
 }
+
+/** docs/config.md `ssh.keepOpen`: enough for most fleets, and far under the 20,000 descriptors a process gets here. */
+export const DEFAULT_KEEP_OPEN = 4096;
 
 export interface NodeConfig {
   /** One expanded hostlist name. */

@@ -2,7 +2,7 @@
 // (config, snapshot, state, now) by src/fleet. Status, STATUS.md and the planner
 // all read this one model, so they cannot disagree.
 
-import type { AgentReport, CheckResult, ReplicaState, RouterObservation, UnreachableReason } from './snapshot.js';
+import type { AgentReport, CheckResult, ReplicaState, RouterObservation, SlurmView, UnreachableReason } from './snapshot.js';
 import type { Config, NodeConfig } from './config.js';
 import type { PlacementRecord, QuarantineRecord } from './state.js';
 
@@ -26,6 +26,8 @@ export interface FleetGpu {
   replica: string | null;
   /** Compute processes on it that the agent did not start; 0 when the report does not say (an older agent, a failed query). */
   foreign?: number;
+  /** Held by a Slurm job that is not llmgw's (docs/slurm.md): `other` unless a replica holds it; absent: not. */
+  slurmHeld?: true;
   /** Its memory as reported (nvidia-smi memory.total); absent when the report does not say. */
   memoryMiB?: number;
 }
@@ -56,6 +58,22 @@ export interface FleetNode {
   freeWholeClass: string | null;
   /** Set when its report lists more GPUs than it is believed to have; absent otherwise. */
   inventory?: InventoryBound;
+  /** What Slurm says of it (docs/slurm.md), with cluster.yaml `slurm:`; absent without. */
+  slurm?: FleetSlurm;
+}
+
+/**
+ * A node as Slurm sees it (docs/slurm.md#the-node-condition-slurm). `condition`
+ * set: not placeable, its free GPUs `cordoned`, its replicas left running. GPUs
+ * that jobs not llmgw's hold are `other`.
+ */
+export interface FleetSlurm {
+  /** Why Slurm keeps llmgw off the node, in Slurm's words; absent: placeable. */
+  condition?: { state: string; reason: string };
+  /** GPUs held by Slurm jobs that are not llmgw's. */
+  gpusAllocated: number;
+  /** Which, by Slurm's index, when Slurm says. */
+  gpuIndicesAllocated?: number[];
 }
 
 export interface ReplicaRank {
@@ -186,4 +204,6 @@ export interface Fleet {
   routers?: readonly RouterObservation[];
   /** GPUs in quarantine after a fatal Xid (state.json and the snapshot), by `node:index`; absent: none. */
   quarantine?: Readonly<Record<string, QuarantineRecord>>;
+  /** Slurm's view as observed (docs/slurm.md), with cluster.yaml `slurm:`; absent without: what yield reads. */
+  slurm?: SlurmView;
 }

@@ -280,11 +280,29 @@ export interface SlurmView {
   pending: number;
   /** Ids of those pending jobs, in Slurm's order (for yield's commit message); at most 100. */
   pendingJobs?: string[];
+  /** Those same jobs (at most 100): what each asks for and where it may run, what yield judges by. */
+  pendingNeeds?: SlurmPendingNeed[];
   /** `slurm.partition` when set: a node outside it is not placeable. */
   partition?: string;
   /** Unreachable: why (one line), and since when. */
   error?: string;
   unreachableSince?: string;
+}
+
+/**
+ * A pending job that is not llmgw's, as yield reads it (docs/slurm.md#yield-yield-true):
+ * it may run on a node of cluster.yaml in one of `partitions`, or only on
+ * `nodes` when it names some (`--nodelist`), never on `excluded`.
+ */
+export interface SlurmPendingNeed {
+  id: string;
+  /** GPUs it asks for in all. */
+  gpus: number;
+  partitions: string[];
+  /** cluster.yaml names of its `--nodelist`; absent: any node of its partitions. */
+  nodes?: string[];
+  /** cluster.yaml names of its `--exclude`; absent: none. */
+  excluded?: string[];
 }
 
 export interface SlurmNodeView {

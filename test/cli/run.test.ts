@@ -47,7 +47,7 @@ test('--remote without --workdir is a usage error', async () => {
   assert.is(c.err(), 'llmgw run: --remote needs --workdir DIR\n');
 });
 
-test('SIGTERM lets the running loop finish and exit 0', async () => {
+test('SIGTERM between ticks: a plain exit line (no tick in flight to finish), and exit 0', async () => {
   const sb = sandbox();
   try {
     const c = captureIo({ env: sb.env, cwd: sb.root });
@@ -62,7 +62,8 @@ test('SIGTERM lets the running loop finish and exit 0', async () => {
       .filter(Boolean)
       .map((l) => l.replace(/^\S+ /, ''));
     assert.match(lines[0]!, /^running: schedule '0 0 1 1 \*' in /);
-    assert.ok(lines.includes('SIGTERM: finishing the tick in flight'));
+    assert.ok(lines.includes('SIGTERM: no tick in flight, stopping'), lines.join('\n'));
+    assert.not.ok(lines.includes('SIGTERM: finishing the tick in flight'));
     assert.is(lines.at(-1), 'stopped');
     assert.is(process.listenerCount('SIGTERM'), 0, 'the handler is removed');
   } finally {

@@ -34,6 +34,7 @@ test('every default of docs/config.md is filled in', () => {
     connectTimeoutMs: 10_000,
     commandTimeoutMs: 60_000,
     concurrency: 64,
+    keepOpen: 4096,
   });
   assert.equal(c.agent, { command: 'llmgw agent' });
   assert.equal(c.router, { command: 'llmgw router' });

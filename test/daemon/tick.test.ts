@@ -38,7 +38,7 @@ test('a tick applies the plan, then commits the three generated files with a mes
   const { dir, close, canned, tick } = await setup();
   const r = await tick();
   assert.equal([r.applied, r.outcome!.started, r.outcome!.failed], [true, 2, 0]);
-  assert.is(await git(dir, ['log', '-1', '--format=%an|%s']), 'llmgw|llmgw: started 2 (t)');
+  assert.is(await git(dir, ['log', '-1', '--format=%an|%s']), 'llmgw|llmgw: started m ×2 (t)');
   assert.equal((await git(dir, ['show', '--name-only', '--format=', 'HEAD'])).split('\n').sort(), ['.llmgw/observed.json', '.llmgw/state.json', 'STATUS.md']);
   const observed = await readFile(join(dir, '.llmgw/observed.json'), 'utf8');
   assert.match(observed, /"state": "starting"/); // the fleet as the tick leaves it

@@ -12,23 +12,23 @@ const exec = promisify(execFile);
 const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 test('llmgw demo starts replicas at tick 1, sees them running at tick 2, and leaves only the repo behind', async () => {
-  const started = Date.now();
   // Canary secrets in its environment (docs/security.md): none may reach its output or its repo.
   const { stdout, stderr } = await exec(process.execPath, [main, 'demo'], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1', ...canaryEnv() } });
   assert.equal(leaksIn(stdout + stderr, 'llmgw demo'), []);
-  const seconds = (Date.now() - started) / 1000;
-  assert.ok(seconds < 30, `took ${seconds} s`);
   assert.match(stdout, /Plan: 7 to start, 0 to stop, 0 cannot be placed\./);
   assert.match(stdout, /started 7, stopped 0, waiting 0, failed 0; committed [0-9a-f]{12} and pushed/);
   assert.match(stdout, /7 of 7 new replicas answer their health check/);
   assert.match(stdout, /5 models, 7 replicas: 7 running, 0 starting, 0 failed\./);
   assert.match(stdout, /-> 200: Hello from the llmgw stub engine\./);
-  assert.match(stdout, /llmgw: status: 7 running \(demo\)\s+\(llmgw\)\n[0-9a-f]+ llmgw: started 7 \(demo\)/);
+  assert.match(
+    stdout,
+    /llmgw: deepseek-v3, llama-3\.1-70b ×2, llama-3\.1-8b ×2 and 2 more running \(demo\)\s+\(llmgw\)\n[0-9a-f]+ llmgw: started deepseek-v3, llama-3\.1-70b ×2, llama-3\.1-8b ×2 and 2 more \(demo\)/,
+  );
   const dir = /the repo stays in (\S+) /.exec(stdout)?.[1];
   assert.ok(dir);
   assert.equal(await remoteLeaks(`${dir}/checkout`), []);
   const { stdout: log } = await exec('git', ['-C', `${dir}/checkout`, 'log', '--format=%s']);
-  assert.is(log.split('\n')[0], 'llmgw: status: 7 running (demo)');
+  assert.is(log.split('\n')[0], 'llmgw: deepseek-v3, llama-3.1-70b ×2, llama-3.1-8b ×2 and 2 more running (demo)');
   const block = /loopback address \((127\.\d+)\./.exec(stdout)?.[1];
   assert.ok(block);
   const { stdout: ps } = await exec('ps', ['-eo', 'args']);

@@ -15,6 +15,7 @@ import { runRouterClient } from '../../src/router/client.js';
 import type { TickResult } from '../../src/tick/run.js';
 import type { AgentReport, ReplicaReport, RouterUsage } from '../../src/types/snapshot.js';
 import type { State } from '../../src/types/state.js';
+import type { SimWorldOptions } from '../../src/demo/sim-world.js';
 import { startE2E, type E2E } from './fleet-world.js';
 
 export interface LifecycleWorld {
@@ -42,7 +43,10 @@ type ClusterDoc = Record<string, any>;
 /** Today 01:00 UTC: the clock moves by seconds, never across midnight. */
 const DAY_START = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 1);
 
-export async function startLifecycleWorld(modelsYaml: string, opts: { hook?: boolean; cluster?: (doc: ClusterDoc) => void } = {}): Promise<LifecycleWorld> {
+export async function startLifecycleWorld(
+  modelsYaml: string,
+  opts: { hook?: boolean; cluster?: (doc: ClusterDoc) => void; wrapHandler?: SimWorldOptions['wrapHandler'] } = {},
+): Promise<LifecycleWorld> {
   const events: LifecycleWorld['events'] = [];
   let hook: Server | null = null;
   let hookUrl: string | null = null;
@@ -58,7 +62,11 @@ export async function startLifecycleWorld(modelsYaml: string, opts: { hook?: boo
     await new Promise<void>((r) => hook!.listen(0, '127.0.0.1', r));
     hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
   }
-  const e = await startE2E({ modelsYaml, ...(hookUrl ? { webhooks: [{ url: hookUrl }] } : {}) });
+  const e = await startE2E({
+    modelsYaml,
+    ...(hookUrl ? { webhooks: [{ url: hookUrl }] } : {}),
+    ...(opts.wrapHandler ? { wrapHandler: opts.wrapHandler } : {}),
+  });
   const socket = join(e.world.dir, 'router.sock');
   const w: LifecycleWorld = {
     e,

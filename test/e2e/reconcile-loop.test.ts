@@ -24,7 +24,7 @@ test('the first tick starts the desired replica and commits the generated files 
   assert.ok(r.commit);
   assert.is(r.pushed, true);
   assert.is(await e.remoteHead(), r.commit);
-  assert.is(await git(e.world.remote, ['log', '-1', '--format=%an|%s', 'main']), 'llmgw|llmgw: started 1 (demo)');
+  assert.is(await git(e.world.remote, ['log', '-1', '--format=%an|%s', 'main']), 'llmgw|llmgw: started small (demo)');
   const files = (await git(e.world.remote, ['show', '--name-only', '--format=', 'main'])).split('\n').sort();
   assert.equal(files, ['.llmgw/observed.json', '.llmgw/state.json', 'STATUS.md']);
   assert.equal(

@@ -105,7 +105,7 @@ test('llmgw demo runs from the installed copy: a fleet reconciled, a request ser
   const demo = run(bin, ['demo'], { cwd: T, env: userEnv(), timeout: 150_000 });
   assert.is(demo.status, 0, `${demo.stdout}\n${demo.stderr}`);
   assert.match(demo.stdout, /-> 200: Hello from the llmgw stub engine\./);
-  assert.match(demo.stdout, /llmgw: started \d+ \(demo\)/);
+  assert.match(demo.stdout, /llmgw: started deepseek-v3, .* \(demo\)/);
   assert.match(demo.stdout, /Stopped every engine, SSH server and the router/);
   // The demo's work directory is under this test's TMPDIR, not the checkout.
   assert.match(demo.stdout, new RegExp(`The reconciler's checkout: ${join(T, 'tmp')}/`));

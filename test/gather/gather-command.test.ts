@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../../src/cli/commands/gather.js';
@@ -59,12 +60,16 @@ test('llmgw gather prints the snapshot, carries unreachableSince and lastReport 
     );
     assert.match((snap.nodes[1] as { error: string }).error, /^n2 \(127\.0\.0\.3:\d+\): connection refused$/);
     assert.match(c.err(), /2\/2 nodes · 1 unreachable/, 'progress on a terminal');
-    assert.ok(c.err().endsWith('llmgw gather: 1 of 2 nodes answered; unreachable: 1 refused (n2)\n'), c.err());
+    assert.ok(c.err().endsWith('llmgw gather: 1 of 2 nodes answered; unreachable: 1 refused (n2: connection refused)\n'), c.err());
 
     const f = capture(tmp.dir, false);
     assert.is(await run(['--repo', 'repo', '--out', 'snap.json'], f.io), 0);
     assert.is(f.out(), '');
-    assert.is(f.err(), 'llmgw gather: 1 of 2 nodes answered; unreachable: 1 refused (n2)\n', 'no progress when stderr is not a terminal, only the summary');
+    assert.is(
+      f.err(),
+      'llmgw gather: 1 of 2 nodes answered; unreachable: 1 refused (n2: connection refused)\n',
+      'no progress when stderr is not a terminal, only the summary',
+    );
     assert.is((JSON.parse(readFileSync(join(tmp.dir, 'snap.json'), 'utf8')) as Snapshot).nodes.length, 2);
   } finally {
     await fleet.close();
@@ -112,7 +117,7 @@ test('an unset ${VAR} in notify does not stop gather (it sends nothing), one in 
   });
 });
 
-test('a fleet where no node answers (8 of 8 refuse our key) still prints the snapshot, sums up by reason, and exits 1', async () => {
+test('a fleet where no node answers (8 of 8 refuse our key) still prints the snapshot, sums up by reason with the user and key tried, and exits 1', async () => {
   const hosts = Array.from({ length: 8 }, (_, i) => ({ name: `gpu-a0${i + 1}` }));
   await withSimRepo('gathernokey', hosts, async ({ cwd, repo, fleet }) => {
     const stranger = generateSimKey('not-the-fleet-key');
@@ -126,15 +131,21 @@ test('a fleet where no node answers (8 of 8 refuse our key) still prints the sna
       snap.nodes.map((n) => [n.name, n.reachable, n.reachable ? null : n.reason]),
       hosts.map((h) => [h.name, false, 'auth']),
     );
-    assert.is(c.err(), 'llmgw gather: 0 of 8 nodes answered; unreachable: 8 auth (gpu-a[01-08])\n');
+    // The line names who it tried to be and with which key (path and fingerprint), not only "auth".
+    const fp = /^\S+ (SHA256:\S+)/.exec(execFileSync('ssh-keygen', ['-lf', keyFile], { encoding: 'utf8' }))?.[1];
+    assert.ok(fp);
+    assert.is(
+      c.err(),
+      `llmgw gather: 0 of 8 nodes answered; unreachable: 8 auth (gpu-a[01-08]: authentication failed as user ${fleet.user} with identityFile ${keyFile} (ssh-ed25519 ${fp}) (All configured authentication methods failed))\n`,
+    );
   });
 });
 
-test('the summary counts each reason class apart and names its hosts as a hostlist', () => {
-  const down = (name: string, reason?: UnreachableReason) => ({
+test('the summary counts each reason class apart, names its hosts as a hostlist, and the cause they share (none when they differ)', () => {
+  const down = (name: string, reason?: UnreachableReason, error = `${name} (10.0.0.9:22): x`) => ({
     name,
     reachable: false as const,
-    error: 'x',
+    error,
     ...(reason ? { reason } : {}),
     unreachableSince: null,
     lastReport: null,
@@ -143,12 +154,19 @@ test('the summary counts each reason class apart and names its hosts as a hostli
   const snap: Snapshot = {
     version: 1,
     observedAt: '2026-11-29T08:00:00Z',
-    nodes: [up('n01'), down('n02', 'timeout'), down('n03', 'timeout'), down('n04', 'host-key-changed'), down('n05'), up('n06')],
-    routers: [{ name: 'rt-1', reachable: false, error: 'x', reason: 'refused' }],
+    nodes: [
+      up('n01'),
+      down('n02', 'timeout', 'n02 (10.0.0.2:22): no TCP connection within 10s (connectTimeout)'),
+      down('n03', 'timeout', 'n03 (10.0.0.3:22): no SSH handshake within 10s (connectTimeout)'),
+      down('n04', 'host-key-changed'),
+      down('n05'),
+      up('n06'),
+    ],
+    routers: [{ name: 'rt-1', reachable: false, error: 'rt-1: connection refused', reason: 'refused' }],
   };
   assert.is(
     gatherSummary(snap),
-    'llmgw gather: 2 of 6 nodes answered; unreachable: 2 timeout (n[02-03]), 1 host key changed (n04), 1 unknown (n05); 0 of 1 router answered; unreachable: 1 refused (rt-1)',
+    'llmgw gather: 2 of 6 nodes answered; unreachable: 2 timeout (n[02-03]), 1 host key changed (n04: x), 1 unknown (n05: x); 0 of 1 router answered; unreachable: 1 refused (rt-1: connection refused)',
   );
   assert.is(noNodeAnswered(snap), false);
   assert.is(noNodeAnswered({ ...snap, nodes: [] }), false, 'a fleet of no nodes is not a failed gather');

@@ -54,4 +54,33 @@ test('without keepAlive every call opens its own connection and leaves none open
   }
 });
 
+test('ssh.keepOpen bounds the kept connections: past it the least recently used closes, and is opened again when next needed', async () => {
+  const tmp = tempDir('keepopen');
+  const fleet = await startSimFleet({ dir: tmp.dir, handler: cannedHandler, hosts: ['a', 'b', 'c'].map((name) => ({ name })) });
+  const transport = createSshTransport({ ...simSshConfig(fleet), keepOpen: 2 }, { keepAlive: true });
+  const target = (i: number) => ({ name: defined(fleet.hosts[i]).name, host: defined(fleet.hosts[i]).host, port: defined(fleet.hosts[i]).port });
+  const call = (i: number) => transport.run(target(i), 'llmgw agent report', '{}');
+  try {
+    await call(0);
+    await call(1);
+    await call(0); // a is now the most recently used, b the least
+    assert.is(fleet.connectionCount(), 2);
+    await call(2); // a third kept connection: b's closes
+    assert.is(fleet.connectionCount(), 3);
+    await call(0);
+    await call(2);
+    assert.is(fleet.connectionCount(), 3, 'a and c are still kept');
+    await call(1);
+    assert.is(fleet.connectionCount(), 4, 'b was closed, so it is opened again (and a, now the least recent, goes)');
+    await call(2);
+    assert.is(fleet.connectionCount(), 4);
+    await call(0);
+    assert.is(fleet.connectionCount(), 5);
+  } finally {
+    await transport.close();
+    await fleet.close();
+    tmp.remove();
+  }
+});
+
 test.run();

@@ -73,15 +73,13 @@ test('a dead bastion costs one connectTimeout for all the nodes behind it, not o
   const port = (silent.address() as { port: number }).port;
   const ssh = simSshConfig(fleet, { connectTimeoutMs: 600, concurrency: 1, proxyJump: { user: 'ops', host: '127.0.8.2', port } });
   const transport = createSshTransport(ssh);
-  const started = Date.now();
   try {
     const snap = await gatherSnapshot(simConfig(fleet, ssh), { transport, previous: null, state: emptyState(), now: () => new Date() });
-    const elapsed = Date.now() - started;
     for (const n of snap.nodes) {
       assert.match((n as { error: string }).error, /via bastion ops@127\.0\.8\.2:\d+ \(127\.0\.8\.2:\d+\): no SSH handshake within 0\.6s \(connectTimeout\)$/);
     }
+    // One attempt at the bastion for the four nodes (events, not a wall-clock margin): the failure was remembered.
     assert.is(accepted, 1);
-    assert.ok(elapsed < 1500, `took ${elapsed} ms`);
   } finally {
     await transport.close();
     for (const s of sockets) s.destroy();

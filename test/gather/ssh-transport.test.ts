@@ -134,6 +134,50 @@ t('a key the host does not accept is auth-failed', async () => {
   }
 });
 
+t('a missing known_hosts file says the file is missing (ENOENT), not that the host is not in it', async () => {
+  const tr = createSshTransport(simSshConfig(fleet, { knownHosts: join(tmp.dir, 'no_such_known_hosts') }));
+  try {
+    const err = await failure(tr.run(target('ok'), 'x', ''));
+    assert.is(err.kind, 'host-key-unknown');
+    assert.match(err.message, /host key unknown: the known_hosts file \S+no_such_known_hosts is missing \(ENOENT\), so no host is known/);
+    assert.not.match(err.message, /is not in/);
+  } finally {
+    await tr.close();
+  }
+});
+
+t('a wrong key names the user it tried to be and the key it tried (its file and fingerprint)', async () => {
+  const other = join(tmp.dir, 'stranger_key');
+  writeFileSync(other, generateSimKey('stranger-2').private, { mode: 0o600 });
+  const tr = createSshTransport(simSshConfig(fleet, { identityFile: other }));
+  try {
+    const err = await failure(tr.run(target('ok'), 'x', ''));
+    assert.is(err.kind, 'auth-failed');
+    const user = fleet.user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.match(
+      err.message,
+      new RegExp(`: authentication failed as user ${user} with identityFile \\S+stranger_key \\(ssh-ed25519 SHA256:[A-Za-z0-9+/]+\\) \\(`),
+    );
+  } finally {
+    await tr.close();
+  }
+});
+
+t('a missing key file says ENOENT and its path, read once before any connection: a host whose sshd is down is not contacted, so not blamed', async () => {
+  const tr = createSshTransport(simSshConfig(fleet, { identityFile: join(tmp.dir, 'no_such_key') }));
+  const before = fleet.connectionCount();
+  try {
+    const [down, up] = await Promise.all([failure(tr.run(target('refuse'), 'x', '')), failure(tr.run(target('ok'), 'x', ''))]);
+    for (const err of [down, up]) {
+      assert.is(err.kind, 'auth-failed');
+      assert.match(err.message, /: not contacted: cannot read identityFile \S+no_such_key \(ENOENT\)$/);
+    }
+    assert.is(fleet.connectionCount(), before, 'no connection was opened');
+  } finally {
+    await tr.close();
+  }
+});
+
 t('no identity file and no ssh-agent is auth-failed without connecting', async () => {
   const tr = createSshTransport(simSshConfig(fleet, { identityFile: undefined }), { env: {} });
   const before = fleet.connectionCount();

@@ -2,6 +2,7 @@
 // the bounds behind bench:router's abuse phase, asserted as byte and request
 // counts rather than timings.
 import * as assert from 'uvu/assert';
+import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { eventually, routerSuite } from './helpers.js';
 import { BodyBuffer, pushCounted } from '../../src/router/body-buffer.js';
@@ -94,6 +95,29 @@ test(`a pipelining connection holds at most 1 + ${PIPELINE_DEPTH} requests: coun
   assert.not.ok(lane.arrive(), 'and everything after it');
   lane.depart(true);
   assert.is(socket.resumes, 1, 'a closing connection is never read again');
+});
+
+test('a connection closed for overflowing its lane: the aborts Node makes on its close carry no stack, and the limit is back right after', () => {
+  const socket = Object.assign(new EventEmitter(), { pause: () => undefined, resume: () => undefined });
+  // Node's server adds its close listener (which aborts the unanswered requests) when the connection arrives.
+  const stacks: string[] = [];
+  socket.on('close', () => stacks.push(new Error('aborted').stack ?? ''));
+  const before = Error.stackTraceLimit;
+  const lane = new Lane(socket);
+  for (let i = 0; i <= PIPELINE_DEPTH; i++) lane.arrive();
+  assert.not.ok(lane.arrive(), 'overflowed');
+  lane.arrive();
+  socket.emit('close');
+  assert.is(stacks.length, 1);
+  assert.is(stacks[0], 'Error: aborted', 'no frames captured for the aborts');
+  assert.is(Error.stackTraceLimit, before, 'restored as soon as the close is handled');
+  assert.match(new Error('later').stack ?? '', /\n\s+at /, 'errors after it have their stacks');
+  // A connection that never overflowed: its close is left alone.
+  const calm = Object.assign(new EventEmitter(), { pause: () => undefined, resume: () => undefined });
+  calm.on('close', () => stacks.push(new Error('aborted').stack ?? ''));
+  new Lane(calm).arrive();
+  calm.emit('close');
+  assert.match(stacks[1] ?? '', /\n\s+at /);
 });
 
 test('400 requests pipelined in one write: one 429 for the whole connection, not one answer made per flooded request', async () => {

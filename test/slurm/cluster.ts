@@ -62,7 +62,8 @@ async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from({ length: n }, async () => {
       const s = createServer();
-      // Slurm's daemons bind the wildcard address: a port free on 127.0.0.1 may be taken on another loopback address (a parallel test's fleet).
+      // The wildcard address, as slurmctld and slurmd bind: a port free on 127.0.0.1 may still be
+      // taken on another loopback address (the simulated fleets of other tests hold thousands).
       await new Promise<void>((r) => s.listen(0, '0.0.0.0', () => r()));
       return s;
     }),
@@ -188,16 +189,6 @@ export async function startSlurmCluster(nodes: readonly SlurmNodeSpec[]): Promis
     return m;
   };
 
-  daemon(join(dir, 'bin', 'slurmctld'), ['-D', '-i', '-f', env.SLURM_CONF]);
-  await waitFor('slurmctld', () =>
-    spawnSync('scontrol', ['ping'], { env: { ...process.env, ...env }, encoding: 'utf8' }).stdout.includes('UP') ? true : undefined,
-  );
-  for (const n of nodes) daemon(join(dir, 'bin', 'slurmd'), ['-D', '-N', n.name, '-f', env.SLURM_CONF, '-d', join(dir, 'bin', 'slurmstepd')]);
-  await waitFor('every node idle', () => {
-    const states = nodeStates();
-    return nodes.every((n) => states.get(n.name) === 'idle') ? true : undefined;
-  });
-
   const stop = async (): Promise<void> => {
     // Jobs first (a job's processes outlive their slurmd otherwise), then the daemons, newest first.
     spawnSync('scancel', ['--full', '--user', user], { env: { ...process.env, ...env }, timeout: 10_000 });
@@ -221,5 +212,21 @@ export async function startSlurmCluster(nodes: readonly SlurmNodeSpec[]): Promis
     }
     rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    daemon(join(dir, 'bin', 'slurmctld'), ['-D', '-i', '-f', env.SLURM_CONF]);
+    await waitFor('slurmctld', () =>
+      spawnSync('scontrol', ['ping'], { env: { ...process.env, ...env }, encoding: 'utf8' }).stdout.includes('UP') ? true : undefined,
+    );
+    for (const n of nodes) daemon(join(dir, 'bin', 'slurmd'), ['-D', '-N', n.name, '-f', env.SLURM_CONF, '-d', join(dir, 'bin', 'slurmstepd')]);
+    await waitFor('every node idle', () => {
+      const states = nodeStates();
+      return nodes.every((n) => states.get(n.name) === 'idle') ? true : undefined;
+    });
+  } catch (err) {
+    // Half a cluster is no cluster: nothing it started may outlive the failed start.
+    await stop().catch(() => undefined);
+    throw err;
+  }
+
   return { dir, env, run, nodeStates, stop };
 }

@@ -100,6 +100,8 @@ if (!slurmAvailable()) {
     assert.equal(v.jobs, [{ id: ids.llmgw, name: 'llmgw/r-abc12/0', node: 'gpu-a02', state: 'running', gpus: 2 }]);
     assert.is(v.pending, 8);
     assert.equal(v.pendingJobs, [ids.pending]);
+    // What yield reads of it: its GPUs and its --nodelist, as cluster.yaml names.
+    assert.equal(v.pendingNeeds, [{ id: ids.pending, gpus: 8, partitions: ['gpu'], nodes: ['gpu-a01'] }]);
     assert.equal(
       v.nodes['gpu-a04']?.reservations?.map((r) => [r.name, r.active, r.flags]),
       [['maint-a04', true, ['maint', 'spec_nodes']]],

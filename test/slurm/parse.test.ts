@@ -59,6 +59,8 @@ test('squeue --json of 22.05: each job state lowercase, its GPUs on each node fr
       partitions: ['gpu'],
       nodes: [{ name: 'gpu-a01', gpus: 4, indices: [0, 1, 2, 3] }],
       gpusAsked: 4,
+      requiredNodes: '',
+      excludedNodes: '',
     },
     {
       id: '2',
@@ -68,8 +70,10 @@ test('squeue --json of 22.05: each job state lowercase, its GPUs on each node fr
       partitions: ['gpu'],
       nodes: [{ name: 'gpu-a02', gpus: 2, indices: [0, 1] }],
       gpusAsked: 2,
+      requiredNodes: '',
+      excludedNodes: '',
     },
-    { id: '3', name: 'batch/big', state: 'pending', reason: 'Resources', partitions: ['gpu'], nodes: [], gpusAsked: 8 },
+    { id: '3', name: 'batch/big', state: 'pending', reason: 'Resources', partitions: ['gpu'], nodes: [], gpusAsked: 8, requiredNodes: '', excludedNodes: '' },
   ]);
   // A job on two nodes holds its GPUs on each of them.
   const two = parseSqueue(fixture('squeue-two-nodes-22.05.json'));
@@ -111,6 +115,7 @@ test('the view: GPUs of jobs that are not llmgw`s per node, llmgw`s jobs listed,
   assert.equal(view.jobs, [{ id: '2', name: 'llmgw/m-abc12/0', node: 'gpu-a02', state: 'running', gpus: 2 }]);
   assert.is(view.pending, 8);
   assert.equal(view.pendingJobs, ['3']);
+  assert.equal(view.pendingNeeds, [{ id: '3', gpus: 8, partitions: ['gpu'] }]);
   // Pending jobs of another partition are not counted.
   assert.is(capturedView({ ...SLURM, partition: 'cpu' }).pending, 0);
   // A held job, or one waiting on another job, is pending but no free GPU would start it: not counted.
@@ -123,6 +128,29 @@ test('the view: GPUs of jobs that are not llmgw`s per node, llmgw`s jobs listed,
     const squeue = parseSqueue(fixture('squeue-22.05.json')).map((j) => (j.id === '3' ? { ...j, reason } : j));
     assert.is(buildSlurmView(SLURM, NODES, { sinfo: [], squeue, reservations: [] }, READ_AT).pending, 8, reason);
   }
+});
+
+test('a pending job`s --nodelist and --exclude: Slurm`s hostlists read into cluster.yaml names (slurmName mapped, unknown nodes dropped); odd text is none', () => {
+  const base = parseSqueue(fixture('squeue-22.05.json'));
+  const withLists = (required: unknown, excluded: unknown) => {
+    const doc = JSON.parse(fixture('squeue-22.05.json')) as { jobs: Record<string, unknown>[] };
+    for (const j of doc.jobs) if (j.job_id === 3) Object.assign(j, { required_nodes: required, excluded_nodes: excluded });
+    return parseSqueue(JSON.stringify(doc));
+  };
+  const jobs = withLists('gpu-a[01-02],x9', 'gpu-a03');
+  assert.equal(
+    jobs.map((j) => [j.requiredNodes, j.excludedNodes]),
+    [...base.slice(0, 2).map(() => ['', '']), ['gpu-a[01-02],x9', 'gpu-a03']],
+  );
+  const v = buildSlurmView(
+    { ...SLURM, names: { 'gpu-a02': 'slurm-a02' } },
+    NODES,
+    { sinfo: [], squeue: withLists('gpu-a01,slurm-a02,x9', 'gpu-a03'), reservations: [] },
+    READ_AT,
+  );
+  assert.equal(v.pendingNeeds, [{ id: '3', gpus: 8, partitions: ['gpu'], nodes: ['gpu-a01', 'gpu-a02'], excluded: ['gpu-a03'] }]);
+  // Not a hostlist (a shell word, a number): read as none given, never half a list.
+  assert.equal(withLists('gpu-a01;rm -rf', 7).map((j) => [j.requiredNodes, j.excludedNodes])[2], ['', '']);
 });
 
 test('conditions in Slurm`s words: a drain with its reason, a maintenance reservation, none for a busy but healthy node', () => {

@@ -24,6 +24,11 @@ export interface SlurmSsh {
   close(): Promise<void>;
 }
 
+/** A command line run as sshd would, with /bin/sh, against the cluster (its SLURM_CONF), in its jobs directory. */
+export function runOnSlurm(cluster: SlurmCluster, command: string, stdin: string): Promise<ExecResult> {
+  return sh(command, stdin, cluster.env, join(cluster.dir, 'jobs'));
+}
+
 function sh(command: string, stdin: string, env: Record<string, string>, cwd: string): Promise<ExecResult> {
   return new Promise((resolve) => {
     const p = spawn('/bin/sh', ['-c', command], { env: { ...process.env, ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -48,7 +53,7 @@ export async function startSlurmSsh(cluster: SlurmCluster, keysDir: string, node
     handler: async (ctx) => {
       if (ctx.host !== 'slurm-ctl') return cannedHandler(ctx);
       commands.push(ctx.command);
-      return sh(ctx.command, ctx.stdin, cluster.env, join(cluster.dir, 'jobs'));
+      return runOnSlurm(cluster, ctx.command, ctx.stdin);
     },
   });
   const ssh = simSshConfig(fleet, { connectTimeoutMs: 10_000, commandTimeoutMs: 30_000 });

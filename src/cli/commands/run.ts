@@ -105,14 +105,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
     throw err;
   });
   // Loaded here, after the options are checked: ssh2 is heavy.
-  const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary }, { serveRunMetrics, observeTicks }, watchers] = await Promise.all([
-    import('../../tick/run.js'),
-    import('../../tick/transport-source.js'),
-    import('../../gather/ssh-transport.js'),
-    import('../../tick/report.js'),
-    import('../../metrics/run-metrics.js'),
-    import('../../daemon/watchers.js'),
-  ]);
+  const [{ runTick }, { cachedTransports }, { createSshTransport }, { tickSummary, tickTable }, { serveRunMetrics, observeTicks }, watchers] =
+    await Promise.all([
+      import('../../tick/run.js'),
+      import('../../tick/transport-source.js'),
+      import('../../gather/ssh-transport.js'),
+      import('../../tick/report.js'),
+      import('../../metrics/run-metrics.js'),
+      import('../../daemon/watchers.js'),
+    ]);
   const metrics = metricsListen && (await serveRunMetrics(metricsListen, { log }));
   // One transport for the life of the process: connections stay warm between ticks,
   // and are replaced only when a PR changes cluster.yaml's ssh settings.
@@ -138,6 +139,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           push: !values['no-push'],
           log,
         });
+        for (const line of tickTable(result)) log(line);
         log(`tick (${reason}): ${tickSummary(result)}`);
         return result;
       }),
@@ -154,7 +156,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       log,
     });
     log(`running: schedule '${values.schedule}'${values.watch ? ', watching cluster.yaml and models.yaml' : ''} in ${repo.dir}`);
-    log(`${await signal.first}: finishing the tick in flight`);
+    const stop = await signal.first;
+    // Only a tick (or a job in its place) running now is waited for; otherwise the exit is at once.
+    log(daemon.busy() ? `${stop}: finishing the tick in flight` : `${stop}: no tick in flight, stopping`);
   } finally {
     signal.dispose();
     await stopWatchers();

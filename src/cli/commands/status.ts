@@ -7,7 +7,9 @@ import { UsageError } from '../../errors.js';
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from '../../views/status/index.js';
 import { statusOf } from '../../tick/render.js';
 import { runTick } from '../../tick/run.js';
-import { readFleetInputs } from '../fleet-inputs.js';
+import { carriedGpuHours } from '../../tick/gpu-hours.js';
+import { committedStatus } from '../../store/read.js';
+import { readFleetInputs, resolveRepoDir } from '../fleet-inputs.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: llmgw status [--repo DIR] [--observed FILE] [--now ISO] [--format text|json|markdown] [--json]
@@ -79,7 +81,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   // on the committed snapshot and state at its observedAt, exactly the STATUS.md that tick committed.
   const { preview } = await runTick({ kind: 'preview', config: f.config, fleet: f.fleet, state: f.state, now: f.now, before: null }).finally(() => f.done());
   const { fleet, state, plan } = preview.planned;
-  const report = statusOf(fleet, state, plan);
+  // GPU-hours of closed days as the checkout's STATUS.md has them (docs/status.md#gpu-hours).
+  const gpuHours = carriedGpuHours(await committedStatus(await resolveRepoDir(io, opts.repo)), f.now);
+  const report = gpuHours === null ? statusOf(fleet, state, plan) : { ...statusOf(fleet, state, plan), gpuHours };
   const out =
     opts.format === 'json'
       ? renderStatusJson(report)

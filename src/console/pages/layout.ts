@@ -6,7 +6,7 @@
 import { Html, html, join, link, pathOf, type Part } from '../html.js';
 import type { AttentionItem, AttentionSubject } from '../../status/index.js';
 
-export type Section = 'overview' | 'models' | 'nodes' | 'ticks' | 'none';
+export type Section = 'overview' | 'models' | 'nodes' | 'gpu-hours' | 'ticks' | 'none';
 
 export interface PageFrame {
   title: string;
@@ -24,6 +24,7 @@ const NAV: [Section, string, string][] = [
   ['overview', '/', 'Overview'],
   ['models', '/models', 'Models'],
   ['nodes', '/nodes', 'Nodes'],
+  ['gpu-hours', '/gpu-hours', 'GPU-hours'],
   ['ticks', '/ticks', 'Ticks'],
 ];
 

@@ -1,15 +1,18 @@
 // `llmgw plan --format markdown`: one pull-request comment of at most
 // MAX_CHARS, whatever the fleet, hiding nothing a reviewer must see. Warnings
 // first; the summary; this change's actions, then those already pending on
-// the base; what cannot be placed; the argv of every new or changed spec; the
-// STATUS.md diff folded away. When it does not fit, detail goes before any
+// the base, with a two-line legend of their notation; what cannot be placed;
+// what STATUS.md's "Needs attention" still lists after merge (a reviewer
+// learns that an unplaceable model stays there, not only that it is not
+// placed now); the argv of every new or changed spec; the STATUS.md diff
+// folded away. When it does not fit, detail goes before any
 // row does: long cells are cut, starts are grouped per model (past 30 rows
 // they always are), stops are grouped per model with every id in a compressed
 // list — and only past all that are rows left out, saying how many. Warnings
 // go last of all: only when they alone overflow (dozens of long ones) are the
 // later ones left out, with how many.
 
-import { codeFence, md, plainText } from '../../text/markdown-escape.js';
+import { codeFence, md, mdProse, plainText } from '../../text/markdown-escape.js';
 import type { Plan } from '../../types/plan.js';
 import { desiredText } from '../../status/scale-rows.js';
 import { actionTables, clip, codeCell, unplaceableTable, type Detail } from './markdown-tables.js';
@@ -32,6 +35,8 @@ export const MAX_CHARS = 65_000;
 export const GROUP_STARTS_PAST = 30;
 /** A notice (the whole comment when there is no plan) is cut here: the limit holds with every warning beside it. */
 const MAX_NOTICE = 20_000;
+/** Subjects named per "Needs attention" line of the fleet after merge. */
+const MAX_SUBJECTS = 10;
 /** Room the diff's frame takes beyond its lines. */
 const DIFF_FRAME = 400;
 
@@ -98,7 +103,9 @@ function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
       out.push(...actionTables(pending, d));
     }
   }
+  if (plan.actions.some((a) => a.op === 'start')) out.push(...LEGEND);
   if (plan.unplaceable.length > 0) out.push('', '**Cannot be placed**', '', ...unplaceableTable(plan.unplaceable, d));
+  out.push(...stillNeedsAttention(ctx, d));
   const rollouts = plan.rollouts ?? [];
   if (rollouts.length > 0) {
     const shown = Number.isFinite(d.rows) ? rollouts.slice(0, d.rows) : rollouts;
@@ -118,6 +125,30 @@ function slurmJobs(plan: Plan, d: Detail): string[] {
   const shown = Number.isFinite(d.rows) ? jobs.slice(0, d.rows) : jobs;
   const out = ['', '**Slurm jobs**', '', ...shown.map((j) => `- ${codeCell(clip(jobText(j), d.cell))}`)];
   if (shown.length < jobs.length) out.push(`- … and ${jobs.length - shown.length} more (llmgw plan --format json lists every one)`);
+  return out;
+}
+
+/** What a start row's `where` and `weights` cells mean (docs/commands.md#llmgw-plan), under the tables of a plan that starts anything. */
+const LEGEND = [
+  '',
+  '<sub>`gpu-a02[0-3]` = node gpu-a02, GPU indices 0 to 3 (a replica on several nodes lists each, comma-separated).</sub><br>',
+  '<sub>weights: `node` = the chosen node holds them; `fabric` = another node of its fabric does; `none` = no node of its fabric does.</sub>',
+];
+
+/** STATUS.md's "Needs attention" as the fleet is left after merge: what this PR does not fix (an unplaceable model stays there). */
+function stillNeedsAttention(ctx: PlanContext, d: Detail): string[] {
+  const items = ctx.after?.attention ?? [];
+  if (items.length === 0) return [];
+  const shown = Number.isFinite(d.rows) ? items.slice(0, d.rows) : items;
+  // As STATUS.md words them (src/views/status/markdown-blocks.ts), subjects capped: the list itself is one click away.
+  const subject = (s: (typeof items)[number]['subjects'][number]) => (s.detail === null ? md(s.name) : `${md(s.name)} (${md(clip(s.detail, d.cell))})`);
+  const line = (i: (typeof items)[number]) => {
+    const names = i.subjects.slice(0, MAX_SUBJECTS).map(subject);
+    const more = i.subjects.length > MAX_SUBJECTS ? `, and ${i.subjects.length - MAX_SUBJECTS} more` : '';
+    return names.length === 0 ? `- ${mdProse(i.text)}` : `- ${mdProse(i.text)}: ${names.join(', ')}${more}`;
+  };
+  const out = ['', '**Still in "Needs attention" after merge**', '', ...shown.map(line)];
+  if (shown.length < items.length) out.push(`- … and ${items.length - shown.length} more (llmgw plan --format json: after.attention)`);
   return out;
 }
 

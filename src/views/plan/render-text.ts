@@ -50,12 +50,13 @@ function row(a: Action): Row {
   };
 }
 
-export function renderPlanText(plan: Plan, diff: string, options: TextOptions): string {
+/** The plan's lines, or only the notice that stands for it (`notice`: then there is no table and no diff). */
+function planLines(plan: Plan, options: TextOptions): { lines: string[]; paint: (color: Paint, text: string) => string; notice: boolean } {
   const ctx = withReadersContext(options);
   const paint = (color: Paint, text: string) => (options.color ? `${ANSI[color]}${text}${ANSI.reset}` : text);
   const lines: string[] = ctx.warnings.map((w) => paint('yellow', `Warning: ${plainText(sentence(w))}`));
   if (lines.length > 0) lines.push('');
-  if (ctx.notice !== null) return [...lines, plainText(ctx.notice), ''].join('\n');
+  if (ctx.notice !== null) return { lines: [...lines, plainText(ctx.notice)], paint, notice: true };
 
   const groups: { title: string | null; actions: Action[] }[] = [];
   if (ctx.base === null) groups.push({ title: null, actions: startsThenStops(plan.actions) });
@@ -97,6 +98,21 @@ export function renderPlanText(plan: Plan, diff: string, options: TextOptions): 
   lines.push(paint('bold', summaryLine(plan)));
   if (ctx.base !== null && plan.actions.length > 0) lines.push(causeLine(plan, plainText(ctx.base)));
   if (plan.blocked !== null) lines.push(paint('yellow', `Blocked: ${plainText(sentence(plan.blocked))}`));
+  return { lines, paint, notice: false };
+}
+
+/**
+ * The plan's table alone: each action with its node, GPUs, port and weights,
+ * what cannot be placed, the summary line. What `llmgw reconcile`, `run` and
+ * `demo` print after a tick, and the head of `llmgw plan`.
+ */
+export function renderPlanTable(plan: Plan, options: TextOptions): string {
+  return planLines(plan, options).lines.join('\n') + '\n';
+}
+
+export function renderPlanText(plan: Plan, diff: string, options: TextOptions): string {
+  const { lines, paint, notice } = planLines(plan, options);
+  if (notice) return lines.join('\n') + '\n';
   lines.push('');
   if (diff === '') {
     lines.push('STATUS.md would not change.');

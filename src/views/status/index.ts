@@ -4,3 +4,4 @@ export { renderStatusMarkdown } from './render-markdown.js';
 export { renderStatusText } from './render-text.js';
 export { renderStatusJson } from './render-json.js';
 export { renderInvalidConfigBlock, stripInvalidConfigBlock } from './invalid-config.js';
+export { parseGpuHoursSection, renderGpuHoursSection } from './gpu-hours.js';

@@ -19,6 +19,7 @@ import { attentionNodes } from './node-rows.js';
 import { REASON_LABEL } from '../../text/reason-labels.js';
 import type { HoldingRow, StatusReport } from '../../status/types.js';
 import { lifecycleModelLines, otherGpusLine } from './lifecycle-sections.js';
+import { renderGpuHoursSection } from './gpu-hours.js';
 import { PLACEMENT_HEAD, lossText, nodesText, placementRows } from './placement-rows.js';
 
 export { MAX_ROWS, MAX_SUBJECTS } from './markdown-blocks.js';
@@ -264,6 +265,7 @@ export function renderStatusMarkdown(report: StatusReport): string {
     ...idle(report),
     ...holdings(report),
     ...nodes(report),
+    ...(report.gpuHours ? renderGpuHoursSection(report.gpuHours) : []),
   ];
   while (lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n') + '\n';

@@ -1,12 +1,14 @@
 // The markdown plan's sections, each as a whole comment (docs/commands.md plan,
 // --format markdown): the title, warnings, the summary, the cause line and the
 // two action groups with --base, blocked, rollouts, the argv of new specs, the
-// notice in place of a plan, and the STATUS.md diff folded away.
+// notice in place of a plan, the legend under a plan that starts anything,
+// what stays in "Needs attention" after merge, and the STATUS.md diff folded away.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
 import type { Plan, RolloutPlan, StartAction, StopAction } from '../../../src/types/plan.js';
+import { blankReport } from '../../status/blank-report.js';
 
 const start = (replica: string, model: string, cause?: 'change' | 'pending'): StartAction => ({
   op: 'start',
@@ -31,6 +33,11 @@ const plan = (over: Partial<Plan> = {}): Plan => ({ version: 1, changes: true, b
 
 const NO_CHANGES = '**No changes. The fleet matches models.yaml.**';
 const NO_DIFF = '_STATUS.md would not change._';
+/** The two lines under the tables of a plan that starts anything: what `where` and `weights` say. */
+const LEGEND = [
+  '<sub>`gpu-a02[0-3]` = node gpu-a02, GPU indices 0 to 3 (a replica on several nodes lists each, comma-separated).</sub><br>',
+  '<sub>weights: `node` = the chosen node holds them; `fabric` = another node of its fabric does; `none` = no node of its fabric does.</sub>',
+];
 
 test('an empty plan without --base: title, the summary, then "STATUS.md would not change", and no empty table', () => {
   assert.is(renderPlanMarkdown(plan({ changes: false }), ''), ['### llmgw plan', '', NO_CHANGES, '', NO_DIFF, ''].join('\n'));
@@ -107,6 +114,8 @@ test('with --base and only this change\'s actions: the cause line and "This chan
       '| | replica | model | where | port | weights | why |',
       '|---|---|---|---|---|---|---|',
       '| + start | m-0 | m | `gpu-a01[0-1]` | 8001 | node | 1 of 1 replica missing |',
+      '',
+      ...LEGEND,
       '',
       NO_DIFF,
       '',
@@ -200,6 +209,34 @@ test('a STATUS.md diff is folded in <details> with its counts of added and remov
       '',
     ].join('\n'),
   );
+});
+
+test('a plan that starts nothing has no legend: its rows show no weights, and a stop reads without one', () => {
+  const md = renderPlanMarkdown(plan({ actions: [stop('old-0', 'old')] }), '');
+  assert.not.ok(md.includes('weights: `node`'), md);
+});
+
+test('an unplaceable model is said to stay in "Needs attention" after merge, one line per item of the list as the plan leaves it', () => {
+  const ghost = { kind: 'unplaceable', text: '1 model cannot be placed', subjects: [{ name: 'ghost', detail: '1 missing', model: 'ghost' }] };
+  const lost = {
+    kind: 'nodes-lost',
+    text: '1 node lost (its replicas are placed elsewhere)',
+    subjects: [{ name: 'gpu-b04', detail: 'network', node: 'gpu-b04' }],
+  };
+  const after = blankReport({ attention: [lost, ghost] });
+  const unplaceable = [{ model: 'ghost', missing: 1, reason: 'no H200 in any fabric' }];
+  const md = renderPlanMarkdown(plan({ actions: [start('m-0', 'm')], unplaceable }), '', { after });
+  const lines = md.split('\n');
+  const at = lines.indexOf('**Still in "Needs attention" after merge**');
+  assert.ok(at > lines.indexOf('**Cannot be placed**'), md);
+  assert.equal(lines.slice(at, at + 5), [
+    '**Still in "Needs attention" after merge**',
+    '',
+    '- 1 node lost (its replicas are placed elsewhere): gpu-b04 (network)',
+    '- 1 model cannot be placed: ghost (1 missing)',
+    '',
+  ]);
+  assert.not.ok(renderPlanMarkdown(plan({ actions: [start('m-0', 'm')] }), '', { after: blankReport() }).includes('after merge'));
 });
 
 test.run();
