@@ -7,6 +7,7 @@ import { compileExpect } from './answer-check.js';
 import type { AgentEnv } from './env.js';
 import { admit, type Admission } from './fence.js';
 import { stopId } from './request.js';
+import { stopJobEngine } from './job-stop.js';
 import { launch } from './launch.js';
 import { isAlive, stopProcessGroup } from './process.js';
 import { listRecords, readRecord, removeRecord, writeRecord } from './replica-store.js';
@@ -43,7 +44,8 @@ async function stopOne(env: AgentEnv, entry: StopEntry): Promise<void> {
   const id = stopId(entry);
   const rec = await readRecord(env, id);
   if (rec === null) return; // stopping what is not there is ok
-  await stopProcessGroup(rec.pid, rec.pidStartTime, stopGraceMs(entry, env));
+  // A Slurm job's engine is in the job's process group, not one of its own (job-stop.ts).
+  await (rec.supervisor === 'slurm' ? stopJobEngine : stopProcessGroup)(rec.pid, rec.pidStartTime, stopGraceMs(entry, env));
   await removeRecord(env, id);
 }
 

@@ -16,10 +16,16 @@
 // replica out of every table (steps 0 and 3 leave it out, as every later tick's
 // tables do while it drains) and a later tick stops it. A stop in phase `stop`
 // tells the agent the model's stopGrace (SIGTERM, then SIGKILL).
+//
+// In `mode: jobs` (docs/slurm.md#jobs-mode-mode-jobs) a start is one `sbatch`
+// per rank on slurm.host instead of `agent apply` (the agent inside the job
+// records the replica), and a stop in phase `stop` is `scancel --full
+// --signal=TERM` of the plan's jobs, then the agent's stop with the grace
+// (it waits for the engine to go and removes the record), then `scancel`.
 
 import type { Config } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
-import type { Plan, StartAction, StopAction } from '../types/plan.js';
+import type { Plan, PlanJob, StartAction, StopAction } from '../types/plan.js';
 import type { RouterObservation } from '../types/snapshot.js';
 import type { Transport } from '../types/transport.js';
 import { startRequests, stopEntry, type NodeStart } from './agent-requests.js';
@@ -29,6 +35,8 @@ import { heldOut, heldOutOfTables } from './routed.js';
 import { currentEjections, currentTables, endpointTable, pushTables, serving } from './router-tables.js';
 import { isDrain, scheduleApply } from './schedule.js';
 import { openGuard, type ApplyGuard } from './guard.js';
+import { cancelAll, submitRank, type SlurmCall } from './slurm-jobs.js';
+import { jobsMode, planJobs } from '../slurm/submit.js';
 
 export interface ApplyContext {
   config: Config;
@@ -46,6 +54,8 @@ interface Run {
   results: Map<string, ActionResult>;
   failures: ApplyFailure[];
   tables: Map<string, RouterTableResult>;
+  /** Jobs mode: the plan's Slurm jobs (src/slurm/submit.ts); null outside it. */
+  jobs: PlanJob[] | null;
 }
 
 function fail(run: Run, op: 'start' | 'stop', replica: string, model: string, nodes: string[], errors: { node: string; error: string }[], port?: number): void {
@@ -88,11 +98,16 @@ async function runStops(run: Run, all: StopAction[]): Promise<void> {
       } else calls.push({ node: p.node, replica: s.replica, entry: stopEntry(s, fleet) });
     }
   }
+  // Jobs mode: TERM the jobs first; the agent's stop then waits out the grace for the engine to go.
+  const jobs = (run.jobs ?? []).filter((j) => j.op === 'cancel' && stops.some((s) => s.replica === j.replica));
+  const term = await cancelAll(config, transport, run.guard, jobs, 'term');
   const byNode = await applyOnNodes(batchesOf([], calls), config, transport, run.guard);
+  const kill = await cancelAll(config, transport, run.guard, jobs, 'kill');
   for (const s of stops) {
     // A node the cut apply never called: the stop is left for the next tick (deferred at the end).
     if (calls.some((c) => c.replica === s.replica && !byNode.has(c.node))) continue;
-    const errors = [...(skipped.get(s.replica) ?? [])];
+    if (jobs.some((j) => j.replica === s.replica && j.id !== undefined && term.get(j.id) === null)) continue;
+    const errors = [...(skipped.get(s.replica) ?? []), ...unended(run, jobs, s, term, kill)];
     for (const c of calls) {
       if (c.replica !== s.replica) continue;
       const r = byNode.get(c.node)?.get(resultKey('stop', s.replica));
@@ -101,6 +116,65 @@ async function runStops(run: Run, all: StopAction[]): Promise<void> {
     const nodes = s.placement.map((p) => p.node);
     if (errors.length > 0) fail(run, 'stop', s.replica, s.model, nodes, errors);
     else run.results.set(resultKey('stop', s.replica), { op: 'stop', replica: s.replica, model: s.model, status: 'ok', nodes });
+  }
+}
+
+/**
+ * A job neither scancel reached (Slurm did not answer at all): it may still
+ * run. One Slurm refused (an exit status: the job was gone already) is not an
+ * error: the agent's stop says whether the engine is gone.
+ */
+function unended(
+  run: Run,
+  jobs: readonly PlanJob[],
+  s: StopAction,
+  term: ReadonlyMap<string, SlurmCall<null> | null>,
+  kill: ReadonlyMap<string, SlurmCall<null> | null>,
+): { node: string; error: string }[] {
+  const host = `slurm host ${run.ctx.config.cluster.slurm?.host ?? ''}`;
+  return jobs.flatMap((j) => {
+    if (j.replica !== s.replica || j.id === undefined) return [];
+    const t = term.get(j.id);
+    const k = kill.get(j.id);
+    const reached = (c: SlurmCall<null> | null | undefined) => c === null || c === undefined || c.ok || c.exited;
+    return reached(t) || reached(k) ? [] : [{ node: host, error: `scancel ${j.id} (${j.name}): ${k?.ok === false ? k.error : 'failed'}` }];
+  });
+}
+
+/** Jobs mode's starts: one sbatch per rank, rank 0 first; a replica with a rank Slurm refused has its other jobs cancelled. */
+async function runJobStarts(run: Run, ranks: ReadonlyMap<string, NodeStart[]>, starts: StartAction[]): Promise<void> {
+  const { config, transport } = run.ctx;
+  for (const a of starts) {
+    const list = ranks.get(a.replica);
+    if (!list) continue;
+    const submitted: { node: string; id: string }[] = [];
+    const errors: { node: string; error: string }[] = [];
+    let cut = false;
+    for (const s of list) {
+      const r = await submitRank(config, transport, run.guard, s);
+      if (r === null) cut = true;
+      else if (r.ok) submitted.push({ node: s.node, id: r.value });
+      else errors.push({ node: s.node, error: r.error });
+      if (r === null || !r.ok) break;
+    }
+    const nodes = list.map((s) => s.node);
+    // A rank the cut apply never sent: left for the next tick, which sees what did start.
+    if (cut && errors.length === 0) continue;
+    if (errors.length === 0) {
+      run.results.set(resultKey('start', a.replica), {
+        op: 'start',
+        replica: a.replica,
+        model: a.model,
+        status: 'ok',
+        nodes,
+        slurmJobs: submitted.map((x) => x.id),
+      });
+      continue;
+    }
+    fail(run, 'start', a.replica, a.model, nodes, errors, a.port);
+    // Ranks that were submitted cannot serve without the others: cancelled, so the next tick places the whole replica afresh.
+    const rollback = submitted.map((x, rank): PlanJob => ({ op: 'cancel', name: '', replica: a.replica, rank, node: x.node, gpus: 0, id: x.id }));
+    await cancelAll(config, transport, run.guard, rollback, 'kill');
   }
 }
 
@@ -122,6 +196,7 @@ async function runStarts(run: Run, starts: StartAction[]): Promise<void> {
       );
     }
   }
+  if (run.jobs !== null) return runJobStarts(run, ranks, starts);
   const byNode = await applyOnNodes(batchesOf([...ranks.values()].flat(), []), config, transport, run.guard);
   const rollback: { node: string; replica: string; entry: ReturnType<typeof stopEntry> }[] = [];
   for (const a of starts) {
@@ -197,7 +272,11 @@ function holdForRouters(run: Run, stops: StopAction[], refused: string[]): StopA
 }
 
 export async function executePlan(plan: Plan, ctx: ApplyContext): Promise<ApplyOutcome> {
-  const run: Run = { ctx, guard: ctx.guard ?? openGuard(), results: new Map(), failures: [], tables: new Map() };
+  // A plan made by the tick lists its jobs; one made elsewhere gets them from the reports alone.
+  const jobs = jobsMode(ctx.config)
+    ? (plan.slurmJobs ?? planJobs(plan, ctx.config, undefined, (n) => ctx.fleet.nodeByName.get(n)?.report ?? null) ?? [])
+    : null;
+  const run: Run = { ctx, guard: ctx.guard ?? openGuard(), results: new Map(), failures: [], tables: new Map(), jobs };
   const { starts, freeing, ready, waiting } = scheduleApply(plan, ctx.fleet);
   const isRunning = (id: string) => ctx.fleet.replicaById.get(id)?.state === 'running';
   // A duplicate's stop leaves the replica itself in the tables; a draining

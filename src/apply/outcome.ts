@@ -24,6 +24,8 @@ export interface ActionResult {
   reason?: string;
   /** `drain`: a stop whose part this tick was taking the replica out of the tables. */
   phase?: 'drain';
+  /** Jobs mode: a start's Slurm job ids, rank order (what `sbatch --parsable` printed). */
+  slurmJobs?: string[];
 }
 
 /** One failure on one host: an agent's start or stop, or a router's table. */

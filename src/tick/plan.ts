@@ -12,6 +12,8 @@ import type { Fleet } from '../types/fleet.js';
 import type { Plan } from '../types/plan.js';
 import type { Snapshot } from '../types/snapshot.js';
 import type { State } from '../types/state.js';
+import { withEndedJobs, withWaitingJobs } from '../slurm/job-waiting.js';
+import { withPlanJobs } from '../slurm/submit.js';
 import { recordObservedFailures, recordQuarantines } from './state.js';
 
 export interface TickInput {
@@ -44,7 +46,9 @@ function withScaling(state: State, scaling: ScaleOutcome['scaling']): State {
 
 export function planTick(input: TickInput): Planned {
   const recorded = recordQuarantines(recordObservedFailures(input.state, input.snapshot, new Date(input.now)), input);
-  const observed = buildFleet(input.config, input.snapshot, recorded, input.now);
+  // Jobs mode: a job submitted but not yet recorded by its agent is a starting replica, not a missing one; one Slurm ended is failed.
+  const seen = withEndedJobs(withWaitingJobs(input.snapshot, input.config, recorded.placements), input.config);
+  const observed = buildFleet(input.config, seen, recorded, input.now);
   // The one place a range becomes a count: every reader after this sees the decided `replicas`.
   const scale = decideScale(observed, recorded);
   const state = withScaling(recorded, scale.scaling);
@@ -56,7 +60,9 @@ export function planTick(input: TickInput): Planned {
     scaled,
     scaled.replicas.filter((r) => given.has(r.id)),
   );
-  const { fleet, plan, evictions } = planWithEvictions(yielded, state, given);
+  const { fleet, plan: placed, evictions } = planWithEvictions(yielded, state, given);
+  // Jobs mode: the Slurm jobs the plan submits and cancels, listed by name; the apply carries out this very list.
+  const plan = withPlanJobs(placed, fleet.config, input.snapshot.slurm, (n) => fleet.nodeByName.get(n)?.report ?? null);
   const causes = [
     ...evictions.map((e) => ({ model: e.model, reason: `evicted for ${e.for}` })),
     ...yields.map((y) => ({ model: y.model, reason: yieldReason(y.jobs) })),

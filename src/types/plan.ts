@@ -71,6 +71,23 @@ export interface Plan {
   unplaceable: Unplaceable[];
   /** Models whose changed spec rolls out with canaries (models.yaml `rollout`), or whose rollout failed. Absent: none. */
   rollouts?: RolloutPlan[];
+  /** In `mode: jobs` (docs/slurm.md): the Slurm jobs it submits and cancels, in action order. Absent outside jobs mode. */
+  slurmJobs?: PlanJob[];
+}
+
+/** A Slurm job a jobs-mode plan submits (one per rank of a start) or cancels (one per rank of a stop whose job still runs). */
+export interface PlanJob {
+  op: 'submit' | 'cancel';
+  /** `llmgw/<replica>/<rank>`. */
+  name: string;
+  replica: string;
+  rank: number;
+  /** cluster.yaml's name of the node. */
+  node: string;
+  /** `--gres=gpu:<gpus>`: the count the plan chose (Slurm chooses the indices). */
+  gpus: number;
+  /** A cancel's Slurm job id. */
+  id?: string;
 }
 
 /** Where a model's rollout stands (docs/safety.md#rollouts). `hold`: the canaries run and are being judged. */

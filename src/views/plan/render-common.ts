@@ -1,7 +1,7 @@
 // Small pieces every plan renderer shares.
 
 import type { StatusReport } from '../../status/types.js';
-import type { Action, Placement, Plan } from '../../types/plan.js';
+import type { Action, Placement, Plan, PlanJob } from '../../types/plan.js';
 import { causeOf } from '../../plan/cause.js';
 import type { SpecArgv } from '../../plan/new-specs.js';
 
@@ -52,6 +52,14 @@ export function fitSummary(ctx: PlanContext, model: string): string | null {
     !f.fits ? `does not fit ${cls}` : f.sequences === null ? `fits ${cls}` : `fits ${cls} (${f.sequences} full-length sequence${f.sequences === 1 ? '' : 's'})`,
   );
   return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/**
+ * One Slurm job of a jobs-mode plan (docs/slurm.md#jobs-mode-mode-jobs), by its name:
+ * `sbatch llmgw/m-abc12/0 on gpu-a01 (--gres=gpu:2)`, `scancel llmgw/m-abc12/0 (job 17) on gpu-a01`.
+ */
+export function jobText(j: PlanJob): string {
+  return j.op === 'submit' ? `sbatch ${j.name} on ${j.node} (--gres=gpu:${j.gpus})` : `scancel ${j.name} (job ${j.id ?? '?'}) on ${j.node}`;
 }
 
 /** [0,1,2,3,6] -> "0-3,6" */

@@ -33,6 +33,8 @@ export function planJson(plan: Plan, context?: Partial<PlanContext>): Record<str
     ...((plan.rollouts ?? []).length > 0
       ? { rollouts: (plan.rollouts ?? []).map((r) => ({ model: r.model, spec: r.spec, stage: r.stage, text: r.text })) }
       : {}),
+    // Jobs mode only: the Slurm jobs it submits and cancels, by name.
+    ...(plan.slurmJobs !== undefined ? { slurmJobs: plan.slurmJobs.map((j) => ({ ...j })) } : {}),
     // The fleet as this tick leaves it decides fit and survive: lifted from `after` to the top level.
     ...(ctx.after?.fit ? { fit: ctx.after.fit } : {}),
     ...(ctx.after?.survive ? { survive: ctx.after.survive } : {}),

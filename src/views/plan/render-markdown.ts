@@ -16,7 +16,18 @@ import { codeFence, md, mdProse, plainText } from '../../text/markdown-escape.js
 import type { Plan } from '../../types/plan.js';
 import { desiredText } from '../../status/scale-rows.js';
 import { actionTables, clip, codeCell, unplaceableTable, type Detail } from './markdown-tables.js';
-import { argvText, byCause, causeLine, fitSummary, sentence, startsThenStops, summaryLine, withReadersContext, type PlanContext } from './render-common.js';
+import {
+  argvText,
+  byCause,
+  causeLine,
+  fitSummary,
+  jobText,
+  sentence,
+  startsThenStops,
+  summaryLine,
+  withReadersContext,
+  type PlanContext,
+} from './render-common.js';
 
 /** GitHub's limit for a comment is 65,536 characters. */
 export const MAX_CHARS = 65_000;
@@ -101,8 +112,19 @@ function body(plan: Plan, ctx: PlanContext, d: Detail): string[] {
     out.push('', '**Rollouts**', '', ...shown.map((r) => `- ${r.stage === 'failed' ? '**failed** ' : ''}${md(r.model)}: ${md(clip(r.text, d.cell * 2))}`));
     if (shown.length < rollouts.length) out.push(`- … and ${rollouts.length - shown.length} more (llmgw plan --format json lists every one)`);
   }
+  out.push(...slurmJobs(plan, d));
   out.push(...onDemand(ctx));
   out.push(...specs(ctx, d));
+  return out;
+}
+
+/** Jobs mode: the Slurm jobs the plan submits and cancels, by name (docs/slurm.md#jobs-mode-mode-jobs). */
+function slurmJobs(plan: Plan, d: Detail): string[] {
+  const jobs = plan.slurmJobs ?? [];
+  if (jobs.length === 0) return [];
+  const shown = Number.isFinite(d.rows) ? jobs.slice(0, d.rows) : jobs;
+  const out = ['', '**Slurm jobs**', '', ...shown.map((j) => `- ${codeCell(clip(jobText(j), d.cell))}`)];
+  if (shown.length < jobs.length) out.push(`- … and ${jobs.length - shown.length} more (llmgw plan --format json lists every one)`);
   return out;
 }
 
@@ -175,7 +197,7 @@ function fitting(plan: Plan, ctx: PlanContext): string[] {
     if (size(lines) <= room) return lines;
   }
   // The most rows per table that still fits (0 rows, counts and headers, does unless the warnings alone overflow).
-  const most = Math.max(plan.actions.length, plan.unplaceable.length, ctx.specs.length, (plan.rollouts ?? []).length);
+  const most = Math.max(plan.actions.length, plan.unplaceable.length, ctx.specs.length, (plan.rollouts ?? []).length, (plan.slurmJobs ?? []).length);
   const rows = mostThatFit(most, (k) => size(body(plan, ctx, { ...LAST, rows: k })) <= room);
   const last = body(plan, ctx, { ...LAST, rows });
   return size(last) <= room || ctx.warnings.length === 0 ? last : fewerWarnings(plan, ctx, room);

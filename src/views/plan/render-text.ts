@@ -11,6 +11,7 @@ import {
   byCause,
   causeLine,
   fitSummary,
+  jobText,
   placementText,
   sentence,
   startsThenStops,
@@ -92,6 +93,9 @@ function planLines(plan: Plan, options: TextOptions): { lines: string[]; paint: 
     if (text !== null) lines.push(`  = fit  ${plainText(model)}: ${plainText(text)}`);
   }
   for (const r of plan.rollouts ?? []) lines.push(paint(r.stage === 'failed' ? 'red' : 'cyan', `  ~ rollout  ${plainText(r.model)}: ${plainText(r.text)}`));
+  // Jobs mode: every Slurm job this plan submits or cancels, by name.
+  for (const j of plan.slurmJobs ?? [])
+    lines.push(paint(j.op === 'submit' ? 'green' : 'red', `  ${j.op === 'submit' ? '+' : '-'} slurm  ${plainText(jobText(j))}`));
   if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
   lines.push(paint('bold', summaryLine(plan)));
   if (ctx.base !== null && plan.actions.length > 0) lines.push(causeLine(plan, plainText(ctx.base)));
