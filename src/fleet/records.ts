@@ -67,10 +67,10 @@ export function withStarts(
   return out;
 }
 
-/** Whether a report's copy is exactly what a record says: same node, rank, GPUs and (when both name one) port. */
+/** Whether a report's copy is exactly what a record says: same node, rank, GPUs (in a Slurm job, as many: Slurm picks which) and (when both name one) port. */
 export function matchesRecord(
   record: PlacementRecord,
-  copies: readonly { node: string; rank: number; gpus: readonly number[]; port?: number | null }[],
+  copies: readonly { node: string; rank: number; gpus: readonly number[]; port?: number | null; slurmJob?: string }[],
 ): boolean {
   if (copies.length !== record.ranks.length) return false;
   return record.ranks.every((k) => {
@@ -78,7 +78,9 @@ export function matchesRecord(
     if (c === undefined) return false;
     const a = [...c.gpus].sort((x, y) => x - y);
     const b = [...k.gpus].sort((x, y) => x - y);
-    if (a.length !== b.length || a.some((g, i) => g !== b[i])) return false;
+    if (a.length !== b.length) return false;
+    // In a Slurm job the node and the count are llmgw's, the indices Slurm's (docs/slurm.md).
+    if (c.slurmJob === undefined && a.some((g, i) => g !== b[i])) return false;
     return record.port === undefined || c.port === undefined || c.port === null || c.port === record.port;
   });
 }

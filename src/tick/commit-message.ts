@@ -12,6 +12,7 @@
 
 import type { ApplyOutcome, ActionResult } from '../apply/outcome.js';
 import { compressHostlist } from '../text/compress-hostlist.js';
+import { clip, escapeTerminal } from '../text/terminal-text.js';
 import { REASON_LABEL } from '../text/reason-labels.js';
 import type { EventName } from '../types/config.js';
 import type { Fleet } from '../types/fleet.js';
@@ -212,7 +213,7 @@ export function tickNews(input: NewsInput): TickNews {
  * nothing happened that a reader would look for, where the replicas stand
  * (`llmgw: status: 7 running (prod-eu)`).
  */
-export function commitMessage(
+function composeMessage(
   cluster: string | null,
   r: Pick<TickResult, 'configInvalid' | 'dirtyConfig' | 'blocked' | 'outcome'>,
   counts?: ReplicaCounts,
@@ -231,4 +232,16 @@ export function commitMessage(
   if (news.settled.length > 0) return `llmgw: ${news.settled.join(', ')}${where}${body}`;
   const states = counts ? (['running', 'starting', 'failed'] as const).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`) : [];
   return `llmgw: status${counts ? `: ${states.length > 0 ? states.join(', ') : 'no replicas'}` : ''}${where}${body}`;
+}
+
+/**
+ * A node's report names replica ids and errors, and a hostile node can put
+ * control characters in them: every line of the message is made printable
+ * (docs/security.md), and a line is cut at 300 characters.
+ */
+export function commitMessage(...args: Parameters<typeof composeMessage>): string {
+  return composeMessage(...args)
+    .split('\n')
+    .map((line) => clip(escapeTerminal(line), 300))
+    .join('\n');
 }

@@ -180,13 +180,13 @@ export function adoptIntents(state: State, intents: readonly StartIntent[], snap
   const committed = committedAt === null ? Number.NaN : Date.parse(committedAt);
   // Nothing committed to judge by (a repo never reconciled, a hand-written snapshot): every intent counts.
   const since = Number.isNaN(committed) ? null : committed - INTENT_SLACK_MS;
-  const copies = new Map<string, { node: string; rank: number; gpus: number[]; port: number | null }[]>();
+  const copies = new Map<string, { node: string; rank: number; gpus: number[]; port: number | null; slurmJob?: string }[]>();
   for (const n of snapshot.nodes) {
     if (!n.reachable) continue;
     for (const r of n.report.replicas) {
       let list = copies.get(r.id);
       if (!list) copies.set(r.id, (list = []));
-      list.push({ node: n.name, rank: r.rank ?? 0, gpus: r.gpus, port: replicaPort(r) });
+      list.push({ node: n.name, rank: r.rank ?? 0, gpus: r.gpus, port: replicaPort(r), ...(r.slurmJob !== undefined ? { slurmJob: r.slurmJob } : {}) });
     }
   }
   let placements: Record<string, PlacementRecord> | null = null;

@@ -27,6 +27,10 @@ test('a report matches a record only with the same node, rank, GPUs and port', (
   assert.not.ok(matchesRecord(rec, [{ node: 'b', rank: 0, gpus: [0, 1], port: 8001 }]));
   assert.not.ok(matchesRecord(rec, [{ node: 'a', rank: 0, gpus: [0, 2], port: 8001 }]));
   assert.not.ok(matchesRecord(rec, [{ node: 'a', rank: 0, gpus: [0, 1], port: 9999 }]));
+  // A Slurm job: the node and the count are llmgw's, the indices Slurm chose.
+  assert.ok(matchesRecord(rec, [{ node: 'a', rank: 0, gpus: [4, 6], port: 8001, slurmJob: '17' }]));
+  assert.not.ok(matchesRecord(rec, [{ node: 'a', rank: 0, gpus: [4], port: 8001, slurmJob: '17' }]), 'another count');
+  assert.not.ok(matchesRecord(rec, [{ node: 'b', rank: 0, gpus: [4, 6], port: 8001, slurmJob: '17' }]), 'another node');
   assert.not.ok(
     matchesRecord(rec, [
       { node: 'a', rank: 0, gpus: [0, 1], port: 8001 },
@@ -61,6 +65,8 @@ test('adoptIntents: an intent is a record once a node reports exactly it, and on
   const obs = (gpusOf: number[], port: number) => snapshot([up('a', report(gpus(2), [replica('m-0', gpusOf, { port })]))]);
   assert.equal(Object.keys(adoptIntents(state, [start], obs([0, 1], 8001)).placements!), ['m-0']);
   assert.equal(adoptIntents(state, [start], obs([0], 8001)), state, 'other GPUs: not what llmgw started');
+  const inJob = snapshot([up('a', report(gpus(8), [replica('m-0', [5, 7], { port: 8001, slurmJob: '42' })]))]);
+  assert.equal(Object.keys(adoptIntents(state, [start], inJob).placements!), ['m-0'], 'a Slurm job: Slurm picked the indices');
   assert.equal(adoptIntents(state, [start], obs([0, 1], 9000)), state, 'another port');
   assert.equal(adoptIntents(state, [start], snapshot([up('a', report(gpus(2), []))])), state, 'not reported: nothing to adopt');
   const recorded = { ...emptyState(), placements: { 'm-0': { model: 'm', state: 'running' as const, ranks: [{ node: 'b', rank: 0, gpus: [0] }] } } };
