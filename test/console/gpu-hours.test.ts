@@ -12,10 +12,9 @@ import { startConsole } from '../../src/console/server.js';
 import { gpuHoursBody, gpuHoursChart } from '../../src/console/pages/gpu-hours.js';
 import { emptyFleetCounts } from '../../src/ledger/buckets.js';
 import type { DayHours } from '../../src/ledger/days.js';
-import { emptyState } from '../../src/types/state.js';
 import { modelsYaml } from '../fixtures/config-yaml.js';
 import { tickClusterYaml } from '../fixtures/tick-world.js';
-import { TICK_EMAIL, writeHistory, type ScriptedCommit } from '../ledger/history-repo.js';
+import { tickCommit, writeHistory, type ScriptedCommit } from '../ledger/history-repo.js';
 import { get } from './helpers.js';
 
 function day(d: string, open: boolean, fleet: Partial<DayHours['fleet']>, models: DayHours['models'] = []): DayHours {
@@ -56,16 +55,7 @@ const at = (h: number) => new Date(D + h * H).toISOString();
 const gpus = [0, 1].map((index) => ({ index, name: 'NVIDIA H100 80GB HBM3', healthy: true }));
 const node = (name: string, replicas: object[]) => ({ name, reachable: true, report: { version: 1, gpus, replicas, storage: [], warnings: [] } });
 const m0 = { id: 'm-0', model: 'm', gpus: [0], state: 'running', startedAt: at(-100), port: 8000, rank: 0 };
-const tick = (h: number, nodes: object[]): ScriptedCommit => ({
-  time: at(h),
-  email: TICK_EMAIL,
-  message: 'llmgw: status',
-  files: {
-    'STATUS.md': `# ${h}\n`,
-    '.llmgw/observed.json': JSON.stringify({ version: 1, observedAt: at(h), nodes, routers: [] }),
-    '.llmgw/state.json': JSON.stringify(emptyState()),
-  },
-});
+const tick = (h: number, nodes: object[]): ScriptedCommit => tickCommit(at(h), nodes, h);
 
 test('through the console: the page is linked from every page, shows 7 closed days and today, each as the ledger counts it', async () => {
   const root = mkdtempSync(join(tmpdir(), 'llmgw-console-gpu-hours-'));

@@ -14,7 +14,6 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +23,7 @@ import { createSshTransport } from '../../src/gather/ssh-transport.js';
 import { runRouterClient } from '../../src/router/client.js';
 import { startRouter } from '../../src/router/server.js';
 import { fakeGpuEnv, writeFakeGpus } from '../../src/sim/fake-nvidia-smi.js';
-import { startSimFleet, type ExecResult, type SimFleet } from '../../src/sim/fleet.js';
+import { startSimFleet, type SimFleet } from '../../src/sim/fleet.js';
 import { routeCommands } from '../../src/sim/route-commands.js';
 import { parseSqueue, type SqueueJob } from '../../src/slurm/squeue.js';
 import { runTick, type ByHandRun } from '../../src/tick/run.js';
@@ -32,6 +31,7 @@ import type { Config } from '../../src/types/config.js';
 import type { Plan } from '../../src/types/plan.js';
 import type { AgentReport } from '../../src/types/snapshot.js';
 import type { Transport } from '../../src/types/transport.js';
+import { runOnSlurm } from '../slurm/slurm-ssh.js';
 import { model, nodeConfig, testCluster } from '../fixtures/index.js';
 import { simSshConfig, tempDir } from '../gather/sim-helpers.js';
 import { slurmAvailable, startSlurmCluster, waitFor, type SlurmCluster } from '../slurm/cluster.js';
@@ -55,21 +55,6 @@ interface World {
   /** The text a shell would expand: the model alpha's answer. */
   answer: string;
   pwned: string[];
-}
-
-/** What sshd would do with a command line on the Slurm host: /bin/sh -c, against the harness's Slurm. */
-function sh(command: string, stdin: string, cluster: SlurmCluster): Promise<ExecResult> {
-  return new Promise((resolve) => {
-    const p = spawn('/bin/sh', ['-c', command], { env: { ...process.env, ...cluster.env }, cwd: join(cluster.dir, 'jobs'), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    p.on('error', (e) => resolve({ stdout, stderr: stderr + e.message, code: 127 }));
-    p.on('close', (code) => resolve({ stdout, stderr, code: code ?? 1 }));
-    p.stdin.on('error', () => {});
-    p.stdin.end(stdin);
-  });
 }
 
 async function startWorld(root: string): Promise<World> {
@@ -106,7 +91,7 @@ async function startWorld(root: string): Promise<World> {
     handler: async (ctx) => {
       if (ctx.host !== 'slurm-ctl') return nodeCommands(ctx);
       slurmCalls.push({ command: ctx.command, stdin: ctx.stdin });
-      return sh(ctx.command, ctx.stdin, cluster);
+      return runOnSlurm(cluster, ctx.command, ctx.stdin);
     },
   });
   const ssh = simSshConfig(sim, { connectTimeoutMs: 10_000, commandTimeoutMs: 60_000 });

@@ -4,6 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { emptyState } from '../../src/types/state.js';
 
 export interface ScriptedCommit {
   /** ISO: author and committer time. */
@@ -40,4 +41,18 @@ export function writeHistory(dir: string, commits: readonly ScriptedCommit[]): v
   }
   execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, env: e, input: Buffer.concat(parts), maxBuffer: 1 << 30 });
   execFileSync('git', ['reset', '--quiet', '--hard', 'main'], { cwd: dir, env: e });
+}
+
+/** One scripted llmgw tick at `time`: its STATUS.md (headed `label`), the snapshot of `nodes`, an empty state. */
+export function tickCommit(time: string, nodes: object[], label: string | number): ScriptedCommit {
+  return {
+    time,
+    email: TICK_EMAIL,
+    message: 'llmgw: status',
+    files: {
+      'STATUS.md': `# ${label}\n`,
+      '.llmgw/observed.json': JSON.stringify({ version: 1, observedAt: time, nodes, routers: [] }),
+      '.llmgw/state.json': JSON.stringify(emptyState()),
+    },
+  };
 }

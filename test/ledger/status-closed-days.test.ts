@@ -15,14 +15,13 @@ import { main } from '../../src/cli/main.js';
 import { git } from '../../src/demo/git-remote.js';
 import { openConfigRepo } from '../../src/git/config-repo.js';
 import { runTick } from '../../src/tick/run.js';
-import { emptyState } from '../../src/types/state.js';
 import type { ClosedDaysHours } from '../../src/types/gpu-hours.js';
 import { parseGpuHoursSection } from '../../src/views/status/index.js';
 import { cannedFleet, handlerTransport } from '../fixtures/canned-fleet.js';
 import { modelsYaml } from '../fixtures/config-yaml.js';
 import { tickClusterYaml } from '../fixtures/tick-world.js';
 import { captureIo } from '../helpers/io.js';
-import { TICK_EMAIL, writeHistory, type ScriptedCommit } from './history-repo.js';
+import { tickCommit, writeHistory, type ScriptedCommit } from './history-repo.js';
 
 const H = 3_600_000;
 /** The UTC date whose first tick computes the closed days. */
@@ -43,16 +42,7 @@ const downNode = (name: string, h: number) => ({
   unreachableSince: at(h),
   lastReport: rep([]),
 });
-const tick = (h: number, nodes: object[]): ScriptedCommit => ({
-  time: at(h),
-  email: TICK_EMAIL,
-  message: 'llmgw: status',
-  files: {
-    'STATUS.md': `# ${h}\n`,
-    '.llmgw/observed.json': JSON.stringify({ version: 1, observedAt: at(h), nodes, routers: [] }),
-    '.llmgw/state.json': JSON.stringify(emptyState()),
-  },
-});
+const tick = (h: number, nodes: object[]): ScriptedCommit => tickCommit(at(h), nodes, h);
 
 const root = mkdtempSync(join(tmpdir(), 'llmgw-closed-days-'));
 const dir = join(root, 'repo');
