@@ -31,9 +31,14 @@ export interface DemoOptions {
   hasRouter?: boolean;
 }
 
-/** Wait until every replica the plan started answers its health check, or the time is up. */
+/**
+ * Wait until every replica the plan started answers its health check on every
+ * node it spans (each rank's agent reports it; it runs only when all do), or
+ * the time is up. Returns how many replicas answer on all their nodes.
+ */
 async function waitHealthy(plan: Plan, world: SimWorld, timeoutMs: number): Promise<number> {
-  const urls = plan.actions.flatMap((a) => (a.op === 'start' ? [`http://${String(world.hostOf.get(a.placement[0]?.node ?? ''))}:${a.port}/health`] : []));
+  const replicas = plan.actions.flatMap((a) => (a.op === 'start' ? [a.placement.map((p) => `http://${String(world.hostOf.get(p.node))}:${a.port}/health`)] : []));
+  const urls = [...new Set(replicas.flat())];
   const deadline = Date.now() + timeoutMs;
   const healthy = new Set<string>();
   while (healthy.size < urls.length && Date.now() < deadline) {
@@ -50,7 +55,7 @@ async function waitHealthy(plan: Plan, world: SimWorld, timeoutMs: number): Prom
     );
     if (healthy.size < urls.length) await sleep(200);
   }
-  return healthy.size;
+  return replicas.filter((ranks) => ranks.every((u) => healthy.has(u))).length;
 }
 
 /** One chat completion through the router, as a user of the fleet would send it. */
@@ -103,7 +108,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     out(`${tickSummary(first)}\n\n`);
     if (first.plan) {
       const starts = first.plan.actions.filter((a) => a.op === 'start').length;
-      const up = await waitHealthy(first.plan, world, 20_000);
+      const up = await waitHealthy(first.plan, world, 60_000);
       out(`${up} of ${starts} new replicas answer their health check.\n\n`);
     }
     out('== Tick 2: the replicas are observed running\n');
