@@ -37,7 +37,9 @@ export interface DemoOptions {
  * the time is up. Returns how many replicas answer on all their nodes.
  */
 async function waitHealthy(plan: Plan, world: SimWorld, timeoutMs: number): Promise<number> {
-  const replicas = plan.actions.flatMap((a) => (a.op === 'start' ? [a.placement.map((p) => `http://${String(world.hostOf.get(p.node))}:${a.port}/health`)] : []));
+  const replicas = plan.actions.flatMap((a) =>
+    a.op === 'start' ? [a.placement.map((p) => `http://${String(world.hostOf.get(p.node))}:${a.port}/health`)] : [],
+  );
   const urls = [...new Set(replicas.flat())];
   const deadline = Date.now() + timeoutMs;
   const healthy = new Set<string>();
