@@ -8,6 +8,7 @@
 // The config and state.json it judges by are the checkout's as the last tick
 // left them, read again after every tick.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeldLease } from '../git/lease.js';
 import { heldFence } from '../git/lease.js';
 import type { LeaseRefs } from '../git/config-repo.js';
@@ -35,7 +36,17 @@ export interface DemandWatchOptions {
   leased(job: (lease: HeldLease) => Promise<void>): Promise<boolean>;
   now: () => Date;
   log: (line: string) => void;
+  /**
+   * While a replica woken for demand still starts, look at its agent again this
+   * many times within one look, `wakeMs` apart, so it is routed within about
+   * `wakeMs` of running rather than within a whole interval (default 0: once per look).
+   */
+  wakeLooks?: number;
+  wakeMs?: number;
 }
+
+/** How often a look asks a waking replica's agent whether it runs (docs/operations.md#which-trigger-sees-what). */
+export const WAKE_LOOK_MS = 500;
 
 export interface DemandWatch {
   /** One look (the timer's; tests call it directly). */
@@ -90,8 +101,13 @@ export function demandWatch(opts: Omit<DemandWatchOptions, 'intervalMs'>): Deman
     if (opts.loop.busy()) return;
     const candidates = startingForDemand(placements, routers);
     if (candidates.length === 0) return;
-    const running = await runningNow(config, transport, candidates);
-    if (running.length === 0) return;
+    let running = await runningNow(config, transport, candidates);
+    // Every look is one ask fewer than the last; a tick that starts meanwhile routes it itself.
+    for (let n = 0; running.length === 0 && n < (opts.wakeLooks ?? 0) && !opts.loop.busy(); n++) {
+      await sleep(opts.wakeMs ?? WAKE_LOOK_MS);
+      running = await runningNow(config, transport, candidates);
+    }
+    if (running.length === 0 || opts.loop.busy()) return;
     await opts
       .leased(async (lease) => {
         const guard = applyGuard({ lease: heldFence(opts.repo), expiresAt: () => lease.expiresAt(), safetyMs: leaseSafetyMs(config), now: opts.now });
@@ -110,7 +126,8 @@ export function demandWatch(opts: Omit<DemandWatchOptions, 'intervalMs'>): Deman
 }
 
 export function startDemandWatch(opts: DemandWatchOptions): DemandWatch {
-  const look = demandWatch(opts);
+  // Extra looks fill the interval but one, so a look never runs into the next.
+  const look = demandWatch({ wakeLooks: Math.max(0, Math.floor(opts.intervalMs / WAKE_LOOK_MS) - 1), ...opts });
   const timed = every(opts.intervalMs, () => look().catch((err: unknown) => opts.log(`demand: ${firstLine(err)}`)));
   return { step: look, stop: () => timed.stop() };
 }
