@@ -187,57 +187,47 @@ test('the watch routes nothing while a tick runs, and nothing for a standby', as
 
 test('while a woken replica starts, one look asks its agent again wakeLooks times and routes it the moment it runs; a tick starting meanwhile stops the asking', async () => {
   const withRouters = { ...cfg, cluster: { ...cfg.cluster, routers: [{ name: 'rt-a', host: '127.0.0.1', port: 22 }] } };
-  const fleet = { running: false, waiting: 3 };
-  const { transport, pushed } = fleetTransport(fleet);
-  let reports = 0;
-  const counting: Transport = {
-    ...transport,
-    async run(target, command, input) {
-      if (command === 'llmgw agent report' && ++reports === 3) fleet.running = true;
-      return transport.run(target, command, input);
-    },
-  };
   let busy = false;
-  const step = demandWatch({
-    loop: { busy: () => busy, runs: () => 1, trigger: () => undefined },
-    load: async () => ({ config: withRouters, placements }),
-    transport: () => counting,
-    repo: { hasRemote: false } as LeaseRefs,
-    leased: async (job) => {
-      await job({ holder: 'me', expiresAt: () => undefined, epoch: () => 1 });
-      return true;
-    },
-    now: () => new Date(T),
-    log: () => undefined,
-    wakeLooks: 5,
-    wakeMs: 1,
-  });
-  await step();
-  assert.is(reports, 3, 'asked again until the third answer said running, and no more');
-  assert.is(pushed.length, 1, 'routed within the one look');
-
-  const idle = fleetTransport({ running: false, waiting: 3 });
-  let asked = 0;
-  const stopping = demandWatch({
-    loop: { busy: () => busy, runs: () => 1, trigger: () => undefined },
-    load: async () => ({ config: withRouters, placements }),
-    transport: () => ({
-      ...idle.transport,
-      async run(target, command, input) {
-        if (command === 'llmgw agent report' && ++asked === 2) busy = true;
-        return idle.transport.run(target, command, input);
+  /** A watch over `fleet` that calls `onReport(n)` before the n-th agent report is answered. */
+  const waking = (fleet: { running: boolean; waiting: number }, onReport: (n: number) => void) => {
+    const { transport, pushed } = fleetTransport(fleet);
+    let reports = 0;
+    const step = demandWatch({
+      loop: { busy: () => busy, runs: () => 1, trigger: () => undefined },
+      load: async () => ({ config: withRouters, placements }),
+      transport: () => ({
+        ...transport,
+        async run(target, command, input) {
+          if (command === 'llmgw agent report') onReport(++reports);
+          return transport.run(target, command, input);
+        },
+      }),
+      repo: { hasRemote: false } as LeaseRefs,
+      leased: async (job) => {
+        await job({ holder: 'me', expiresAt: () => undefined, epoch: () => 1 });
+        return true;
       },
-    }),
-    repo: { hasRemote: false } as LeaseRefs,
-    leased: async () => true,
-    now: () => new Date(T),
-    log: () => undefined,
-    wakeLooks: 5,
-    wakeMs: 1,
+      now: () => new Date(T),
+      log: () => undefined,
+      wakeLooks: 5,
+      wakeMs: 1,
+    });
+    return { step, pushed, reports: () => reports };
+  };
+  const fleet = { running: false, waiting: 3 };
+  const runs = waking(fleet, (n) => {
+    if (n === 3) fleet.running = true;
   });
-  await stopping();
-  assert.is(asked, 2, 'a tick began: no more asking');
-  assert.is(idle.pushed.length, 0);
+  await runs.step();
+  assert.is(runs.reports(), 3, 'asked again until the third answer said running, and no more');
+  assert.is(runs.pushed.length, 1, 'routed within the one look');
+
+  const stops = waking({ running: false, waiting: 3 }, (n) => {
+    if (n === 2) busy = true;
+  });
+  await stops.step();
+  assert.is(stops.reports(), 2, 'a tick began: no more asking');
+  assert.is(stops.pushed.length, 0);
 });
 
 test.run();
