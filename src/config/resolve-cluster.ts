@@ -76,7 +76,10 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): { cluster: Cluste
       maxStopFraction: num(safety.maxStopFraction) ?? DEFAULTS.maxStopFraction,
       minReachableFraction: num(safety.minReachableFraction) ?? DEFAULTS.minReachableFraction,
     },
-    git: { timeoutMs: timeoutAt(ctx, obj(raw.git).timeout, DEFAULTS.gitTimeout, ['git', 'timeout']) },
+    git: {
+      timeoutMs: timeoutAt(ctx, obj(raw.git).timeout, DEFAULTS.gitTimeout, ['git', 'timeout']),
+      ...(typeof obj(raw.git).email === 'string' ? { email: obj(raw.git).email as string } : {}),
+    },
     quarantine: {
       durationMs: durationAt(ctx, obj(raw.defaults).quarantine, DEFAULTS.quarantine, ['defaults', 'quarantine']),
       release: arr(obj(raw.quarantine).release).filter((g): g is string => typeof g === 'string'),

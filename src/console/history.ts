@@ -9,7 +9,7 @@
 
 import { OBSERVED_FILE, STATUS_FILE, parseSnapshot } from '../store/files.js';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
-import { isTickCommit } from '../git/tick-commit.js';
+import { configuredEmailAt, isTickCommit } from '../git/tick-commit.js';
 import type { Snapshot } from '../types/snapshot.js';
 
 export interface Commit {
@@ -66,7 +66,7 @@ const FORMAT = `--format=${END}%H${SEP}%cI${SEP}%an${SEP}%ae${SEP}%s`;
  * directory's), so a file outside the directory keeps a commit from being a
  * tick even though the page lists only the files inside.
  */
-function parseLog(out: string, prefix: string): Commit[] {
+function parseLog(out: string, prefix: string, configured?: string): Commit[] {
   return out
     .split(END)
     .map((rec) => rec.replace(/^\n+/, ''))
@@ -81,7 +81,7 @@ function parseLog(out: string, prefix: string): Commit[] {
         author: `${name ?? ''} <${email ?? ''}>`,
         email: email ?? '',
         subject: subject ?? '',
-        tick: isTickCommit(email ?? '', touched),
+        tick: isTickCommit(email ?? '', touched, configured),
         files: touched.filter((f) => !f.startsWith('/')),
       };
     });
@@ -148,7 +148,7 @@ export async function openHistory(dir: string): Promise<History> {
     if (h === null) return [];
     if (logCache && logCache.head === h && logCache.n >= n) return logCache.commits.slice(0, n);
     const out = await git.tryRun(['log', `-n${n}`, FORMAT, '--name-only', '--full-diff', h, '--', '.']);
-    const commits = out.ok ? parseLog(out.out, prefix) : [];
+    const commits = out.ok ? parseLog(out.out, prefix, await configuredEmailAt(git, prefix, h)) : [];
     logCache = { head: h, n, commits };
     return commits;
   }
@@ -160,7 +160,7 @@ export async function openHistory(dir: string): Promise<History> {
     const full = await git.tryRun(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`]);
     if (!full.ok || full.out === '') return null;
     const log = await git.tryRun(['log', '-n1', FORMAT, '--name-only', '--full-diff', full.out, '--', '.']);
-    const commit = log.ok ? parseLog(log.out, prefix)[0] : undefined;
+    const commit = log.ok ? parseLog(log.out, prefix, await configuredEmailAt(git, prefix, 'HEAD'))[0] : undefined;
     if (!commit || commit.sha !== full.out) return null;
     const parent = await git.tryRun(['rev-parse', '--verify', '--quiet', `${full.out}^`]);
     const [before, after, diff] = await Promise.all([

@@ -14,7 +14,16 @@ import { parseDuration } from '../config/duration.js';
 import { DataError, GitError } from '../errors.js';
 import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../store/files.js';
 import { repairCheckout, withOpMarker } from './repair.js';
-import { DEFAULT_GIT_TIMEOUT_MS, GitTimeoutError, createGitRunner, gitTimeoutOverride, type GitLimits, type GitRunner } from './runner.js';
+import {
+  DEFAULT_GIT_TIMEOUT_MS,
+  GitTimeoutError,
+  LLMGW_EMAIL,
+  LLMGW_NAME,
+  createGitRunner,
+  gitTimeoutOverride,
+  type GitLimits,
+  type GitRunner,
+} from './runner.js';
 import { assertCheckout, ensureWorkdir, recloneWorkdir, type Upstream, type WorkdirOptions } from './workdir.js';
 
 export interface Checkout {
@@ -31,6 +40,8 @@ export interface Checkout {
   sync(log?: (line: string) => void): Promise<void>;
   /** cluster.yaml's `git.timeout`, once the config is read (LLMGW_GIT_TIMEOUT, when set, wins). */
   setGitTimeout?(ms: number): void;
+  /** cluster.yaml's `git.email`, once the config is read: the email of every commit from then on (undefined: llmgw@localhost). */
+  setGitEmail?(email: string | undefined): void;
   /** Which of cluster.yaml / models.yaml have uncommitted changes (staged, unstaged or untracked). */
   dirtyConfig(): Promise<string[]>;
   /** Which of these repo-relative paths differ from HEAD in the index or the working tree (untracked included). */
@@ -350,6 +361,9 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
     setGitTimeout(ms) {
       if (!ctx.override) ctx.limits.timeoutMs = ms;
     },
+    setGitEmail(email) {
+      ctx.limits.email = email;
+    },
     async dirtyConfig() {
       const changed = await changedFromHead(CONFIG_FILES);
       return CONFIG_FILES.filter((f) => changed.includes(f));
@@ -391,9 +405,13 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const changed = (await git.run(['diff', '--cached', '--name-only', '--relative', '--', ...paths])).split('\n').filter((f) => f !== '');
       if (changed.length === 0) return null;
       // Only these paths: whatever else a person staged in the checkout stays theirs.
-      await git.run(['commit', '--quiet', '--no-verify', `--author=llmgw <llmgw@localhost>`, '-m', message, '--', ...changed], undefined, {
-        moment: 'git:commit',
-      });
+      await git.run(
+        ['commit', '--quiet', '--no-verify', `--author=${LLMGW_NAME} <${ctx.limits.email ?? LLMGW_EMAIL}>`, '-m', message, '--', ...changed],
+        undefined,
+        {
+          moment: 'git:commit',
+        },
+      );
       return git.run(['rev-parse', 'HEAD']);
     },
     async push() {

@@ -33,6 +33,8 @@ export interface GitLimits {
   stopping?: AbortSignal;
   /** Aborted when the process must stop now (a second signal): calls in flight are killed, none is started. */
   halted?: AbortSignal;
+  /** cluster.yaml `git.email`: the email of llmgw's commits instead of LLMGW_EMAIL. */
+  email?: string;
 }
 
 export interface GitStatusFile {
@@ -159,7 +161,7 @@ const MAX_STDERR = 64 * 1024;
 
 function exec(dir: string, env: Record<string, string>, args: string[], limits: GitLimits, moment?: string, input?: string): Promise<Exec> {
   return new Promise((resolve) => {
-    const full = ['-c', `user.name=${LLMGW_NAME}`, '-c', `user.email=${LLMGW_EMAIL}`, ...args];
+    const full = ['-c', `user.name=${LLMGW_NAME}`, '-c', `user.email=${limits.email ?? LLMGW_EMAIL}`, ...args];
     let child: ChildProcess;
     try {
       child = spawn('git', full, { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });

@@ -8,7 +8,8 @@
 // shown as one, whoever it claims to be by.
 
 import { GENERATED_PATHS } from '../store/paths.js';
-import { LLMGW_EMAIL } from './runner.js';
+import { parseDocument } from 'yaml';
+import { LLMGW_EMAIL, type GitRunner } from './runner.js';
 
 /** The files a tick writes, relative to the config directory. */
 const GENERATED_FILES: ReadonlySet<string> = new Set(GENERATED_PATHS.filter((p) => p.kind === 'file').map((p) => p.path));
@@ -24,4 +25,29 @@ export function isTickCommit(authorEmail: string, touched: readonly string[], co
   const email = authorEmail.trim().toLowerCase();
   const ours = email === LLMGW_EMAIL || (configuredEmail !== undefined && configuredEmail !== '' && email === configuredEmail.trim().toLowerCase());
   return ours && touched.length > 0 && touched.every((p) => GENERATED_FILES.has(p));
+}
+
+/** Bigger than any cluster.yaml llmgw accepts: such a file names no email. */
+const MAX_CLUSTER_TEXT = 4 * 1024 * 1024;
+
+/**
+ * cluster.yaml's `git.email` in `text`, for readers of history that do not load
+ * the whole config (the console, `llmgw report`): undefined when unset, or when
+ * the file does not parse — only llmgw@localhost's commits are ticks then.
+ */
+export function configuredEmail(text: string): string | undefined {
+  if (text.length > MAX_CLUSTER_TEXT) return undefined;
+  try {
+    const doc = parseDocument(text, { uniqueKeys: false });
+    const email: unknown = doc.getIn(['git', 'email']);
+    return typeof email === 'string' && email.trim() !== '' ? email : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `configuredEmail` of cluster.yaml at `rev` in the config directory (`prefix`, as `git rev-parse --show-prefix` gives it). */
+export async function configuredEmailAt(git: Pick<GitRunner, 'tryRun'>, prefix: string, rev: string): Promise<string | undefined> {
+  const shown = await git.tryRun(['show', `${rev}:${prefix}cluster.yaml`], { raw: true });
+  return shown.ok ? configuredEmail(shown.out) : undefined;
 }

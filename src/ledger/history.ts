@@ -11,7 +11,7 @@ import { parseConfig } from '../config/load-config.js';
 import { OBSERVED_FILE, STATE_FILE, parseSnapshot, parseState } from '../store/files.js';
 import { DataError, GitError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { isTickCommit } from '../git/tick-commit.js';
+import { configuredEmailAt, isTickCommit } from '../git/tick-commit.js';
 import type { Config } from '../types/config.js';
 import { emptyState, type State } from '../types/state.js';
 import { MAX_SPAN_MS, countCommit, type CountedCommit, type LedgerRange } from './ledger.js';
@@ -37,14 +37,14 @@ const END = '\u001e';
  * config directory (`prefix`) keep a commit from being a tick, as any file
  * a person wrote does.
  */
-export function parseTickLog(out: string, prefix: string): TickRef[] {
+export function parseTickLog(out: string, prefix: string, email?: string): TickRef[] {
   const ticks: TickRef[] = [];
   for (const rec of out.split(END)) {
     const [head, ...paths] = rec.replace(/^\n+/, '').split('\n');
     if (!head) continue;
-    const [sha = '', time = '', email = ''] = head.split(SEP);
+    const [sha = '', time = '', author = ''] = head.split(SEP);
     const touched = paths.filter((f) => f !== '').map((f) => (f.startsWith(prefix) ? f.slice(prefix.length) : `/${f}`));
-    if (sha !== '' && time !== '' && isTickCommit(email, touched)) ticks.push({ sha, time });
+    if (sha !== '' && time !== '' && isTickCommit(author, touched, email)) ticks.push({ sha, time });
   }
   return ticks.reverse();
 }
@@ -101,7 +101,7 @@ export async function readLedgerHistory(git: GitRunner, range: LedgerRange): Pro
     ['-c', 'core.quotePath=false', 'log', `--format=${END}%H${SEP}%aI${SEP}%ae`, '--name-only', '--no-renames', '--full-diff', 'HEAD', '--', '.'],
     'git log',
   );
-  const ticks = ticksFor(parseTickLog(log, prefix), range);
+  const ticks = ticksFor(parseTickLog(log, prefix, await configuredEmailAt(git, prefix, 'HEAD')), range);
   if (ticks.length === 0) return { commits: [], warnings: [] };
 
   const names = ticks.flatMap((t) => FILES.map((f) => `${t.sha}:${prefix}${f}`));

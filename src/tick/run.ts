@@ -331,6 +331,8 @@ async function reconcile(opts: ReconcileMode): Promise<TickResult> {
   const { loaded, clusterText, draft } = await branchConfig(repo, dirtyConfig, opts.env);
   // From here on every git call is bounded by the config's git.timeout.
   if (loaded.ok) repo.setGitTimeout?.(loaded.config.cluster.git.timeoutMs);
+  // And every commit carries the config's git.email (docs/status.md#which-commits-are-llmgws).
+  if (loaded.ok) repo.setGitEmail?.(loaded.config.cluster.git.email);
   // A broken observed.json or state.json is a warning: the fleet is re-observed anyway.
   const { previous, state: committed } = await previousRun(repo.dir, (m) => log(`warning: ${m}`));
   const commitOptions = { push: opts.push, leaseExpired: () => leaseExpired(opts), log };

@@ -145,8 +145,8 @@ export interface ClusterConfig {
   idleAfterMs: number;
   lostAfterMs: number;
   safety: { maxStopFraction: number; minReachableFraction: number };
-  /** Every git call is ended past this. */
-  git: { timeoutMs: number };
+  /** Every git call is ended past this; `email`: cluster.yaml `git.email`, when set (docs/config.md). */
+  git: { timeoutMs: number; email?: string };
   /**
    * cluster.yaml `defaults.drainTimeout` and `defaults.stopGrace`, resolved: how a
    * replica of a model models.yaml no longer names is stopped. Absent: the built-in ones.

@@ -52,6 +52,14 @@ test('a tick applies the plan, then commits the three generated files with a mes
   await close();
 });
 
+test("with cluster.yaml git.email, the tick's commit is by llmgw at that email, author and committer", async () => {
+  const world = await tickWorld({ cluster: `${CLUSTER}git: { email: ops@corp.example }\n`, models: models(2), nodes: tickNodes(4), prefix: 'tick' });
+  const r = await world.tick(0, { now: minuteEachRead(), log: () => undefined });
+  assert.ok(r.commit);
+  assert.is(await git(world.dir, ['log', '-1', '--format=%an <%ae>|%cn <%ce>']), 'llmgw <ops@corp.example>|llmgw <ops@corp.example>');
+  await world.close();
+});
+
 test('the next tick sees them running and commits; a steady tick after that commits nothing', async () => {
   const { dir, close, tick } = await setup();
   await tick();
