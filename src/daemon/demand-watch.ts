@@ -102,7 +102,7 @@ export function demandWatch(opts: Omit<DemandWatchOptions, 'intervalMs'>): Deman
     const candidates = startingForDemand(placements, routers);
     if (candidates.length === 0) return;
     let running = await runningNow(config, transport, candidates);
-    // Every look is one ask fewer than the last; a tick that starts meanwhile routes it itself.
+    // Ask again within this look until it runs; a tick that starts meanwhile routes it itself.
     for (let n = 0; running.length === 0 && n < (opts.wakeLooks ?? 0) && !opts.loop.busy(); n++) {
       await sleep(opts.wakeMs ?? WAKE_LOOK_MS);
       running = await runningNow(config, transport, candidates);

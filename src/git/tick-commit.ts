@@ -9,6 +9,7 @@
 
 import { GENERATED_PATHS } from '../store/paths.js';
 import { parseDocument } from 'yaml';
+import { MAX_CONFIG_BYTES } from '../config/limits.js';
 import { LLMGW_EMAIL, type GitRunner } from './runner.js';
 
 /** The files a tick writes, relative to the config directory. */
@@ -27,16 +28,14 @@ export function isTickCommit(authorEmail: string, touched: readonly string[], co
   return ours && touched.length > 0 && touched.every((p) => GENERATED_FILES.has(p));
 }
 
-/** Bigger than any cluster.yaml llmgw accepts: such a file names no email. */
-const MAX_CLUSTER_TEXT = 4 * 1024 * 1024;
-
 /**
  * cluster.yaml's `git.email` in `text`, for readers of history that do not load
  * the whole config (the console, `llmgw report`): undefined when unset, or when
  * the file does not parse — only llmgw@localhost's commits are ticks then.
  */
 export function configuredEmail(text: string): string | undefined {
-  if (text.length > MAX_CLUSTER_TEXT) return undefined;
+  // Bigger than any cluster.yaml llmgw accepts: such a file names no email.
+  if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) return undefined;
   try {
     const doc = parseDocument(text, { uniqueKeys: false });
     const email: unknown = doc.getIn(['git', 'email']);
