@@ -74,6 +74,8 @@ export async function streamEngine(): Promise<void> {
 
 export async function router(socket: string, options: string): Promise<void> {
   const { startRouter } = await import('../src/router/server.js');
+  // As the router command does (src/cli/commands/router.ts): the bench measures the shipped process.
+  (await import('../src/router/heap.js')).tightenHeapGrowth();
   const o = JSON.parse(options) as { metrics?: boolean; maxBufferedBytes?: number };
   const r = await startRouter({
     listen: { host: '127.0.0.1', port: 0 },

@@ -341,7 +341,7 @@ async function abusePhase(
   const sock = join(dir, `abuse-${maxBuffered}.sock`);
   // LLMGW_BENCH_ABUSE_PROF=DIR: a CPU profile of this router, written to DIR when the bench ends.
   const prof = process.env['LLMGW_BENCH_ABUSE_PROF'];
-  const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
+  const flags = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), ...(process.env['LLMGW_BENCH_ROUTER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   const rt = keep(await start('router', [sock, JSON.stringify(stated === null ? {} : { maxBufferedBytes: maxBuffered })], flags));
   await setTable(sock, { bench: [enginePort] });
   const attacker = keep(await start('abuse')).child;

@@ -14,9 +14,18 @@
 // had more in the bytes already read gets, after the requests queued before,
 // one 429 and the close (exchange.ts, proxy.ts).
 // A request queued here is neither in flight nor waiting: it is the client's.
+//
+// That 429 waits OVERFLOW_HOLD_MS before it goes (its Retry-After, enforced):
+// the bytes of one read already cost Node a request and a response object for
+// each of some 200 requests, and a client that reconnects the moment it is
+// closed could have the router parse its flood several times a second per
+// connection. Held, the connection costs a paused socket and nothing upstream.
 
 /** Requests of one connection queued behind the one being served. */
 export const PIPELINE_DEPTH = 16;
+
+/** How long a connection that overflowed its lane waits for its 429 and close. */
+export const OVERFLOW_HOLD_MS = 1000;
 
 /** A request of the connection (exchange.ts): started when its turn comes, skipped when its client left first. */
 export interface LaneUser {

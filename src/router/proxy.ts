@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Exchange, tooLarge, tooManyPipelined, type ProxyContext } from './exchange.js';
 import { readRequestHead } from './forward-headers.js';
 import { isRefusedSocket } from './front-door.js';
-import { isClosingLane, laneOf } from './lane.js';
+import { isClosingLane, laneOf, OVERFLOW_HOLD_MS } from './lane.js';
 import { hangUpIfBody, sendError, sendJson } from './reply.js';
 import { NO_MODEL } from './stats.js';
 import { routeOf, servableModels, type RouterState } from './table.js';
@@ -64,8 +64,7 @@ export function createProxy(ctx: ProxyContext): Proxy {
             new Exchange(ctx, req, res, started, head, lane);
             return;
           }
-          tooManyPipelined(res);
-          return ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
+          return refuseOverflow(req, res, started);
         }
         tooLarge(res, maxBodyBytes);
         return ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
@@ -73,6 +72,19 @@ export function createProxy(ctx: ProxyContext): Proxy {
     }
     answerHere(req, res, path);
     ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
+  }
+
+  /** The request past a connection's pipelining bound: its 429 and the close, OVERFLOW_HOLD_MS after it arrived (lane.ts). */
+  function refuseOverflow(req: IncomingMessage, res: ServerResponse, started: number): void {
+    const socket = req.socket;
+    const cancel = (): void => clearTimeout(timer);
+    const timer = setTimeout(() => {
+      socket.off('close', cancel);
+      tooManyPipelined(res);
+      ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
+    }, OVERFLOW_HOLD_MS);
+    timer.unref();
+    socket.once('close', cancel);
   }
 
   /** Everything that is not a request to proxy: answered by the router itself. */

@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { eventually, eventuallyAsync, routerSuite } from './helpers.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from '../../src/router/server.js';
-import { PIPELINE_DEPTH } from '../../src/router/lane.js';
+import { OVERFLOW_HOLD_MS, PIPELINE_DEPTH } from '../../src/router/lane.js';
 import { defaultEngineConnections, EngineSlots } from '../../src/router/engine-slots.js';
 
 const { test, engine, router: startRouter } = routerSuite('router fairness under abuse');
@@ -66,7 +66,7 @@ test('pipelined requests on one connection go upstream one at a time, and their 
   assert.is(e.received.length, 10);
 });
 
-test(`a connection that pipelines more than ${PIPELINE_DEPTH} behind the one in progress: those served, then one 429, then the close`, async () => {
+test(`a connection that pipelines more than ${PIPELINE_DEPTH} behind the one in progress: those served, then one 429 held ${OVERFLOW_HOLD_MS} ms, then the close`, async () => {
   const held: ServerResponse[] = [];
   const e = await engine('a', (_req, res) => held.push(res));
   const router = await startRouter();
@@ -74,8 +74,13 @@ test(`a connection that pipelines more than ${PIPELINE_DEPTH} behind the one in 
   const s = net.connect(router.port, '127.0.0.1');
   const got = reader(s);
   let closed = false;
-  s.on('close', () => (closed = true));
+  let closedAt = 0;
+  s.on('close', () => {
+    closed = true;
+    closedAt = performance.now();
+  });
   const total = PIPELINE_DEPTH + 4;
+  const sentAt = performance.now();
   s.write(Array.from({ length: total }, (_, i) => post('m', i)).join(''));
   await eventually(() => held.length === 1);
   assert.is((await router.usage()).inflight['m-0'], 1, 'one request in flight for the whole connection');
@@ -91,6 +96,8 @@ test(`a connection that pipelines more than ${PIPELINE_DEPTH} behind the one in 
   assert.equal(got.statuses, [...Array<number>(PIPELINE_DEPTH + 1).fill(200), 429]);
   assert.is(JSON.parse(got.bodies[PIPELINE_DEPTH + 1]!).error.code, 'too_many_pipelined');
   assert.is(e.received.length, PIPELINE_DEPTH + 1, 'nothing past the bound reached the engine');
+  // A lower bound only: a slow machine makes the wait longer, never shorter.
+  assert.ok(closedAt - sentAt >= OVERFLOW_HOLD_MS - 5, `the 429 and close waited the hold (${Math.round(closedAt - sentAt)} ms)`);
 });
 
 test('a client that stops reading its stream is cut after --write-timeout and its in-flight count released', async () => {

@@ -8,6 +8,7 @@ import { resolveAdminSocket, runRouterClient } from '../../router/client.js';
 import { createLogger } from '../../router/log.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../router/proxy.js';
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_CONNECTIONS, startRouter } from '../../router/server.js';
+import { tightenHeapGrowth } from '../../router/heap.js';
 import { readAll } from '../../util/read-all.js';
 import type { Io } from '../io.js';
 import { withoutRepoOption } from '../repo-options.js';
@@ -145,6 +146,7 @@ async function serve(argv: string[], io: Io): Promise<number> {
   const metrics = values.metrics === undefined ? undefined : parseListen(values.metrics as string, '--metrics');
   const adminSocket = resolveAdminSocket(values.admin as string | undefined, io.env);
   const log = createLogger(format, (line) => io.stderr.write(line));
+  tightenHeapGrowth();
   const router = await startRouter({
     listen,
     adminSocket,
