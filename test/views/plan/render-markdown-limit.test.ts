@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_CHARS, renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
 import type { Plan, RolloutPlan } from '../../../src/types/plan.js';
+import { blankReport } from '../../status/blank-report.js';
 
 const empty: Plan = { version: 1, changes: false, blocked: null, actions: [], unplaceable: [] };
 const warningLines = (md: string) => md.split('\n').filter((l) => l.startsWith('> **Warning:** '));
@@ -94,6 +95,28 @@ test('one warning left out says "1 more warning"', () => {
   const md = renderPlanMarkdown(three, '', { warnings: edgeWarnings(34, 33) });
   assert.is(warningLines(md).length, 34);
   assert.is(warningLines(md)[33], '> **Warning:** … and 1 more warning: llmgw plan prints every one.');
+});
+
+test('1,000 "Needs attention" items after merge beside 1,000 rollouts: as many lines as fit, then how many more, under the limit', () => {
+  const rollouts: RolloutPlan[] = Array.from({ length: 1_000 }, (_, i) => ({
+    model: `model-${i}`,
+    spec: 'abc123',
+    stage: 'rolling',
+    text: 'rolling to spec abc123',
+    next: { spec: 'abc123', stage: 'rolling' },
+  }));
+  const attention = Array.from({ length: 1_000 }, (_, i) => ({
+    kind: 'unplaceable',
+    text: `model ${i} cannot be placed`,
+    subjects: [{ name: `model-${i}`, detail: `${'d'.repeat(100)}`, model: `model-${i}` }],
+  }));
+  const md = renderPlanMarkdown({ ...empty, rollouts }, '', { after: blankReport({ attention }) });
+  assert.ok(md.length <= MAX_CHARS, `${md.length} chars`);
+  const lines = md.split('\n');
+  const items = lines.filter((l) => /^- model \d+ cannot be placed/.test(l));
+  assert.ok(items.length > 50, `${items.length} shown`);
+  assert.is(items[0], `- model 0 cannot be placed: model-0 (${'d'.repeat(59)}…)`, 'each detail cut to 60 characters');
+  assert.ok(lines.includes(`- … and ${1_000 - items.length} more (llmgw plan --format json: after.attention)`), md.slice(0, 400));
 });
 
 test.run();

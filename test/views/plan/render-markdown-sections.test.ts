@@ -239,4 +239,22 @@ test('an unplaceable model is said to stay in "Needs attention" after merge, one
   assert.not.ok(renderPlanMarkdown(plan({ actions: [start('m-0', 'm')] }), '', { after: blankReport() }).includes('after merge'));
 });
 
+test('a "Needs attention" line after merge names at most 10 subjects, then how many more; a subject without detail is its name; an item without subjects its headline', () => {
+  const subjects = Array.from({ length: 12 }, (_, i) => ({ name: `gpu-a${String(i).padStart(2, '0')}`, detail: null, node: `gpu-a${i}` }));
+  const down = { kind: 'nodes-unreachable', text: '12 nodes unreachable', subjects };
+  const blocked = { kind: 'blocked', text: 'the plan is blocked', subjects: [] };
+  const md = renderPlanMarkdown(plan({ actions: [start('m-0', 'm')] }), '', { after: blankReport({ attention: [down, blocked] }) });
+  const lines = md.split('\n');
+  const at = lines.indexOf('**Still in "Needs attention" after merge**');
+  assert.equal(lines.slice(at + 2, at + 5), [
+    '- 12 nodes unreachable: gpu-a00, gpu-a01, gpu-a02, gpu-a03, gpu-a04, gpu-a05, gpu-a06, gpu-a07, gpu-a08, gpu-a09, and 2 more',
+    '- the plan is blocked',
+    '',
+  ]);
+  const ten = renderPlanMarkdown(plan({ actions: [start('m-0', 'm')] }), '', {
+    after: blankReport({ attention: [{ ...down, text: '10 nodes unreachable', subjects: subjects.slice(0, 10) }] }),
+  });
+  assert.ok(ten.includes('- 10 nodes unreachable: gpu-a00, gpu-a01, gpu-a02, gpu-a03, gpu-a04, gpu-a05, gpu-a06, gpu-a07, gpu-a08, gpu-a09\n'), ten);
+});
+
 test.run();
