@@ -4,7 +4,8 @@
 // replica's own start is when the replica was last possibly used. A router that
 // did not answer could have served it a second ago, so then nothing is known —
 // and unknown must never read as idle (or one router restart would make the
-// whole fleet look idle) nor as busy-forever.
+// whole fleet look idle) nor as busy-forever. A replica with a request in flight
+// on any router is in use now, however long ago that request began.
 
 import type { RouterConfig } from '../types/config.js';
 import type { RouterObservation, RouterUsage } from '../types/snapshot.js';
@@ -34,6 +35,10 @@ export function idleness(replicaId: string, startedAt: string | null, usages: Ro
   let bestMs = Date.parse(startedAt);
   if (Number.isNaN(bestMs)) return null;
   for (const u of usages) {
+    // lastUsed is when a request last acquired it: a stream that began an hour ago and still runs is use now.
+    if (u.inflight !== undefined && Object.hasOwn(u.inflight, replicaId) && (u.inflight[replicaId] ?? 0) > 0) {
+      return { idleSeconds: 0, idleSince: new Date(nowMs).toISOString() };
+    }
     const t = (Object.hasOwn(u.lastUsed, replicaId) ? u.lastUsed[replicaId] : undefined) ?? u.startedAt;
     const ms = Date.parse(t);
     if (Number.isNaN(ms)) return null;

@@ -18,11 +18,27 @@ function idleOf(obs: RouterObservation[], startedAt: string | null = STARTED, st
   return { idleSeconds: r.idleSeconds, idleSince: r.idleSince, answered: f.routersAnswered };
 }
 
+function withInflight(o: RouterObservation, inflight: Record<string, number>): RouterObservation {
+  return o.reachable ? { ...o, report: { ...o.report, inflight } } : o;
+}
+
 test('the newest lastUsed over every router wins', () => {
   const got = idleOf([
     routerUp('rt-1', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-28T06:00:00Z' }),
     routerUp('rt-2', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-29T07:00:00Z' }),
   ]);
+  assert.equal(got, { idleSeconds: 3600, idleSince: '2026-11-29T07:00:00Z', answered: true });
+});
+
+test('a request still in flight on any router is use now, however long ago it acquired the replica', () => {
+  const streaming = withInflight(routerUp('rt-2', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-29T07:00:00Z' }), { 'm-0': 1 });
+  const got = idleOf([routerUp('rt-1', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-28T06:00:00Z' }), streaming]);
+  assert.equal(got, { idleSeconds: 0, idleSince: new Date(NOW).toISOString(), answered: true });
+});
+
+test('in flight 0, or in flight on another replica, leaves idleness to lastUsed', () => {
+  const rt = withInflight(routerUp('rt-1', '2026-11-20T00:00:00Z', { 'm-0': '2026-11-29T07:00:00Z' }), { 'm-0': 0, 'm-1': 3 });
+  const got = idleOf([rt, routerUp('rt-2', '2026-11-20T00:00:00Z')]);
   assert.equal(got, { idleSeconds: 3600, idleSince: '2026-11-29T07:00:00Z', answered: true });
 });
 
