@@ -47,7 +47,8 @@ test('a restarted reconciler continues a drain: the replica stays out of every t
     assert.equal(routed(), ['m-0', 'm-1']);
 
     await world.commit({ 'models.yaml': models(1) }, 'scale down');
-    canned.inflight = { 'm-1': 2 };
+    // Both in use (a replica with requests in flight is never the idler one), so the surplus is m-1, the higher index.
+    canned.inflight = { 'm-0': 1, 'm-1': 2 };
     const drain = await tick();
     assert.equal(
       drain.plan!.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'stop' ? a.phase : ''}`),
