@@ -10,7 +10,7 @@ import { decideYield, yieldReason, yieldedJobs } from '../../src/plan/yield.js';
 import { planTick } from '../../src/tick/plan.js';
 import { decisionLines } from '../../src/tick/commit.js';
 import type { Config, ScaleConfig, SlurmConfig } from '../../src/types/config.js';
-import type { Fleet } from '../../src/types/fleet.js';
+import type { Fleet, FleetReplica } from '../../src/types/fleet.js';
 import type { SlurmPendingNeed, SlurmView } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { NOW, NOW_MS, config, gpus, makeFleet, model, nodeConfig, replica, report, snapshot, up, vllmEngine } from '../fixtures/index.js';
@@ -117,6 +117,68 @@ test('the reason names the jobs and reads back', () => {
   assert.is(yieldReason(['41', '42']), 'yielded to Slurm jobs 41, 42');
   assert.equal(yieldedJobs('yielded to Slurm jobs 41, 42'), ['41', '42']);
   assert.is(yieldedJobs('evicted for qwen'), null);
+});
+
+test('a node Slurm keeps llmgw off (drained, reserved), or one Slurm does not report, is no room for the job', () => {
+  const held = world([job('41', 4)]);
+  const a1 = held.nodeByName.get('a1')!;
+  a1.slurm = { condition: { state: 'drain', reason: 'maintenance' }, gpusAllocated: 0 };
+  assert.equal(brief(held), [], 'every low replica of the partition is on a1');
+  a1.slurm = { gpusAllocated: 0 };
+  assert.equal(brief(held), ['low-0:41', 'low-1:41'], 'a node Slurm reports with no condition is the job`s room');
+  const unknown = world([job('41', 4)], { view: { nodes: { a2: { state: 'mixed', reason: '', gpusAllocated: 0, partitions: ['gpu'] } } } });
+  assert.equal(brief(unknown), []);
+});
+
+test('an unreachable router makes no replica busy', () => {
+  const f = world([job('41', 4)]);
+  assert.equal(brief({ ...f, routers: [{ name: 'rt', reachable: false, error: 'refused' }] }), ['low-0:41', 'low-1:41']);
+});
+
+test('only a running replica that answers is yielded: not a starting, unreachable, lost or draining one', () => {
+  for (const change of [
+    (r: FleetReplica) => (r.state = 'starting'),
+    (r: FleetReplica) => (r.unreachable = true),
+    (r: FleetReplica) => (r.lost = true),
+    (r: FleetReplica) => (r.draining = { since: NOW, reason: 'drain', outOfTablesAt: null }),
+  ]) {
+    const f = world([job('41', 4)]);
+    change(f.replicaById.get('low-0')!);
+    assert.equal(brief(f), ['low-1:41'], String(change));
+  }
+});
+
+test('what a model may give up is counted from the replicas present: a failed, lost or draining one is already short of its count', () => {
+  for (const change of [
+    (r: FleetReplica) => (r.state = 'failed'),
+    (r: FleetReplica) => (r.lost = true),
+    (r: FleetReplica) => (r.draining = { since: NOW, reason: 'drain', outOfTablesAt: null }),
+  ]) {
+    // low asks 3 with min 2: with low-2 gone, none of low is spare, and the job takes mid-0.
+    const f = world([job('41', 4)], { lowMin: 2 });
+    change(f.replicaById.get('low-2')!);
+    assert.equal(brief(f), ['mid-0:41'], String(change));
+  }
+});
+
+test('of the same priority, the replica idle longest goes first, then by id', () => {
+  const f = world([job('41', 2)]);
+  f.replicaById.get('low-1')!.idleSeconds = 7200;
+  assert.equal(brief(f), ['low-1:41']);
+  f.replicaById.get('low-0')!.idleSeconds = 7200;
+  assert.equal(brief(f), ['low-0:41']);
+});
+
+test('stops are listed by replica id, whichever job they go to', () => {
+  const f = world([job('42', 2, { partitions: ['other'] }), job('41', 4)]);
+  assert.equal(
+    decideYield(f).map((y) => [y.replica, y.model, y.gpus, y.jobs]),
+    [
+      ['low-0', 'low', 2, ['41']],
+      ['low-1', 'low', 2, ['41']],
+      ['low-2', 'low', 2, ['42']],
+    ],
+  );
 });
 
 // Through the tick's plan (the one the PR plan makes too), from a snapshot: the stop, its reason, the count kept, the commit line.
