@@ -19,13 +19,19 @@
 // the bytes of one read already cost Node a request and a response object for
 // each of some 200 requests, and a client that reconnects the moment it is
 // closed could have the router parse its flood several times a second per
-// connection. Held, the connection costs a paused socket and nothing upstream.
+// connection. Held, the connection costs a paused socket and nothing upstream —
+// but until it closes Node keeps every request it parsed from that read, some
+// 700 KB a connection. So at most MAX_OVERFLOWING connections are held at once;
+// one that overflows past them is closed at once, its requests unanswered.
 
 /** Requests of one connection queued behind the one being served. */
 export const PIPELINE_DEPTH = 16;
 
 /** How long a connection that overflowed its lane waits for its 429 and close. */
 export const OVERFLOW_HOLD_MS = 1000;
+
+/** Connections that overflowed and are not yet closed, at most (held or still being answered). */
+export const MAX_OVERFLOWING = 64;
 
 /** A request of the connection (exchange.ts): started when its turn comes, skipped when its client left first. */
 export interface LaneUser {

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Exchange, tooLarge, tooManyPipelined, type ProxyContext } from './exchange.js';
 import { readRequestHead } from './forward-headers.js';
 import { isRefusedSocket } from './front-door.js';
-import { isClosingLane, laneOf, OVERFLOW_HOLD_MS } from './lane.js';
+import { isClosingLane, laneOf, MAX_OVERFLOWING, OVERFLOW_HOLD_MS } from './lane.js';
 import { hangUpIfBody, sendError, sendJson } from './reply.js';
 import { NO_MODEL } from './stats.js';
 import { routeOf, servableModels, type RouterState } from './table.js';
@@ -74,17 +74,30 @@ export function createProxy(ctx: ProxyContext): Proxy {
     ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
   }
 
-  /** The request past a connection's pipelining bound: its 429 and the close, OVERFLOW_HOLD_MS after it arrived (lane.ts). */
+  /** Connections that overflowed their lane and have not closed yet (lane.ts: at most MAX_OVERFLOWING). */
+  let overflowing = 0;
+
+  /**
+   * The request past a connection's pipelining bound: its 429 and the close,
+   * OVERFLOW_HOLD_MS after it arrived; past MAX_OVERFLOWING such connections,
+   * the close at once (lane.ts).
+   */
   function refuseOverflow(req: IncomingMessage, res: ServerResponse, started: number): void {
     const socket = req.socket;
-    const cancel = (): void => clearTimeout(timer);
+    if (overflowing >= MAX_OVERFLOWING) {
+      socket.destroy();
+      return ctx.stats.record(ctx.stats.forModel(NO_MODEL), 429, started);
+    }
+    overflowing++;
     const timer = setTimeout(() => {
-      socket.off('close', cancel);
       tooManyPipelined(res);
       ctx.stats.record(ctx.stats.forModel(NO_MODEL), res.statusCode, started);
     }, OVERFLOW_HOLD_MS);
     timer.unref();
-    socket.once('close', cancel);
+    socket.once('close', () => {
+      overflowing--;
+      clearTimeout(timer);
+    });
   }
 
   /** Everything that is not a request to proxy: answered by the router itself. */

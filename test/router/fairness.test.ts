@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { eventually, eventuallyAsync, routerSuite } from './helpers.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from '../../src/router/server.js';
-import { OVERFLOW_HOLD_MS, PIPELINE_DEPTH } from '../../src/router/lane.js';
+import { MAX_OVERFLOWING, OVERFLOW_HOLD_MS, PIPELINE_DEPTH } from '../../src/router/lane.js';
 import { defaultEngineConnections, EngineSlots } from '../../src/router/engine-slots.js';
 
 const { test, engine, router: startRouter } = routerSuite('router fairness under abuse');
@@ -98,6 +98,33 @@ test(`a connection that pipelines more than ${PIPELINE_DEPTH} behind the one in 
   assert.is(e.received.length, PIPELINE_DEPTH + 1, 'nothing past the bound reached the engine');
   // A lower bound only: a slow machine makes the wait longer, never shorter.
   assert.ok(closedAt - sentAt >= OVERFLOW_HOLD_MS - 5, `the 429 and close waited the hold (${Math.round(closedAt - sentAt)} ms)`);
+});
+
+test(`at most ${MAX_OVERFLOWING} connections that overflowed are held open at once: one more is closed at once, unanswered`, async () => {
+  const held: ServerResponse[] = [];
+  const e = await engine('a', (_req, res) => held.push(res));
+  const router = await startRouter();
+  await router.setTable({ m: [{ replica: 'm-0', url: e.url }] });
+  const flood = Array.from({ length: PIPELINE_DEPTH + 2 }, (_, i) => post('m', i)).join('');
+  const open = (): { s: net.Socket; bytes: number; closed: boolean } => {
+    const c = { s: net.connect(router.port, '127.0.0.1'), bytes: 0, closed: false };
+    c.s.on('data', (b: Buffer) => (c.bytes += b.length));
+    c.s.on('close', () => (c.closed = true));
+    c.s.on('error', () => undefined);
+    c.s.write(flood);
+    return c;
+  };
+  const first = Array.from({ length: MAX_OVERFLOWING }, open);
+  try {
+    // Each one's first request waits at the engine; its 17th and 18th were parsed in the same read.
+    await eventually(() => held.length === MAX_OVERFLOWING, 10_000);
+    const last = open();
+    await eventually(() => last.closed, 10_000);
+    assert.is(last.bytes, 0, 'closed without an answer');
+    assert.is(first.filter((c) => c.closed).length, 0, 'the ones held before it stay open');
+  } finally {
+    for (const c of first) c.s.destroy();
+  }
 });
 
 test('a client that stops reading its stream is cut after --write-timeout and its in-flight count released', async () => {
