@@ -1,33 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApplyOutcome } from '../../src/apply/outcome.js';
-import type { TickResult } from '../../src/tick/result.js';
 import { createReconcilerMetrics } from '../../src/metrics/reconciler-metrics.js';
 import { nodeStates } from '../../src/metrics/fleet-gauges.js';
 import { summarize } from '../../src/status/index.js';
 import type { StatusReport } from '../../src/status/types.js';
 import { parseExposition, promtoolCheck, sumOf, valueOf } from '../helpers/prometheus.js';
 import { sampleFleet } from '../status/sample.js';
-
-function tickResult(over: Partial<TickResult> = {}): TickResult {
-  return {
-    verdict: { kind: 'applied', forced: false, outcome: outcome([]) },
-    configInvalid: false,
-    dirtyConfig: [],
-    plan: null,
-    blocked: null,
-    applied: true,
-    outcome: null,
-    events: [],
-    status: '',
-    report: null,
-    commit: null,
-    pushed: false,
-    pushError: null,
-    leaseLost: false,
-    ...over,
-  };
-}
+import { tickResult } from '../fixtures/tick-result.js';
 
 function outcome(results: ApplyOutcome['results'], failures: ApplyOutcome['failures'] = []): ApplyOutcome {
   const count = (s: string, op?: string) => results.filter((r) => r.status === s && (op === undefined || r.op === op)).length;

@@ -8,6 +8,7 @@ import { planTable, printTickResult, tickTable } from '../../src/tick/report.js'
 import type { TickResult } from '../../src/tick/result.js';
 import type { Plan } from '../../src/types/plan.js';
 import { renderPlanText } from '../../src/views/plan/render-text.js';
+import { tickResult } from '../fixtures/tick-result.js';
 
 const PLAN: Plan = {
   version: 1,
@@ -29,22 +30,7 @@ const PLAN: Plan = {
 
 function result(plan: Plan): TickResult {
   const outcome = { ...emptyOutcome(), started: plan.actions.length };
-  return {
-    verdict: { kind: 'applied', forced: false, outcome },
-    configInvalid: false,
-    dirtyConfig: [],
-    plan,
-    blocked: null,
-    applied: true,
-    outcome,
-    events: [],
-    status: '',
-    report: null,
-    commit: null,
-    pushed: false,
-    pushError: null,
-    leaseLost: false,
-  };
+  return tickResult({ verdict: { kind: 'applied', forced: false, outcome }, plan, outcome });
 }
 
 function printed(r: TickResult): string {
