@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planWithEvictions } from '../../src/plan/evict.js';
 import { emptyState } from '../../src/types/state.js';
-import type { Fleet } from '../../src/types/fleet.js';
+import type { Fleet, FleetReplica } from '../../src/types/fleet.js';
 import type { ScaleConfig } from '../../src/types/config.js';
 import { makeFleet } from '../fixtures/index.js';
 
@@ -68,6 +68,107 @@ test('a replica used recently is not idle: not a candidate', () => {
 test('without anything waiting there is no asker', () => {
   const f = world(1);
   assert.equal(stops({ ...f, routers: [] }), []);
+});
+
+/**
+ * The asker serving already: `serving` replicas of it on a2 (one GPU each), one more asked for and no GPU left;
+ * `inflight` requests in flight to asker-0 at rt-a, none waiting. `states` overrides its replicas' states.
+ */
+function busyWorld(inflight: number, serving: number, states: Partial<Record<string, 'starting' | 'failed'>> = {}): Fleet {
+  const ids = Array.from({ length: serving }, (_, i) => `asker-${i}`);
+  const f = makeFleet({
+    nodes: [
+      { name: 'a1', gpus: 2 },
+      { name: 'a2', gpus: serving },
+    ],
+    models: [
+      { name: 'low', priority: 0, replicas: 2, scale: range(2) },
+      { name: 'asker', priority: 5, gpus: 1, replicas: serving + 1, scale: range(serving + 1) },
+    ],
+    replicas: [
+      { id: 'low-0', model: 'low', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 3600, port: 8000 },
+      { id: 'low-1', model: 'low', ranks: [{ node: 'a1', gpus: [1] }], idleSeconds: 4000, port: 8001 },
+      ...ids.map((id, i) => ({ id, model: 'asker', ranks: [{ node: 'a2', gpus: [i] }], port: 8000 + i, ...(states[id] ? { state: states[id] } : {}) })),
+    ],
+  });
+  return { ...f, routers: [{ name: 'rt-a', reachable: true, report: { version: 1, startedAt: f.now, lastUsed: {}, inflight: { 'asker-0': inflight } } }] };
+}
+
+test('in flight above targetInflight per serving replica is demand too, with nothing waiting', () => {
+  assert.equal(stops(busyWorld(100, 1)), ['low-1 (evicted for asker)']);
+  assert.equal(stops(busyWorld(32, 1)), [], 'exactly targetInflight per replica: not over it');
+  assert.equal(stops(busyWorld(20, 1)), []);
+  assert.equal(stops(busyWorld(40, 2)), [], '40 over 2 serving replicas is 20 each');
+  assert.equal(stops(busyWorld(80, 2)), ['low-1 (evicted for asker)'], '80 over 2 is 40 each');
+});
+
+test('only running replicas serve the in flight: a starting, failed, lost or draining one of the asker does not share it', () => {
+  const evicted = (f: Fleet) => planWithEvictions(f, emptyState()).evictions.map((e) => e.replica);
+  assert.equal(evicted(busyWorld(40, 2, { 'asker-1': 'starting' })), ['low-1']);
+  assert.equal(evicted(busyWorld(40, 2, { 'asker-1': 'failed' })), ['low-1']);
+  const lost = busyWorld(40, 2);
+  lost.replicaById.get('asker-1')!.lost = true;
+  assert.equal(evicted(lost), ['low-1']);
+  const draining = busyWorld(40, 2);
+  draining.replicaById.get('asker-1')!.draining = { since: draining.now, reason: 'drain', outOfTablesAt: null };
+  assert.equal(evicted(draining), ['low-1']);
+});
+
+test('in flight to a replica that serves nothing (still starting) is no demand to evict for', () => {
+  assert.equal(stops(busyWorld(40, 1, { 'asker-0': 'starting' })), []);
+});
+
+test('a fixed count is never an asker by in flight: it has no targetInflight', () => {
+  const f = busyWorld(1_000, 1);
+  const models = f.config.models.map((m) => (m.name === 'asker' ? { ...m, scale: undefined } : m));
+  assert.equal(stops({ ...f, config: { ...f.config, models } }), []);
+});
+
+test('of two equally idle replicas of the lowest priority, the first by id goes', () => {
+  assert.equal(stops(world(1, { lowIdle: 3600 })), ['low-0 (evicted for asker)']);
+});
+
+test('a model of the same priority as the asker may give up an idle replica; one of higher priority never', () => {
+  const f = world(3);
+  const models = f.config.models.map((m) => (m.name === 'mid' ? { ...m, priority: 5 } : m));
+  assert.equal(stops({ ...f, config: { ...f.config, models } }), ['low-0 (evicted for asker)', 'low-1 (evicted for asker)', 'mid-0 (evicted for asker)']);
+});
+
+test('only a running, answering replica is evicted: not a starting, unreachable, lost or draining one', () => {
+  const changes: ((r: FleetReplica, f: Fleet) => void)[] = [
+    (r) => (r.state = 'starting'),
+    (r) => (r.unreachable = true),
+    (r) => (r.lost = true),
+    (r, f) => (r.draining = { since: f.now, reason: 'drain', outOfTablesAt: null }),
+  ];
+  for (const change of changes) {
+    const f = world(1);
+    change(f.replicaById.get('low-1')!, f);
+    assert.ok(!stops(f).includes('low-1 (evicted for asker)'), String(change));
+  }
+});
+
+test('a second asker counts the replicas the first one took against the min: one replica of low above min serves one asker only', () => {
+  const f = makeFleet({
+    nodes: [{ name: 'a1', gpus: 3 }],
+    models: [
+      { name: 'low', priority: 0, replicas: 2, scale: range(2, 1) },
+      { name: 'mid', priority: 1, replicas: 1, scale: range(1) },
+      { name: 'first', priority: 6, gpus: 1, replicas: 1, scale: range(1) },
+      { name: 'second', priority: 5, gpus: 1, replicas: 1, scale: range(1) },
+    ],
+    replicas: [
+      { id: 'low-0', model: 'low', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 3600, port: 8000 },
+      { id: 'low-1', model: 'low', ranks: [{ node: 'a1', gpus: [1] }], idleSeconds: 4000, port: 8001 },
+      { id: 'mid-0', model: 'mid', ranks: [{ node: 'a1', gpus: [2] }], idleSeconds: 7200, port: 8002 },
+    ],
+  });
+  const waiting = { first: { count: 1, oldest: f.now }, second: { count: 1, oldest: f.now } };
+  const asked: Fleet = { ...f, routers: [{ name: 'rt-a', reachable: true, report: { version: 1, startedAt: f.now, lastUsed: {}, waiting } }] };
+  assert.equal(planWithEvictions(asked, emptyState()).evictions, [
+    { replica: 'low-1', model: 'low', for: 'first' },
+    { replica: 'mid-0', model: 'mid', for: 'second' },
+  ]);
 });
 
 test.run();
