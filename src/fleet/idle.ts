@@ -36,7 +36,8 @@ export function idleness(replicaId: string, startedAt: string | null, usages: Ro
   if (Number.isNaN(bestMs)) return null;
   for (const u of usages) {
     // lastUsed is when a request last acquired it: a stream that began an hour ago and still runs is use now.
-    if (u.inflight !== undefined && Object.hasOwn(u.inflight, replicaId) && (u.inflight[replicaId] ?? 0) > 0) {
+    // (An inherited key reads as a function or undefined, never > 0.)
+    if ((u.inflight?.[replicaId] ?? 0) > 0) {
       return { idleSeconds: 0, idleSince: new Date(nowMs).toISOString() };
     }
     const t = (Object.hasOwn(u.lastUsed, replicaId) ? u.lastUsed[replicaId] : undefined) ?? u.startedAt;
