@@ -4,8 +4,8 @@
 // under a pipelining flood most of a router's heap is then the garbage of
 // requests refused in the last second, not anything it holds. A fixed 1.5x
 // keeps the router near what it holds, at the cost of more frequent collections
-// (a few percent of one core under that flood). It is not a cap: a router with
-// 10,000 open streams still grows as far as it needs.
+// (under bench:router's abuse mix, 65% of a core where it was 53%). It is not a
+// cap: a router with 10,000 open streams still grows as far as it needs.
 
 import { setFlagsFromString } from 'node:v8';
 
