@@ -5,9 +5,12 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decideCount, type Demand, type ScaleInput } from '../../src/plan/scale.js';
+import { decideCount, decideScale, decisionText, demandOf, demandText, type Demand, type ScaleInput } from '../../src/plan/scale.js';
 import { MODEL_LIFECYCLE_DEFAULTS, type ModelConfig, type ScaleConfig } from '../../src/types/config.js';
-import type { FleetReplica } from '../../src/types/fleet.js';
+import type { Fleet, FleetReplica } from '../../src/types/fleet.js';
+import type { RouterObservation, RouterUsage } from '../../src/types/snapshot.js';
+import { emptyState } from '../../src/types/state.js';
+import { NOW as FIXTURE_NOW, makeFleet, oneRank } from '../fixtures/index.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 
@@ -135,6 +138,107 @@ test('a range changed under a count moves it inside, saying so; with no record t
 test('waiting requests hold off a scale-down', () => {
   const d = decide({ record: { count: 1 }, replicas: [replica('qwen-0', 3600)], demand: demand(0, [['rt-a', 1]]) });
   assert.equal(d.count, 1);
+});
+
+test('of equally idle replicas the first by id is the one the scale-down names', () => {
+  const d = decide({ record: { count: 2 }, replicas: [replica('qwen-1', 3600), replica('qwen-0', 3600)] });
+  assert.equal(d, { from: 2, count: 1, reason: 'qwen-0 idle 1h', up: false });
+});
+
+test('a count no replica fills and nothing asks for goes down by one: it would wait for GPUs forever', () => {
+  assert.equal(decide({ record: { count: 2 }, replicas: [replica('qwen-0', 5)] }), { from: 2, count: 1, reason: 'no demand, not placed', up: false });
+  assert.equal(decide({ record: { count: 2 }, replicas: [replica('qwen-0', 5)], demand: demand(3) }).count, 2, 'in flight is demand');
+  assert.equal(decide({ record: { count: 1 }, replicas: [replica('qwen-0', 5)] }).count, 1, 'filled: it stays');
+});
+
+// Over a fleet (decideScale, demandOf): the routers' demand, state.json's record, the config the plan reads.
+const RANGE: ScaleConfig = { min: 0, max: 4, targetInflight: 32, scaleDownAfterMs: 600_000 };
+const usage = (over: Partial<RouterUsage>): RouterUsage => ({ version: 1, startedAt: FIXTURE_NOW, lastUsed: {}, ...over });
+
+function scaledFleet(routers: RouterObservation[]): Fleet {
+  const f = makeFleet({
+    nodes: [{ name: 'a1' }],
+    models: [
+      { name: 'qwen', replicas: 1, scale: RANGE },
+      { name: 'fixed', replicas: 1 },
+      { name: 'empty', replicas: 0, scale: RANGE },
+    ],
+    replicas: [oneRank('qwen-0', 'a1', [0], { idleSeconds: 0 }), oneRank('fixed-0', 'a1', [1], { port: 8001 })],
+  });
+  return { ...f, routers };
+}
+
+test('demand sums in flight to a model`s replicas over the routers that answer, and lists waiting per router by name', () => {
+  const f = scaledFleet([
+    {
+      name: 'rt-b',
+      reachable: true,
+      report: usage({ inflight: { 'qwen-0': 5, 'fixed-0': 0, 'gone-0': 9 }, waiting: { qwen: { count: 3, oldest: FIXTURE_NOW } } }),
+    },
+    {
+      name: 'rt-a',
+      reachable: true,
+      report: usage({ inflight: { 'qwen-0': 2 }, waiting: { qwen: { count: 1, oldest: FIXTURE_NOW }, fixed: { count: 0, oldest: FIXTURE_NOW } } }),
+    },
+    { name: 'rt-c', reachable: false, error: 'refused' },
+  ]);
+  const d = demandOf(f);
+  assert.equal([...d.keys()], ['qwen'], 'nothing for a model with 0 in flight and 0 waiting, nor for a replica no longer in the fleet');
+  assert.equal(d.get('qwen'), {
+    inflight: 7,
+    waiting: 4,
+    waitingAt: [
+      ['rt-a', 1],
+      ['rt-b', 3],
+    ],
+  });
+  assert.is(demandText(d.get('qwen')!), '7 in flight, 1 waiting at rt-a, 3 at rt-b');
+});
+
+test('decideScale: a scale-up is recorded with its time and decision, and the config reads the new count; a fixed count is left alone', () => {
+  const f = scaledFleet([{ name: 'rt-a', reachable: true, report: usage({ inflight: { 'qwen-0': 100 } }) }]);
+  const out = decideScale(f, { ...emptyState(), scaling: { qwen: { count: 1 } } });
+  const last = { at: f.now, from: 1, to: 2, reason: '100 in flight; over 32 per replica' };
+  assert.equal(out.decisions, [{ model: 'qwen', ...last }]);
+  assert.equal(out.scaling, { qwen: { count: 2, lastUpAt: f.now, last }, empty: { count: 0 } });
+  assert.equal(
+    out.config.models.map((m) => [m.name, m.replicas]),
+    [
+      ['qwen', 2],
+      ['fixed', 1],
+      ['empty', 0],
+    ],
+  );
+  assert.is(decisionText(out.decisions[0]!), 'scale qwen 1→2 (100 in flight; over 32 per replica)');
+});
+
+test('decideScale: a scale-down keeps the last scale-up`s time; an unchanged count keeps its record; without a record the count is what runs', () => {
+  const f = scaledFleet([]);
+  const idle = { ...f, replicas: f.replicas.map((r) => (r.id === 'qwen-0' ? { ...r, idleSeconds: 3600 } : r)) };
+  const before = { count: 1, lastUpAt: '2026-11-29T06:00:00Z', last: { at: '2026-11-29T06:00:00Z', from: 0, to: 1, reason: '1 waiting at rt-a' } };
+  const down = decideScale(idle, { ...emptyState(), scaling: { qwen: before } });
+  assert.equal(down.scaling?.qwen, { count: 0, lastUpAt: before.lastUpAt, last: { at: f.now, from: 1, to: 0, reason: 'qwen-0 idle 1h' } });
+  const noUp = decideScale(idle, { ...emptyState(), scaling: { qwen: { count: 1 } } });
+  assert.equal(noUp.scaling?.qwen, { count: 0, last: { at: f.now, from: 1, to: 0, reason: 'qwen-0 idle 1h' } }, 'never scaled up: no lastUpAt');
+  assert.equal(decideScale(idle, emptyState()).scaling?.qwen, noUp.scaling?.qwen, 'no record yet: the count that runs goes down the same');
+  const kept = decideScale(f, { ...emptyState(), scaling: { qwen: before } });
+  assert.equal(kept.scaling?.qwen, before);
+  assert.equal(kept.decisions, []);
+  assert.equal(decideScale(f, emptyState()).scaling, { qwen: { count: 1 }, empty: { count: 0 } });
+});
+
+test('decideScale: a range moved under a recorded count clamps it, and that is a decision too', () => {
+  const f = scaledFleet([{ name: 'rt-a', reachable: true, report: usage({ inflight: { 'qwen-0': 5 } }) }]);
+  const out = decideScale(f, { ...emptyState(), scaling: { qwen: { count: 6 } } });
+  assert.equal(out.decisions, [{ model: 'qwen', at: FIXTURE_NOW, from: 6, to: 4, reason: 'range 0–4' }]);
+  assert.is(out.config.models[0]?.replicas, 4);
+});
+
+test('decideScale: without a ranged model there is nothing to record', () => {
+  const f = makeFleet({ nodes: [{ name: 'a1' }], models: [{ name: 'fixed', replicas: 1 }] });
+  const out = decideScale(f, emptyState());
+  assert.is(out.scaling, undefined);
+  assert.is(out.config, f.config);
 });
 
 test.run();
