@@ -31,4 +31,11 @@ test('fixed counts only: no section', () => {
   assert.not.ok(out.includes('On-demand'), out);
 });
 
+test('a ranged model with nothing waiting and no decision yet: its range and count alone', () => {
+  const out = renderPlanMarkdown(plan, '', {
+    after: after([{ name: 'qwen', desired: 1, running: 1, starting: 0, failed: 0, scale: { min: 0, max: 2, state: 'awake', waiting: 0, last: null } }]),
+  });
+  assert.ok(out.replace(/\\/g, '').split('\n').includes('- qwen: 0–2 (now 1)'), out);
+});
+
 test.run();

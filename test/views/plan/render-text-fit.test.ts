@@ -10,6 +10,7 @@ import type { Plan } from '../../../src/types/plan.js';
 import { planJson } from '../../../src/views/plan/render-json.js';
 import { renderPlanMarkdown } from '../../../src/views/plan/render-markdown.js';
 import { renderPlanText } from '../../../src/views/plan/render-text.js';
+import { fitSummary, withReadersContext } from '../../../src/views/plan/render-common.js';
 import { CONFIG_70B, makeFleet, W70 } from '../../fixtures/fleet.js';
 
 // a1 (A100-40GB) holds the 70B with its config.json; h1 is an H100 80GB; org/ghost is held nowhere and has no weightsBytes.
@@ -81,6 +82,12 @@ test('text and markdown: the unknown size is a warning at the top; JSON keeps it
   const json = planJson(plan, { after });
   assert.equal(json.warnings, []);
   assert.equal((json.after as typeof after).fitWarnings, [GHOST]);
+});
+
+test('fitSummary: one full-length sequence is said in the singular, a fit of no known sequence length without a count', () => {
+  const entry = (fits: boolean, sequences: number | null) => ({ fits, weightsGiBPerGpu: 30, kvGiBPerGpu: 10, maxModelLen: 8192, sequences });
+  const ctx = withReadersContext({ after: { ...after, fit: { m: { A100: entry(false, null), H100: entry(true, 1), H200: entry(true, null) } } } });
+  assert.is(fitSummary(ctx, 'm'), 'does not fit A100, fits H100 (1 full-length sequence), fits H200');
 });
 
 test.run();

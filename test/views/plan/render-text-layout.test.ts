@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPlanText } from '../../../src/views/plan/render-text.js';
+import { renderPlanTable, renderPlanText } from '../../../src/views/plan/render-text.js';
 import type { Plan, StopAction } from '../../../src/types/plan.js';
 import { UNCHANGED, start, stop } from './text-actions.js';
 
@@ -108,6 +108,16 @@ test('a model missing one replica reads "1 replica", one missing more reads "N r
       ...UNCHANGED,
     ].join('\n'),
   );
+});
+
+test('the plan table alone (what reconcile, run and demo print after a tick): the plan`s lines up to its summary, no diff', () => {
+  const p: Plan = { version: 1, changes: true, blocked: null, actions: [start], unplaceable: [] };
+  const table = renderPlanTable(p, { color: false });
+  assert.is(
+    table,
+    ['  + start  m-1  a1[0-3]  port 8001  weights: node  (1 of 2 replicas missing)', '', 'Plan: 1 to start, 0 to stop, 0 cannot be placed.', ''].join('\n'),
+  );
+  assert.is(plain(p), table + UNCHANGED.join('\n'));
 });
 
 test.run();
