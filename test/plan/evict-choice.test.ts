@@ -68,6 +68,7 @@ test('a replica used recently is not idle: not a candidate', () => {
 test('without anything waiting there is no asker', () => {
   const f = world(1);
   assert.equal(stops({ ...f, routers: [] }), []);
+  assert.equal(planWithEvictions({ ...f, routers: [] }, emptyState()).evictions, []);
 });
 
 /**

@@ -181,6 +181,69 @@ test('stops are listed by replica id, whichever job they go to', () => {
   );
 });
 
+test('a reason reads back as a yield only when it is one whole: not one that merely contains the words', () => {
+  assert.is(yieldedJobs('drained; yielded to Slurm job 3'), null);
+  assert.is(yieldedJobs('yielded to Slurm job 3 (again)'), null);
+  assert.equal(yieldedJobs('yielded to Slurm job 3'), ['3']);
+});
+
+test('a job of several partitions may use a node of any one of them', () => {
+  assert.equal(brief(world([job('41', 2, { partitions: ['other', 'gpu'] })])), ['low-0:41']);
+});
+
+test('priority goes before idleness and ids: a higher-priority replica idle longer, first by id, still waits for the lower one', () => {
+  const f = makeFleet({
+    nodes: [{ name: 'a1', gpus: 8 }],
+    models: [
+      { name: 'hi', priority: 1, gpus: 2, replicas: 1, scale: range(1) },
+      { name: 'lo', priority: 0, gpus: 2, replicas: 1, scale: range(1) },
+    ],
+    replicas: [
+      { id: 'hi-0', model: 'hi', ranks: [{ node: 'a1', gpus: [0, 1] }], idleSeconds: 7200, port: 8000 },
+      { id: 'lo-0', model: 'lo', ranks: [{ node: 'a1', gpus: [2, 3] }], idleSeconds: 3600, port: 8001 },
+    ],
+  });
+  const withSlurm = { ...f, config: { ...f.config, cluster: { ...f.config.cluster, slurm: SLURM } }, slurm: slurmView([job('41', 2)]) };
+  assert.equal(brief(withSlurm), ['lo-0:41']);
+  const idleMid = world([job('41', 4)]);
+  idleMid.replicaById.get('mid-0')!.idleSeconds = 7200;
+  assert.equal(brief(idleMid), ['low-0:41', 'low-1:41']);
+});
+
+test('a replica on several nodes is yielded when the job could use any of them', () => {
+  const f = makeFleet({
+    nodes: [
+      { name: 'a1', gpus: 8 },
+      { name: 'b1', gpus: 8 },
+    ],
+    models: [{ name: 'wide', gpus: 2, nodes: 2, replicas: 1, scale: range(1) }],
+    replicas: [
+      {
+        id: 'wide-0',
+        model: 'wide',
+        ranks: [
+          { node: 'a1', gpus: [0, 1] },
+          { node: 'b1', gpus: [0, 1] },
+        ],
+        idleSeconds: 3600,
+      },
+    ],
+  });
+  const wide = { ...f, config: { ...f.config, cluster: { ...f.config.cluster, slurm: SLURM } }, slurm: slurmView([job('41', 4)]) };
+  assert.equal(
+    decideYield(wide).map((y) => [y.replica, y.gpus]),
+    [['wide-0', 4]],
+  );
+});
+
+test('without cluster.yaml `slurm:`, or with no Slurm view yet, nothing is yielded', () => {
+  const f = world([job('41', 4)]);
+  const { slurm: _slurm, ...cluster } = f.config.cluster;
+  assert.equal(decideYield({ ...f, config: { ...f.config, cluster } }), []);
+  const { slurm: _view, ...unseen } = f;
+  assert.equal(decideYield(unseen), []);
+});
+
 // Through the tick's plan (the one the PR plan makes too), from a snapshot: the stop, its reason, the count kept, the commit line.
 function tickConfig(yieldOn: boolean): Config {
   const c = config([nodeConfig('a1')], { engines: { vllm: vllmEngine() }, routers: [{ name: 'rt', host: 'rt', port: 22 }] }, [
