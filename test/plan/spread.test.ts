@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { emptyState } from '../../src/types/state.js';
-import { brief, makeFleet, type FleetIn } from '../fixtures/fleet.js';
+import { brief, makeFleet, oneRank, type FleetIn } from '../fixtures/fleet.js';
 
 function starts(input: FleetIn): string[] {
   return planFleet(makeFleet(input), emptyState()).actions.map(brief);
@@ -70,6 +70,12 @@ test('multi-node, spread: fabric: the second replica takes whole nodes of the ot
   const model = { name: 'm', gpus: 8, nodes: 2, replicas: 2 };
   assert.equal(starts({ nodes, models: [model] }), ['start m-0 a1+a2', 'start m-1 a3+a4']);
   assert.equal(starts({ nodes, models: [{ ...model, spread: 'fabric' as const }] }), ['start m-0 a1+a2', 'start m-1 b1+b2']);
+});
+
+test('spread: fabric counts the kept replicas too: with one kept on ib-a, the new one goes to ib-b', () => {
+  const nodes: FleetIn['nodes'] = [{ name: 'a1' }, { name: 'a2' }, { name: 'b1', fabric: 'ib-b' }];
+  const out = starts({ nodes, replicas: [oneRank('m-0', 'a1', [0])], models: [{ name: 'm', replicas: 2, spread: 'fabric' }] });
+  assert.equal(out, ['start m-1 b1']);
 });
 
 test.run();
