@@ -8,7 +8,7 @@ import { buildFleet } from '../../src/fleet/build-fleet.js';
 import { projectFleet } from '../../src/plan/project-fleet.js';
 import type { Fleet } from '../../src/types/fleet.js';
 import type { StartAction } from '../../src/types/plan.js';
-import type { AgentReport, RouterObservation, Snapshot } from '../../src/types/snapshot.js';
+import type { AgentReport, RouterObservation, SlurmView, Snapshot } from '../../src/types/snapshot.js';
 import { emptyState } from '../../src/types/state.js';
 import { makeConfig, makeFleet, NOW, startOf } from '../fixtures/index.js';
 
@@ -75,6 +75,19 @@ test("a running replica's idleness is carried over only when both its idle secon
       ['n-0', 'starting', null, null],
     ],
   );
+});
+
+test('Slurm`s view, and what Slurm says of each node it edits, are carried into the projection', () => {
+  const fleet = fleetOf();
+  const view: SlurmView = { reachable: true, nodes: {}, jobs: [], pending: 0, partition: 'gpu' };
+  const slurm = { condition: { state: 'drain', reason: 'maintenance' }, gpusAllocated: 2 };
+  const a1 = fleet.nodeByName.get('a1')!;
+  const withSlurm: Fleet = { ...fleet, slurm: view, nodes: fleet.nodes.map((n) => (n === a1 ? { ...n, slurm } : n)) };
+  withSlurm.nodeByName = new Map(withSlurm.nodes.map((n) => [n.name, n]));
+  const after = projectFleet(withSlurm, { started: [startN], stopped: [] });
+  assert.equal(after.slurm, view);
+  assert.equal(after.nodeByName.get('a1')?.slurm, slurm);
+  assert.is(projectFleet(fleet, { started: [startN], stopped: [] }).nodeByName.get('a1')?.slurm, undefined);
 });
 
 test.run();
