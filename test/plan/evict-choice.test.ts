@@ -5,11 +5,11 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { planWithEvictions } from '../../src/plan/evict.js';
+import { planWithEvictions, withFewer } from '../../src/plan/evict.js';
 import { emptyState } from '../../src/types/state.js';
 import type { Fleet, FleetReplica } from '../../src/types/fleet.js';
 import type { ScaleConfig } from '../../src/types/config.js';
-import { makeFleet } from '../fixtures/index.js';
+import { makeFleet, type FleetIn } from '../fixtures/index.js';
 
 const range = (max: number, min = 0): ScaleConfig => ({ min, max, targetInflight: 32, scaleDownAfterMs: 60_000 });
 
@@ -55,6 +55,7 @@ test('three GPUs needed: the lowest priority first, then the next; the higher-pr
 
 test('four GPUs would need a higher-priority replica: nothing is evicted for nothing', () => {
   assert.equal(stops(world(4)), []);
+  assert.equal(planWithEvictions(world(4), emptyState()).evictions, []);
 });
 
 test("never below a model's min", () => {
@@ -170,6 +171,87 @@ test('a second asker counts the replicas the first one took against the min: one
     { replica: 'low-1', model: 'low', for: 'first' },
     { replica: 'mid-0', model: 'mid', for: 'second' },
   ]);
+});
+
+test('a min counts across the candidates tried: with low at min 1, one low and then mid make room for two GPUs', () => {
+  assert.equal(stops(world(2, { lowMin: 1 })), ['low-1 (evicted for asker)', 'mid-0 (evicted for asker)']);
+});
+
+/** The asker (one GPU, priority 5) waits; `replicas` and `models` besides it on one node of `gpus` GPUs. */
+function askerWorld(gpus: number, models: FleetIn['models'], replicas: FleetIn['replicas'], askerOver: Partial<FleetIn['models'][number]> = {}): Fleet {
+  const f = makeFleet({
+    nodes: [{ name: 'a1', gpus }],
+    models: [...models, { name: 'asker', priority: 5, gpus: 1, replicas: 1, scale: range(1), ...askerOver }],
+    replicas,
+  });
+  const waiting = { asker: { count: 3, oldest: f.now } };
+  return { ...f, routers: [{ name: 'rt-a', reachable: true, report: { version: 1, startedAt: f.now, lastUsed: {}, waiting } }] };
+}
+
+test('priority before idleness: a higher-priority replica idle longer and first by id is not the one that goes', () => {
+  const f = askerWorld(
+    2,
+    [
+      { name: 'hi', priority: 1, replicas: 1, scale: range(1) },
+      { name: 'lo', priority: 0, replicas: 1, scale: range(1) },
+    ],
+    [
+      { id: 'hi-0', model: 'hi', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 7200, port: 8000 },
+      { id: 'lo-0', model: 'lo', ranks: [{ node: 'a1', gpus: [1] }], idleSeconds: 3600, port: 8001 },
+    ],
+  );
+  assert.equal(stops(f), ['lo-0 (evicted for asker)']);
+});
+
+test('only the victims the placement needs stay: a replica on a class the asker cannot use is tried, then let go', () => {
+  const f = makeFleet({
+    nodes: [
+      { name: 'a1', gpus: 1, cls: 'A100' },
+      { name: 'h1', gpus: 1, cls: 'H100' },
+    ],
+    models: [
+      { name: 'low', priority: 0, replicas: 2, scale: range(2) },
+      { name: 'asker', priority: 5, gpus: 1, replicas: 1, scale: range(1), gpuClass: 'H100' },
+    ],
+    replicas: [
+      { id: 'low-0', model: 'low', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 7200, port: 8000 },
+      { id: 'low-1', model: 'low', ranks: [{ node: 'h1', gpus: [0] }], idleSeconds: 3600, port: 8000 },
+    ],
+  });
+  const waiting = { asker: { count: 1, oldest: f.now } };
+  const asked: Fleet = { ...f, routers: [{ name: 'rt-a', reachable: true, report: { version: 1, startedAt: f.now, lastUsed: {}, waiting } }] };
+  assert.equal(planWithEvictions(asked, emptyState()).evictions, [{ replica: 'low-1', model: 'low', for: 'asker' }]);
+  assert.equal(stops(asked), ['low-1 (evicted for asker)']);
+});
+
+test('the asker never evicts its own replica, and a replica of a model gone from models.yaml is no candidate', () => {
+  const own = askerWorld(1, [], [{ id: 'asker-0', model: 'asker', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 7200, port: 8000 }], {
+    replicas: 2,
+    scale: range(2),
+  });
+  assert.equal(planWithEvictions(own, emptyState()).evictions, []);
+  const orphan = askerWorld(
+    2,
+    [{ name: 'low', priority: 0, replicas: 1, scale: range(1) }],
+    [
+      { id: 'gone-0', model: 'gone', ranks: [{ node: 'a1', gpus: [0] }], idleSeconds: 7200, port: 8000 },
+      { id: 'low-0', model: 'low', ranks: [{ node: 'a1', gpus: [1] }], idleSeconds: 3600, port: 8001 },
+    ],
+    { gpus: 2 },
+  );
+  assert.equal(planWithEvictions(orphan, emptyState()).evictions, [{ replica: 'low-0', model: 'low', for: 'asker' }]);
+});
+
+test('stops decided before (a yield) are in the plan even when nobody asks for room', () => {
+  const given = new Map([['low-1', 'yielded to Slurm job 41']]);
+  // As the tick hands it in: the yielded replica's model one fewer (src/tick/plan.ts).
+  const f = withFewer(world(1), [world(1).replicaById.get('low-1')!]);
+  const out = planWithEvictions({ ...f, routers: [] }, emptyState(), given);
+  assert.equal(
+    out.plan.actions.filter((a) => a.op === 'stop').map((a) => `${a.replica} (${a.reason})`),
+    ['low-1 (yielded to Slurm job 41)'],
+  );
+  assert.equal(out.evictions, []);
 });
 
 test.run();
