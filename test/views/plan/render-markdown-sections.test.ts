@@ -257,4 +257,13 @@ test('a "Needs attention" line after merge names at most 10 subjects, then how m
   assert.ok(ten.includes('- 10 nodes unreachable: gpu-a00, gpu-a01, gpu-a02, gpu-a03, gpu-a04, gpu-a05, gpu-a06, gpu-a07, gpu-a08, gpu-a09\n'), ten);
 });
 
+test('the argv of a new spec names the model`s fit beside its spec when the fleet after merge knows it; none without a fit report', () => {
+  const specs = [{ model: 'm', spec: 'abcd1234', argv: ['vllm', 'serve'] }];
+  const entry = { fits: true, weightsGiBPerGpu: 30, kvGiBPerGpu: 10, maxModelLen: 8192, sequences: 3 };
+  const fitted = renderPlanMarkdown(plan({ changes: false }), '', { specs, after: blankReport({ fit: { m: { H100: entry } } }) });
+  assert.ok(fitted.split('\n').includes('**m** (spec `abcd1234`); fits H100 \\(3 full-length sequences\\)'), fitted);
+  const unknown = renderPlanMarkdown(plan({ changes: false }), '', { specs, after: blankReport() });
+  assert.ok(unknown.split('\n').includes('**m** (spec `abcd1234`)'), unknown);
+});
+
 test.run();
