@@ -6,6 +6,7 @@ import { MAX_CHARS, renderPlanMarkdown } from '../../../src/views/plan/render-ma
 import { indexRanges } from '../../../src/views/plan/render-common.js';
 import { statusDiff } from '../../../src/views/plan/status-diff.js';
 import type { Plan, StartAction } from '../../../src/types/plan.js';
+import { blankReport } from '../../status/blank-report.js';
 
 const plan: Plan = {
   version: 1,
@@ -143,6 +144,25 @@ test('markdown: however many and however long the rows, the comment stays under 
   assert.match(out, /\| … and \d+ more \(llmgw plan --format json lists every one\) \|/);
   assert.ok(out.includes('<details>') && out.includes('</details>'));
   assert.ok(out.startsWith('### llmgw plan\n\n> **Warning:** www'), 'the warning stays at the top');
+});
+
+test('json: a stop that drains first says phase drain, after waitFor and before its cause; a plain stop has no phase', () => {
+  const drain = { ...plan.actions[2]!, phase: 'drain' as const };
+  const json = JSON.parse(renderPlanJson({ ...plan, actions: [plan.actions[0]!, drain] })) as { actions: Record<string, unknown>[] };
+  assert.equal(Object.keys(json.actions[1]!), ['op', 'replica', 'model', 'placement', 'reason', 'waitFor', 'phase', 'cause']);
+  assert.equal([json.actions[1]!.phase, json.actions[1]!.waitFor], ['drain', ['qwen-1']]);
+  assert.not.ok('phase' in json.actions[0]!);
+});
+
+test('json: the fleet`s fit and survive are lifted from after to the top level, just before after; absent when after has none', () => {
+  const fit = { 'llama-3.1-70b': null };
+  const survive = { node: { worst: 'gpu-a01', models: {} }, fabric: { worst: 'ib-a', models: {} } };
+  const after = blankReport({ fit, survive });
+  const json = JSON.parse(renderPlanJson(plan, { after })) as Record<string, unknown>;
+  assert.equal(Object.keys(json).slice(-3), ['fit', 'survive', 'after']);
+  assert.equal([json.fit, json.survive], [fit, survive]);
+  const bare = JSON.parse(renderPlanJson(plan, { after: blankReport() })) as Record<string, unknown>;
+  assert.equal(Object.keys(bare).slice(-2), ['unplaceable', 'after']);
 });
 
 test.run();
