@@ -121,4 +121,13 @@ test('multi-node: whole nodes of a class it does not fit are no pool', () => {
   assert.equal(planFleet(fleet, emptyState()).actions.map(brief), ['start llama-70b-0 h1+h2']);
 });
 
+test('the reason gives each class at the model`s own gpuMemoryUtilization when models.yaml sets one', () => {
+  const fleet = makeFleet({
+    nodes: [{ name: 'a1', ...A100, holds: [W70], sizes: SIZE }],
+    models: [{ name: 'llama-70b', weights: W70, gpus: 2, gpuClass: 'A100', gpuMemoryUtilization: 0.8 }],
+  });
+  const [u] = planFleet(fleet, emptyState()).unplaceable;
+  assert.match(u?.reason ?? '', /; NVIDIA A100-SXM4-40GB gives 32\.0 GiB at 0\.8$/);
+});
+
 test.run();
