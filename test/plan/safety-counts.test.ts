@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planFleet } from '../../src/plan/plan-fleet.js';
 import { blockedReason } from '../../src/plan/safety.js';
+import type { StopAction } from '../../src/types/plan.js';
 import { emptyState } from '../../src/types/state.js';
 import { makeFleet, type ReplicaSpecIn } from '../fixtures/index.js';
 
@@ -79,6 +80,46 @@ test('a stop naming a replica the fleet does not know counts for nothing (never 
   assert.is(
     blockedReason(fleet, [{ ...ghost, replica: 'm-0' }]),
     'would stop 1 of 1 running and starting replicas (100%) without a replacement; safety.maxStopFraction is 0%',
+  );
+});
+
+/** Stops without a replacement of `ids`, as the plan would write them. */
+const stopsOf = (...ids: string[]): StopAction[] =>
+  ids.map((id) => ({ op: 'stop', replica: id, model: 'm', placement: [{ node: 'a1', gpus: [Number(id.slice(2))] }], reason: 'surplus', waitFor: [] }));
+
+function fourRunning(maxStopFraction: number, extra: Partial<Record<string, Partial<ReplicaSpecIn>>> = {}) {
+  return makeFleet({
+    nodes: [{ name: 'a1' }],
+    replicas: ['m-0', 'm-1', 'm-2', 'm-3'].map((id, i) => r(id, 'a1', i, extra[id] ?? {})),
+    models: [{ name: 'm', replicas: 4 }],
+    safety: { maxStopFraction, minReachableFraction: 0 },
+  });
+}
+
+test('exactly maxStopFraction is not over it: 2 stops of 4 at 50% pass, 3 do not', () => {
+  assert.is(blockedReason(fourRunning(0.5), stopsOf('m-0', 'm-1')), null);
+  assert.is(
+    blockedReason(fourRunning(0.5), stopsOf('m-0', 'm-1', 'm-2')),
+    'would stop 3 of 4 running and starting replicas (75%) without a replacement; safety.maxStopFraction is 50%',
+  );
+});
+
+test('a draining replica counts on neither side: its stop was counted when its drain began', () => {
+  const fleet = fourRunning(0.5);
+  fleet.replicaById.get('m-3')!.draining = { since: fleet.now, reason: 'spec changed', outOfTablesAt: null };
+  assert.is(
+    blockedReason(fleet, stopsOf('m-0', 'm-1', 'm-3')),
+    'would stop 2 of 3 running and starting replicas (67%) without a replacement; safety.maxStopFraction is 50%',
+  );
+});
+
+test('the stop of a replica idle for idle.after takes nothing from service: outside the fraction', () => {
+  // idle.after is 24 h in the fixture cluster.
+  const fleet = fourRunning(0.3, { 'm-0': { idleSeconds: 90_000 }, 'm-1': { idleSeconds: 60 } });
+  assert.is(blockedReason(fleet, stopsOf('m-0', 'm-2')), null, '1 of 4 counted: 25%');
+  assert.is(
+    blockedReason(fleet, stopsOf('m-1', 'm-2')),
+    'would stop 2 of 4 running and starting replicas (50%) without a replacement; safety.maxStopFraction is 30%',
   );
 });
 
