@@ -90,4 +90,14 @@ test('fitSummary: one full-length sequence is said in the singular, a fit of no 
   assert.is(fitSummary(ctx, 'm'), 'does not fit A100, fits H100 (1 full-length sequence), fits H200');
 });
 
+test('a warning of after (a size unknown, a survive: broken) heads the formats once, even when the caller passed it too; JSON adds only survive`s', () => {
+  const BROKEN = "model 'llama-70b' does not survive the loss of node h1";
+  const withSurvive = { ...after, surviveWarnings: [BROKEN] };
+  const ctx = withReadersContext({ after: withSurvive, warnings: [GHOST] });
+  assert.equal(ctx.warnings, [GHOST, BROKEN]);
+  assert.equal(withReadersContext({ after: withSurvive, warnings: [BROKEN] }).warnings, [BROKEN, GHOST]);
+  assert.equal(planJson(plan, { after: withSurvive }).warnings, [BROKEN]);
+  assert.equal(planJson(plan, { after: withSurvive, warnings: [BROKEN] }).warnings, [BROKEN]);
+});
+
 test.run();
