@@ -108,7 +108,7 @@ test('1,000 "Needs attention" items after merge beside 1,000 rollouts: as many l
   const attention = Array.from({ length: 1_000 }, (_, i) => ({
     kind: 'unplaceable',
     text: `model ${i} cannot be placed`,
-    subjects: [{ name: `model-${i}`, detail: `${'d'.repeat(100)}`, model: `model-${i}` }],
+    subjects: [{ name: `model-${i}`, detail: 'd'.repeat(100), model: `model-${i}` }],
   }));
   const md = renderPlanMarkdown({ ...empty, rollouts }, '', { after: blankReport({ attention }) });
   assert.ok(md.length <= MAX_CHARS, `${md.length} chars`);
