@@ -9,7 +9,7 @@ import { planWithEvictions, withFewer } from '../../src/plan/evict.js';
 import { emptyState } from '../../src/types/state.js';
 import type { Fleet, FleetReplica } from '../../src/types/fleet.js';
 import type { ScaleConfig } from '../../src/types/config.js';
-import { makeFleet, type FleetIn } from '../fixtures/index.js';
+import { makeFleet, type FleetIn, type ReplicaSpecIn } from '../fixtures/index.js';
 
 const range = (max: number, min = 0): ScaleConfig => ({ min, max, targetInflight: 32, scaleDownAfterMs: 60_000 });
 
@@ -252,6 +252,33 @@ test('stops decided before (a yield) are in the plan even when nobody asks for r
     ['low-1 (yielded to Slurm job 41)'],
   );
   assert.equal(out.evictions, []);
+});
+
+test('one asker tries at most 64 candidates: the 65th, though it would make room, is never reached', () => {
+  const nodes: FleetIn['nodes'] = [...Array.from({ length: 8 }, (_, i) => ({ name: `a${i}`, cls: 'A100' })), { name: 'h1', gpus: 1, cls: 'H100' }];
+  // Idle low replicas on the A100 nodes, all idler than low-64 on the one H100 GPU the asker may use.
+  const all: ReplicaSpecIn[] = Array.from({ length: 65 }, (_, i) => ({
+    id: `low-${i}`,
+    model: 'low',
+    ranks: [i < 64 ? { node: `a${Math.floor(i / 8)}`, gpus: [i % 8] } : { node: 'h1', gpus: [0] }],
+    idleSeconds: i < 64 ? 7200 : 3600,
+    port: 8000 + (i % 8),
+  }));
+  const asking = (replicas: ReplicaSpecIn[]): Fleet => {
+    const f = makeFleet({
+      nodes,
+      replicas,
+      models: [
+        { name: 'low', priority: 0, replicas: replicas.length, scale: range(replicas.length) },
+        { name: 'asker', priority: 5, gpus: 1, replicas: 1, scale: range(1), gpuClass: 'H100' },
+      ],
+    });
+    const waiting = { asker: { count: 1, oldest: f.now } };
+    return { ...f, routers: [{ name: 'rt-a', reachable: true, report: { version: 1, startedAt: f.now, lastUsed: {}, waiting } }] };
+  };
+  assert.equal(planWithEvictions(asking(all), emptyState()).evictions, []);
+  // With one A100 replica fewer, low-64 is the 64th candidate: it goes.
+  assert.equal(planWithEvictions(asking(all.slice(1)), emptyState()).evictions, [{ replica: 'low-64', model: 'low', for: 'asker' }]);
 });
 
 test.run();
