@@ -54,4 +54,19 @@ test('after drainTimeout with every router answering but none since the table ch
   });
 });
 
+test('a replica of a model gone from models.yaml stops with cluster.yaml defaults:, else the built-in 10 m drain and 30 s grace', () => {
+  const c = lcConfig([model('m1', { drainTimeoutMs: 300_000, stopGraceMs: 45_000 })]);
+  const { fleet } = planned(c, snap(c, [], []));
+  const timings = (f: Fleet) => {
+    const t = stopTimings(f, 'gone');
+    return [t.drainTimeoutMs, t.stopGraceMs];
+  };
+  assert.equal(timings(fleet), [600_000, 30_000]);
+  const withDefaults: Fleet = {
+    ...fleet,
+    config: { ...fleet.config, cluster: { ...fleet.config.cluster, stopDefaults: { drainTimeoutMs: 120_000, stopGraceMs: 10_000 } } },
+  };
+  assert.equal(timings(withDefaults), [120_000, 10_000]);
+});
+
 test.run();
