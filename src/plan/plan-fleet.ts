@@ -25,7 +25,7 @@ import { yieldedJobs } from './yield.js';
 export interface Evictions {
   /** replica id -> the stop's reason, `evicted for <model>`. */
   stops: ReadonlyMap<string, string>;
-  /** A trial: their GPUs count as free this tick, as they will be once drained. */
+  /** A trial: the evicted replicas' GPUs count as free this tick, as they will be once drained (a yield's stay the job's). */
   assumeFreed?: boolean;
 }
 
@@ -39,7 +39,8 @@ export function planFleet(fleet: Fleet, state: State, evictions?: Evictions): Pl
     if (!r || !g || !g.kept.includes(r)) continue;
     g.kept = g.kept.filter((k) => k !== r);
     freeStops.push(stopAction(r, reason, [], fleet));
-    if (evictions?.assumeFreed === true) assumed.add(id);
+    // A yield's GPUs are the pending job's in a trial too (src/plan/yield.ts): only evictions are assumed freed.
+    if (evictions?.assumeFreed === true && yieldedJobs(reason) === null) assumed.add(id);
   }
   // classify makes a group for every model in the config.
   const groupOf = (name: string): NonNullable<ReturnType<typeof byModel.get>> => {

@@ -254,6 +254,17 @@ test('stops decided before (a yield) are in the plan even when nobody asks for r
   assert.equal(out.evictions, []);
 });
 
+test("a yield's GPUs are the Slurm job's in every trial too: the asker gets the next idle replica's, not the yielded one's", () => {
+  const given = new Map([['low-1', 'yielded to Slurm job 41']]);
+  const f = withFewer(world(1), [world(1).replicaById.get('low-1')!]);
+  const out = planWithEvictions(f, emptyState(), given);
+  assert.equal(out.evictions, [{ replica: 'low-0', model: 'low', for: 'asker' }]);
+  assert.equal(
+    out.plan.actions.map((a) => `${a.op} ${a.replica} ${a.op === 'start' ? a.placement.map((p) => `${p.node}[${p.gpus.join(',')}]`).join(' ') : a.reason}`),
+    ['stop low-0 evicted for asker', 'stop low-1 yielded to Slurm job 41', 'start asker-0 a1[0]'],
+  );
+});
+
 test('one asker tries at most 64 candidates: the 65th, though it would make room, is never reached', () => {
   const nodes: FleetIn['nodes'] = [...Array.from({ length: 8 }, (_, i) => ({ name: `a${i}`, cls: 'A100' })), { name: 'h1', gpus: 1, cls: 'H100' }];
   // Idle low replicas on the A100 nodes, all idler than low-64 on the one H100 GPU the asker may use.
