@@ -37,6 +37,11 @@ test('the default --max-buffered is 64 MiB', () => {
   assert.is(DEFAULT_MAX_BUFFERED_BYTES, 64 * 1024 * 1024);
 });
 
+test('an overflowed connection is held one second, the Retry-After its 429 says, and at most 64 are held (docs/operations.md)', () => {
+  assert.is(OVERFLOW_HOLD_MS, 1000);
+  assert.is(MAX_OVERFLOWING, 64);
+});
+
 test('pipelined requests on one connection go upstream one at a time, and their answers come back in order', async () => {
   const held: ServerResponse[] = [];
   let most = 0;
