@@ -84,6 +84,8 @@ export function createProxy(ctx: ProxyContext): Proxy {
    */
   function refuseOverflow(req: IncomingMessage, res: ServerResponse, started: number): void {
     const socket = req.socket;
+    // Already going (the client left mid-read): nothing to hold, and a 'close' already emitted would never uncount it.
+    if (socket.destroyed) return;
     if (overflowing >= MAX_OVERFLOWING) {
       socket.destroy();
       return ctx.stats.record(ctx.stats.forModel(NO_MODEL), 429, started);
