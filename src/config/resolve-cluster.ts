@@ -58,6 +58,7 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): { cluster: Cluste
   const ssh = resolveSsh(ctx, obj(raw.ssh));
   const fabrics = arr(raw.fabrics).filter((f): f is string => typeof f === 'string');
   const safety = obj(raw.safety);
+  const git = obj(raw.git);
   const { engines, argRules } = resolveEngines(ctx, raw);
   const cluster: ClusterConfig = {
     name: str(raw.name) ?? '',
@@ -77,8 +78,8 @@ export function resolveCluster(ctx: ResolveContext, raw: Raw): { cluster: Cluste
       minReachableFraction: num(safety.minReachableFraction) ?? DEFAULTS.minReachableFraction,
     },
     git: {
-      timeoutMs: timeoutAt(ctx, obj(raw.git).timeout, DEFAULTS.gitTimeout, ['git', 'timeout']),
-      ...(typeof obj(raw.git).email === 'string' ? { email: obj(raw.git).email as string } : {}),
+      timeoutMs: timeoutAt(ctx, git.timeout, DEFAULTS.gitTimeout, ['git', 'timeout']),
+      ...(typeof git.email === 'string' ? { email: git.email } : {}),
     },
     quarantine: {
       durationMs: durationAt(ctx, obj(raw.defaults).quarantine, DEFAULTS.quarantine, ['defaults', 'quarantine']),

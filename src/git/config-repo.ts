@@ -14,16 +14,7 @@ import { parseDuration } from '../config/duration.js';
 import { DataError, GitError } from '../errors.js';
 import { CONFIG_FILES, GENERATED_DIR, GENERATED_FILES, STATUS_FILE } from '../store/files.js';
 import { repairCheckout, withOpMarker } from './repair.js';
-import {
-  DEFAULT_GIT_TIMEOUT_MS,
-  GitTimeoutError,
-  LLMGW_EMAIL,
-  LLMGW_NAME,
-  createGitRunner,
-  gitTimeoutOverride,
-  type GitLimits,
-  type GitRunner,
-} from './runner.js';
+import { DEFAULT_GIT_TIMEOUT_MS, GitTimeoutError, createGitRunner, gitTimeoutOverride, llmgwIdent, type GitLimits, type GitRunner } from './runner.js';
 import { assertCheckout, ensureWorkdir, recloneWorkdir, type Upstream, type WorkdirOptions } from './workdir.js';
 
 export interface Checkout {
@@ -405,13 +396,10 @@ function makeRepo(git: GitRunner, upstream: Upstream | null, prefix: string, pus
       const changed = (await git.run(['diff', '--cached', '--name-only', '--relative', '--', ...paths])).split('\n').filter((f) => f !== '');
       if (changed.length === 0) return null;
       // Only these paths: whatever else a person staged in the checkout stays theirs.
-      await git.run(
-        ['commit', '--quiet', '--no-verify', `--author=${LLMGW_NAME} <${ctx.limits.email ?? LLMGW_EMAIL}>`, '-m', message, '--', ...changed],
-        undefined,
-        {
-          moment: 'git:commit',
-        },
-      );
+      const ident = llmgwIdent(ctx.limits);
+      await git.run(['commit', '--quiet', '--no-verify', `--author=${ident.name} <${ident.email}>`, '-m', message, '--', ...changed], undefined, {
+        moment: 'git:commit',
+      });
       return git.run(['rev-parse', 'HEAD']);
     },
     async push() {

@@ -15,6 +15,11 @@ import { crashPoint, onCrash } from '../util/crash-point.js';
 export const LLMGW_NAME = 'llmgw';
 export const LLMGW_EMAIL = 'llmgw@localhost';
 
+/** The name and email llmgw commits as: cluster.yaml `git.email` once the config is read, else LLMGW_EMAIL. */
+export function llmgwIdent(limits: Pick<GitLimits, 'email'>): { name: string; email: string } {
+  return { name: LLMGW_NAME, email: limits.email ?? LLMGW_EMAIL };
+}
+
 /** cluster.yaml `git.timeout`'s default. */
 export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
 /** After a shutdown began, each git call gets at most this long (a commit takes milliseconds; a hung push is cut). */
@@ -161,7 +166,8 @@ const MAX_STDERR = 64 * 1024;
 
 function exec(dir: string, env: Record<string, string>, args: string[], limits: GitLimits, moment?: string, input?: string): Promise<Exec> {
   return new Promise((resolve) => {
-    const full = ['-c', `user.name=${LLMGW_NAME}`, '-c', `user.email=${limits.email ?? LLMGW_EMAIL}`, ...args];
+    const ident = llmgwIdent(limits);
+    const full = ['-c', `user.name=${ident.name}`, '-c', `user.email=${ident.email}`, ...args];
     let child: ChildProcess;
     try {
       child = spawn('git', full, { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
