@@ -6,6 +6,7 @@
 // against it exactly as against a production fleet.
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { highestEpoch } from '../agent/fence.js';
@@ -63,9 +64,32 @@ export interface SimWorld {
   close(): Promise<void>;
 }
 
-/** A /16 of loopback per world, so two worlds (parallel test files) never share an engine's address and port. */
-function addressBlock(): number {
-  return 100 + Math.floor(Math.random() * 150);
+/** Outside Linux's ephemeral range (32768-60999), so no outgoing connection ever holds it. */
+const BLOCK_CLAIM_PORT = 65001;
+
+/**
+ * A /16 of loopback per world, so two worlds (parallel test files) never share an
+ * engine's address and port: a world claims 127.B.0.1:65001 by listening on it for
+ * as long as it lives (its nodes start at 127.B.0.2), and a world in another
+ * process that finds the claim taken tries the next block of 127.100-249 (or of
+ * the range given). Picking at random alone let two worlds meet now and then, and
+ * an engine then failed to start on a taken port.
+ */
+export async function claimAddressBlock(first = 100, count = 150): Promise<{ block: number; release: () => Promise<void> }> {
+  const start = Math.floor(Math.random() * count);
+  for (let k = 0; k < count; k++) {
+    const block = first + ((start + k) % count);
+    const claim = createServer();
+    const held = await new Promise<boolean>((resolve) => {
+      claim.once('error', () => resolve(false));
+      claim.listen({ host: `127.${block}.0.1`, port: BLOCK_CLAIM_PORT, exclusive: true }, () => resolve(true));
+    });
+    if (held) {
+      claim.unref();
+      return { block, release: () => new Promise<void>((resolve) => claim.close(() => resolve())) };
+    }
+  }
+  throw new Error(`no free loopback block for a simulated world: 127.${first}-${first + count - 1}.0.1:${BLOCK_CLAIM_PORT} are all taken`);
 }
 
 async function loadExample(dir: string): Promise<Config> {
@@ -122,7 +146,6 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
   const exampleDir = opts.exampleDir ?? DEMO_EXAMPLE_DIR;
   const example = await loadExample(exampleDir);
   const modelsYaml = opts.modelsYaml ?? (await readFile(join(exampleDir, 'models.yaml'), 'utf8'));
-  const block = addressBlock();
   const nodeNames = example.cluster.nodes.map((n) => n.name);
   const names = [...nodeNames, ...example.cluster.routers.map((r) => r.name)];
   const hardware = opts.hardware?.(example) ?? ((n) => demoGpus(example.cluster, n));
@@ -134,8 +157,12 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
   };
   const stopEngines = () => stopAll(nodeNames, agentEnv);
 
+  const { block, release } = await claimAddressBlock();
   const adminSocket = join(opts.dir, 'router.sock');
-  const router = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket });
+  const router = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket }).catch(async (err: unknown) => {
+    await release();
+    throw err;
+  });
   let sim: SimFleet | null = null;
   try {
     sim = await startSimFleet({
@@ -180,12 +207,14 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
         await stopEngines().catch(() => undefined);
         await router.close();
         await running.close();
+        await release();
       },
     };
   } catch (err) {
     // Half a world is no world: close what did start, so nothing keeps the process alive.
     await sim?.close();
     await router.close();
+    await release();
     throw err;
   }
 }

@@ -40,6 +40,12 @@ export interface E2E {
   /** Replica ids each node's agent reports, over all nodes. */
   replicasOnFleet(): Promise<{ id: string; node: string; state: string }[]>;
   waitRunning(count: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Until no replica is starting: each runs or has failed. A failed one never runs (a start can
+   * fail when another test file's engine took its port), and the next tick replaces it, so a
+   * loop that ticks until the fleet settles waits for this, not for every replica to run.
+   */
+  waitStarted(timeoutMs?: number): Promise<void>;
   /** What the leak check finds so far (docs/security.md): one line per hit, empty when clean. */
   leaks(): Promise<string[]>;
   /** Closes the world; a leak found on the way fails the test file (exit code 1, the hits on stderr). */
@@ -117,6 +123,15 @@ export async function startE2E(
         const running = (await e2e.replicasOnFleet()).filter((r) => r.state === 'running').length;
         if (running >= count) return;
         if (Date.now() > deadline) throw new Error(`only ${running} of ${count} replicas running after ${timeoutMs} ms`);
+        await sleep(200);
+      }
+    },
+    async waitStarted(timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const starting = (await e2e.replicasOnFleet()).filter((r) => r.state === 'starting');
+        if (starting.length === 0) return;
+        if (Date.now() > deadline) throw new Error(`still starting after ${timeoutMs} ms: ${starting.map((r) => `${r.id} on ${r.node}`).join(', ')}`);
         await sleep(200);
       }
     },

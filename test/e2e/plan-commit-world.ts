@@ -68,8 +68,7 @@ export async function settle(w: World): Promise<void> {
     const r = await w.e.tick({ now: () => w.at() });
     const starting = r.report?.replicas.some((x) => x.state === 'starting' || x.state === 'draining') ?? false;
     if (r.plan && r.plan.actions.length === 0 && !starting) return;
-    const running = (await w.e.replicasOnFleet()).length;
-    await w.e.waitRunning(running);
+    await w.e.waitStarted();
     await sleep(100);
   }
   throw new Error('the fleet did not settle in 12 ticks');

@@ -14,7 +14,8 @@ test.before(async () => {
   w = await startWorld();
 });
 test.after(async () => {
-  await w.e.close();
+  // When the world did not start, its error is the one to see, not this hook's.
+  await (w as World | undefined)?.e.close();
 });
 
 /** One scenario: open the PR, plan it, merge it, reconcile at the plan's instant, compare; then let the fleet settle. */

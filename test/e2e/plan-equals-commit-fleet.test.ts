@@ -14,7 +14,8 @@ test.before(async () => {
   w = await startWorld();
 });
 test.after(async () => {
-  await w.e.close();
+  // When the world did not start, its error is the one to see, not this hook's.
+  await (w as World | undefined)?.e.close();
 });
 
 const ops = (p: Awaited<ReturnType<typeof planPr>>) => p.json.actions.map((a) => `${a.op} ${a.cause}`);

@@ -47,7 +47,7 @@ async function spreadWorld(): Promise<Spread> {
   for (let i = 0; i < 6; i++) {
     const r = await s.tick();
     if (r.plan?.actions.length === 0 && (r.report?.replicas.every((x) => x.state === 'running') ?? false)) return s;
-    await e.waitRunning((await e.replicasOnFleet()).length);
+    await e.waitStarted();
   }
   throw new Error('the fleet did not settle');
 }
