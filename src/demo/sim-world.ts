@@ -157,14 +157,13 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
   };
   const stopEngines = () => stopAll(nodeNames, agentEnv);
 
-  const { block, release } = await claimAddressBlock();
   const adminSocket = join(opts.dir, 'router.sock');
-  const router = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket }).catch(async (err: unknown) => {
-    await release();
-    throw err;
-  });
+  const router = await startRouter({ listen: { host: '127.0.0.1', port: 0 }, adminSocket });
+  let claim: Awaited<ReturnType<typeof claimAddressBlock>> | null = null;
   let sim: SimFleet | null = null;
   try {
+    claim = await claimAddressBlock();
+    const { block, release } = claim;
     sim = await startSimFleet({
       dir: join(opts.dir, 'ssh'),
       hosts: names.map((name, i) => ({ name, address: `127.${block}.${Math.floor(i / 250)}.${(i % 250) + 2}` })),
@@ -214,7 +213,7 @@ export async function startSimWorld(opts: SimWorldOptions): Promise<SimWorld> {
     // Half a world is no world: close what did start, so nothing keeps the process alive.
     await sim?.close();
     await router.close();
-    await release();
+    await claim?.release();
     throw err;
   }
 }

@@ -84,6 +84,16 @@ export async function startE2E(
   const repo = await openConfigRepo({ dir: workdir, remote: world.remote, branch: 'main', env });
   await cloneRemote(world.remote, people);
   const transports = cachedTransports((ssh) => createSshTransport(ssh, { env, keepAlive: true, ...opts.ssh }));
+  /** Polls the agents' reports until `unmet` finds nothing missing; past `timeoutMs` it throws what was missing. */
+  const untilFleet = async (timeoutMs: number, unmet: (replicas: Awaited<ReturnType<E2E['replicasOnFleet']>>) => string | undefined) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const missing = unmet(await e2e.replicasOnFleet());
+      if (missing === undefined) return;
+      if (Date.now() > deadline) throw new Error(missing);
+      await sleep(200);
+    }
+  };
   const e2e: E2E = {
     world,
     repo,
@@ -117,24 +127,16 @@ export async function startE2E(
       );
       return all.flat().sort((a, b) => a.id.localeCompare(b.id) || a.node.localeCompare(b.node));
     },
-    async waitRunning(count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const running = (await e2e.replicasOnFleet()).filter((r) => r.state === 'running').length;
-        if (running >= count) return;
-        if (Date.now() > deadline) throw new Error(`only ${running} of ${count} replicas running after ${timeoutMs} ms`);
-        await sleep(200);
-      }
-    },
-    async waitStarted(timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const starting = (await e2e.replicasOnFleet()).filter((r) => r.state === 'starting');
-        if (starting.length === 0) return;
-        if (Date.now() > deadline) throw new Error(`still starting after ${timeoutMs} ms: ${starting.map((r) => `${r.id} on ${r.node}`).join(', ')}`);
-        await sleep(200);
-      }
-    },
+    waitRunning: (count, timeoutMs = 20_000) =>
+      untilFleet(timeoutMs, (replicas) => {
+        const running = replicas.filter((r) => r.state === 'running').length;
+        return running >= count ? undefined : `only ${running} of ${count} replicas running after ${timeoutMs} ms`;
+      }),
+    waitStarted: (timeoutMs = 30_000) =>
+      untilFleet(timeoutMs, (replicas) => {
+        const starting = replicas.filter((r) => r.state === 'starting');
+        return starting.length === 0 ? undefined : `still starting after ${timeoutMs} ms: ${starting.map((r) => `${r.id} on ${r.node}`).join(', ')}`;
+      }),
     async leaks() {
       const files = await Promise.all(
         ['STATUS.md', '.llmgw/observed.json', '.llmgw/state.json'].map(async (f) =>
